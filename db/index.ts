@@ -1,0 +1,157 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { getEnv } from "@/lib/env";
+import { LecternError } from "@/lib/errors";
+import { acquireDataDirLock } from "./lock";
+import * as schema from "./schema";
+
+/** Both drivers (PGlite, node-postgres) give this type: one set of queries serves both. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
+export type Driver = "pglite" | "postgres";
+
+export interface DbHandle {
+  db: Database;
+  driver: Driver;
+  /** Human-readable location: the data directory or the server (password masked). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL URL; when absent, embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory; `null` for an in-memory database (tests). */
+  dataDir?: string | null;
+  /** Who holds the PGlite lock (shown to a second process). */
+  role?: string;
+  migrate?: boolean;
+}
+
+export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
+
+function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres";
+  }
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
+  const handle = opts.url ? await openPostgres(opts.url) : await openPglite(opts.dataDir ?? null, opts.role ?? "process");
+  if (opts.migrate !== false) {
+    try {
+      await migrateDatabase(handle);
+    } catch (e) {
+      await handle.close().catch(() => {});
+      throw e;
+    }
+  }
+  return handle;
+}
+
+async function openPglite(dataDir: string | null, role: string): Promise<DbHandle> {
+  const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+    import("drizzle-orm/pglite"),
+  ]);
+  let release = () => {};
+  let pgDir: string | undefined;
+  if (dataDir) {
+    release = acquireDataDirLock(dataDir, role);
+    pgDir = path.join(dataDir, "pglite");
+    fs.mkdirSync(pgDir, { recursive: true });
+  }
+  try {
+    // The single-object form: PGlite 0.5 drops the options when the first argument is not a string.
+    const client = new PGlite({ dataDir: pgDir, extensions: { vector } });
+    await client.waitReady;
+    const db = drizzle({ client, schema }) as unknown as Database;
+    return {
+      db,
+      driver: "pglite",
+      location: pgDir ?? "memory",
+      async close() {
+        await client.close();
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw new LecternError("unavailable:database", `Could not open the embedded database in ${pgDir}.`, { cause: e });
+  }
+}
+
+async function openPostgres(url: string): Promise<DbHandle> {
+  const [{ default: pg }, { drizzle }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres")]);
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its server must not crash the process; the next query reports the failure.
+  pool.on("error", (err) => console.error("[db] idle client error:", err.message));
+  try {
+    const c = await pool.connect();
+    c.release();
+  } catch (e) {
+    await pool.end().catch(() => {});
+    throw new LecternError("unavailable:database", `Cannot reach PostgreSQL at ${maskUrl(url)}: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+  const db = drizzle({ client: pool, schema }) as unknown as Database;
+  return { db, driver: "postgres", location: maskUrl(url), close: () => pool.end() };
+}
+
+export async function migrateDatabase(handle: DbHandle): Promise<void> {
+  try {
+    if (handle.driver === "pglite") {
+      const { migrate } = await import("drizzle-orm/pglite/migrator");
+      // biome-ignore lint/suspicious/noExplicitAny: the migrator wants the driver-specific type of the same object
+      await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
+    } else {
+      const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
+    }
+  } catch (e) {
+    const msg = (e as Error).message ?? String(e);
+    const hint = /extension "vector"|vector\.control|type "vector"/.test(msg)
+      ? " The pgvector extension is missing: run `sudo bash scripts/setup-postgres.sh` (or CREATE EXTENSION vector as a superuser)."
+      : "";
+    throw new LecternError("unavailable:database", `Database migration failed: ${msg}.${hint}`, { cause: e });
+  }
+}
+
+const globalForDb = globalThis as unknown as { lecternDb?: Promise<DbHandle> };
+
+/**
+ * The process-wide database, opened (and migrated) on first use and cached across hot reloads.
+ * Nothing connects merely by importing this module.
+ */
+export function getDbHandle(role = "app"): Promise<DbHandle> {
+  if (!globalForDb.lecternDb) {
+    const env = getEnv();
+    const p = openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role });
+    globalForDb.lecternDb = p;
+    p.catch(() => {
+      // let the next call try again (e.g. the server came back)
+      if (globalForDb.lecternDb === p) globalForDb.lecternDb = undefined;
+    });
+  }
+  return globalForDb.lecternDb;
+}
+
+export async function getDb(): Promise<Database> {
+  return (await getDbHandle()).db;
+}
+
+export async function closeDb(): Promise<void> {
+  const p = globalForDb.lecternDb;
+  globalForDb.lecternDb = undefined;
+  if (p) await (await p).close();
+}
+
+export { schema };

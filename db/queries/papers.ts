@@ -1,0 +1,162 @@
+import { and, asc, desc, eq, ilike, or, sql } from "drizzle-orm";
+import type { Database } from "@/db";
+import { chunks, pages, type Paper, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
+
+// No `import "server-only"` here: the CLI runs these same queries outside Next.js.
+
+export type PaperSort = "added" | "year" | "title";
+
+export interface PaperListItem {
+  id: string;
+  title: string;
+  authors: string[];
+  year: number | null;
+  arxivId: string | null;
+  pageCount: number;
+  status: Paper["status"];
+  error: string | null;
+  createdAt: Date;
+  hasSummary: boolean;
+}
+
+/** Escape LIKE wildcards so a user's `%` or `_` is matched literally. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listPapers(
+  db: Database,
+  { query, sort = "added", limit = 500 }: { query?: string; sort?: PaperSort; limit?: number } = {},
+): Promise<PaperListItem[]> {
+  const q = query?.trim();
+  const where = q
+    ? or(
+        ilike(papers.title, likePattern(q)),
+        ilike(papers.id, likePattern(q)),
+        sql`exists (select 1 from unnest(${papers.authors}) a where a ilike ${likePattern(q)})`,
+      )
+    : undefined;
+  const order =
+    sort === "year"
+      ? [sql`${papers.year} desc nulls last`, desc(papers.createdAt)]
+      : sort === "title"
+        ? [asc(papers.title)]
+        : [desc(papers.createdAt)];
+  return db
+    .select({
+      id: papers.id,
+      title: papers.title,
+      authors: papers.authors,
+      year: papers.year,
+      arxivId: papers.arxivId,
+      pageCount: papers.pageCount,
+      status: papers.status,
+      error: papers.error,
+      createdAt: papers.createdAt,
+      hasSummary: sql<boolean>`exists (select 1 from ${summaries} s where s.paper_id = ${papers.id})`,
+    })
+    .from(papers)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit);
+}
+
+export async function getPaper(db: Database, { id }: { id: string }): Promise<Paper | null> {
+  const [row] = await db.select().from(papers).where(eq(papers.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function getPaperByDocId(db: Database, { docId }: { docId: string }): Promise<Paper | null> {
+  const [row] = await db.select().from(papers).where(eq(papers.docId, docId)).limit(1);
+  return row ?? null;
+}
+
+export async function getPaperDetail(
+  db: Database,
+  { id }: { id: string },
+): Promise<{ paper: Paper; summary: Summary | null; chunkCount: number } | null> {
+  const paper = await getPaper(db, { id });
+  if (!paper) return null;
+  const [[summary], [count]] = await Promise.all([
+    db.select().from(summaries).where(eq(summaries.paperId, id)).limit(1),
+    db.select({ n: sql<number>`count(*)::int` }).from(chunks).where(eq(chunks.paperId, id)),
+  ]);
+  return { paper, summary: summary ?? null, chunkCount: count?.n ?? 0 };
+}
+
+export async function getPageText(
+  db: Database,
+  { paperId, pageNumber }: { paperId: string; pageNumber: number },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ text: pages.text })
+    .from(pages)
+    .where(and(eq(pages.paperId, paperId), eq(pages.pageNumber, pageNumber)))
+    .limit(1);
+  return row?.text ?? null;
+}
+
+/** Deletes the paper; pages, chunks and summaries go with it (ON DELETE CASCADE). Returns the stored file's path. */
+export async function deletePaper(db: Database, { id }: { id: string }): Promise<{ filePath: string } | null> {
+  const [row] = await db.delete(papers).where(eq(papers.id, id)).returning({ filePath: papers.filePath });
+  return row ?? null;
+}
+
+export async function countPapersUsingFile(db: Database, { filePath }: { filePath: string }): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(papers)
+    .where(eq(papers.filePath, filePath));
+  return row?.n ?? 0;
+}
+
+export interface LibraryStats {
+  papers: number;
+  pages: number;
+  chunks: number;
+  summaryChunks: number;
+  embeddedChunks: number;
+  /** Bytes on disk per table (with its TOAST) and per index. */
+  tables: { name: string; bytes: number }[];
+  indexes: { name: string; table: string; bytes: number }[];
+}
+
+export async function getLibraryStats(db: Database): Promise<LibraryStats> {
+  const [counts] = await db
+    .select({
+      papers: sql<number>`(select count(*)::int from ${papers})`,
+      pages: sql<number>`(select count(*)::int from ${pages})`,
+      chunks: sql<number>`(select count(*)::int from ${chunks})`,
+      summaryChunks: sql<number>`(select count(*)::int from ${summaryChunks})`,
+      embeddedChunks: sql<number>`(select count(*)::int from ${chunks} where ${chunks.embedding} is not null)`,
+    })
+    .from(sql`(select 1) as one`);
+  const tableNames = ["papers", "pages", "chunks", "summaries", "summary_chunks"];
+  const sizes = await db.execute<{ name: string; table: string | null; kind: string; bytes: string }>(sql`
+    select c.relname as name, t.relname as table, c.relkind as kind, pg_total_relation_size(c.oid)::text as bytes
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
+    left join pg_index i on i.indexrelid = c.oid
+    left join pg_class t on t.oid = i.indrelid
+    where (c.relkind = 'r' and c.relname in (${sql.join(
+      tableNames.map((n) => sql`${n}`),
+      sql`, `,
+    )}))
+       or (c.relkind = 'i' and t.relname in (${sql.join(
+         tableNames.map((n) => sql`${n}`),
+         sql`, `,
+       )}))
+    order by c.relkind desc, c.relname`);
+  const rows = sizes.rows;
+  return {
+    papers: counts?.papers ?? 0,
+    pages: counts?.pages ?? 0,
+    chunks: counts?.chunks ?? 0,
+    summaryChunks: counts?.summaryChunks ?? 0,
+    embeddedChunks: counts?.embeddedChunks ?? 0,
+    tables: rows.filter((r) => r.kind === "r").map((r) => ({ name: r.name, bytes: Number(r.bytes) })),
+    indexes: rows
+      .filter((r) => r.kind === "i")
+      .map((r) => ({ name: r.name, table: r.table ?? "", bytes: Number(r.bytes) })),
+  };
+}

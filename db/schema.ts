@@ -1,0 +1,148 @@
+import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import {
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  vector,
+} from "drizzle-orm/pg-core";
+
+/**
+ * Dimension of the embedding columns as created by the migrations. A provider with another dimension is detected at
+ * start (see lib/embeddings/guard.ts) and `npm run cli -- reembed` changes the columns and rebuilds the indexes.
+ */
+export const EMBEDDING_DIMENSIONS = 512;
+
+const tsvector = customType<{ data: string }>({
+  dataType() {
+    return "tsvector";
+  },
+});
+
+export const paperStatuses = ["processing", "ready", "error"] as const;
+export type PaperStatus = (typeof paperStatuses)[number];
+
+export const papers = pgTable(
+  "papers",
+  {
+    /** arXiv id with version (`1706.03762v5`) when the PDF shows one, else a slug of the title or file name. */
+    id: text("id").primaryKey(),
+    /** sha256 of the PDF bytes. */
+    docId: text("doc_id").notNull().unique(),
+    arxivId: text("arxiv_id"),
+    title: text("title").notNull(),
+    authors: text("authors").array().notNull().default(sql`'{}'::text[]`),
+    abstract: text("abstract"),
+    publishedDate: date("published_date"),
+    year: integer("year"),
+    categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
+    doi: text("doi"),
+    /** Path of the stored PDF, relative to the data directory (never a user-supplied path). */
+    filePath: text("file_path").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull(),
+    pageCount: integer("page_count").notNull(),
+    status: text("status", { enum: paperStatuses }).notNull().default("processing"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("papers_year_idx").on(t.year), index("papers_created_idx").on(t.createdAt)],
+);
+export type Paper = InferSelectModel<typeof papers>;
+export type NewPaper = InferInsertModel<typeof papers>;
+
+export const pages = pgTable(
+  "pages",
+  {
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    /** 1-based physical page, as pdf.js counts. */
+    pageNumber: integer("page_number").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.paperId, t.pageNumber] })],
+);
+export type Page = InferSelectModel<typeof pages>;
+
+export const chunks = pgTable(
+  "chunks",
+  {
+    /** sha256(doc_id:page:index:char_start:char_end), hex, first 32 chars. */
+    chunkUid: text("chunk_uid").primaryKey(),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    pageNumber: integer("page_number").notNull(),
+    chunkIndex: integer("chunk_index").notNull(),
+    /** Exactly `page.text.slice(char_start, char_end)`. */
+    text: text("text").notNull(),
+    charStart: integer("char_start").notNull(),
+    charEnd: integer("char_end").notNull(),
+    tokenCount: integer("token_count").notNull(),
+    embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
+    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('english', "text")`),
+  },
+  (t) => [
+    index("chunks_paper_page_idx").on(t.paperId, t.pageNumber),
+    index("chunks_embedding_hnsw").using("hnsw", t.embedding.op("vector_cosine_ops")),
+    index("chunks_tsv_gin").using("gin", t.tsv),
+  ],
+);
+export type Chunk = InferSelectModel<typeof chunks>;
+export type NewChunk = InferInsertModel<typeof chunks>;
+
+export const summaryMethods = ["extractive", "llm"] as const;
+export type SummaryMethod = (typeof summaryMethods)[number];
+
+export const summaries = pgTable("summaries", {
+  paperId: text("paper_id")
+    .primaryKey()
+    .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+  /** Markdown. */
+  text: text("text").notNull(),
+  method: text("method", { enum: summaryMethods }).notNull(),
+  /** The model when method = llm, e.g. `gpt-4o-mini`; null for extractive. */
+  model: text("model"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+export type Summary = InferSelectModel<typeof summaries>;
+
+/** The summary index: passages of each summary, searched first by research. */
+export const summaryChunks = pgTable(
+  "summary_chunks",
+  {
+    chunkUid: text("chunk_uid").primaryKey(),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    chunkIndex: integer("chunk_index").notNull(),
+    text: text("text").notNull(),
+    charStart: integer("char_start").notNull(),
+    charEnd: integer("char_end").notNull(),
+    /** Pages of the paper the passage's sentences came from (extractive summaries); empty when unknown. */
+    pages: integer("pages").array().notNull().default(sql`'{}'::int[]`),
+    embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
+    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('english', "text")`),
+  },
+  (t) => [
+    index("summary_chunks_paper_idx").on(t.paperId),
+    index("summary_chunks_embedding_hnsw").using("hnsw", t.embedding.op("vector_cosine_ops")),
+    index("summary_chunks_tsv_gin").using("gin", t.tsv),
+  ],
+);
+export type SummaryChunk = InferSelectModel<typeof summaryChunks>;
+
+/** Library-wide settings, e.g. which embedding provider and dimension the stored vectors were made with. */
+export const libraryMeta = pgTable("library_meta", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

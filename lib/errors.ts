@@ -1,0 +1,59 @@
+/**
+ * One error type with stable codes. `message` is safe to show a user; `cause` carries the details we log.
+ * Code format: `<kind>:<subject>`, e.g. `bad_request:pdf`, `not_found:paper`.
+ */
+export type ErrorKind = "bad_request" | "not_found" | "conflict" | "unavailable" | "timeout" | "internal";
+export type ErrorSubject =
+  | "pdf"
+  | "paper"
+  | "query"
+  | "database"
+  | "embedding"
+  | "llm"
+  | "file"
+  | "run"
+  | "input";
+export type ErrorCode = `${ErrorKind}:${ErrorSubject}`;
+
+const statusByKind: Record<ErrorKind, number> = {
+  bad_request: 400,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+  timeout: 504,
+  internal: 500,
+};
+
+export class LecternError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LecternError";
+    this.code = code;
+  }
+  get kind(): ErrorKind {
+    return this.code.split(":")[0] as ErrorKind;
+  }
+  get status(): number {
+    return statusByKind[this.kind];
+  }
+}
+
+export function isLecternError(e: unknown): e is LecternError {
+  return e instanceof LecternError;
+}
+
+/** A message fit for a user, whatever was thrown. Unknown errors get a generic line (details go to the log). */
+export function userMessage(e: unknown): string {
+  if (isLecternError(e)) return e.message;
+  return "Something went wrong on our side. The details were logged.";
+}
+
+/** Typed results for server actions and route handlers: expected failures are values, not exceptions. */
+export type Result<T> = { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string } };
+
+export function toErrorResult(e: unknown): { ok: false; error: { code: ErrorCode; message: string } } {
+  if (isLecternError(e)) return { ok: false, error: { code: e.code, message: e.message } };
+  console.error(e);
+  return { ok: false, error: { code: "internal:input", message: userMessage(e) } };
+}
