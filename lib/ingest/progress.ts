@@ -1,0 +1,32 @@
+/** The contract between the ingestion pipeline and its callers (web upload stream, CLI progress bar, tests). */
+
+export type IngestStatus = "ingested" | "unchanged" | "replaced" | "error";
+
+/** One file's outcome. Field names are the CLI's `--json` contract. */
+export interface IngestFileResult {
+  file: string;
+  status: IngestStatus;
+  paper_id: string | null;
+  title: string | null;
+  pages: number;
+  chunks: number;
+  error: string | null;
+  /** Stable error code (`bad_request:pdf`, …) when status is `error`. */
+  error_code: string | null;
+}
+
+export type IngestStage = "validating" | "extracting" | "chunking" | "summarizing" | "embedding" | "saving";
+
+export type IngestProgressEvent =
+  | { type: "file_start"; index: number; total: number; file: string }
+  | { type: "file_stage"; index: number; file: string; stage: IngestStage; done?: number; of?: number }
+  | { type: "file_done"; index: number; result: IngestFileResult };
+
+export interface IngestInput {
+  /** Display name (the uploaded or on-disk file name). */
+  name: string;
+  /** Loaded lazily so a batch of large files is never all in memory at once. */
+  read(): Promise<Uint8Array>;
+  /** Size in bytes, when known before reading (checked against the limit without reading). */
+  size?: number;
+}
