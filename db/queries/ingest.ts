@@ -1,0 +1,83 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "@/db";
+import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
+
+export interface PaperContent {
+  paper: NewPaper;
+  pages: { pageNumber: number; text: string }[];
+  chunks: (Omit<NewChunk, "paperId" | "tsv"> & { embedding: number[] })[];
+  summary: { text: string; method: "extractive" | "llm"; model: string | null };
+  summaryChunks: {
+    chunkUid: string;
+    chunkIndex: number;
+    text: string;
+    charStart: number;
+    charEnd: number;
+    pages: number[];
+    embedding: number[];
+  }[];
+}
+
+const BATCH = 200;
+
+async function insertBatched<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
+}
+
+/**
+ * Writes a paper with everything that belongs to it in ONE transaction. When `replacePaperId` is given, that paper
+ * (and by cascade its pages, chunks and summary) is deleted first, in the same transaction — so a failure anywhere
+ * leaves the library exactly as it was.
+ */
+export async function savePaperContent(
+  db: Database,
+  content: PaperContent,
+  { replacePaperId }: { replacePaperId?: string } = {},
+): Promise<void> {
+  const paperId = content.paper.id;
+  await db.transaction(async (tx) => {
+    if (replacePaperId) await tx.delete(papers).where(eq(papers.id, replacePaperId));
+    await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
+    await insertBatched(content.pages, (b) => tx.insert(pages).values(b.map((p) => ({ ...p, paperId }))));
+    await insertBatched(content.chunks, (b) => tx.insert(chunks).values(b.map((c) => ({ ...c, paperId }))));
+    await tx.insert(summaries).values({ paperId, ...content.summary });
+    await insertBatched(content.summaryChunks, (b) =>
+      tx.insert(summaryChunks).values(b.map((c) => ({ ...c, paperId }))),
+    );
+  });
+}
+
+export async function countPaperContent(db: Database, { paperId }: { paperId: string }) {
+  const [row] = await db
+    .select({
+      pages: sql<number>`(select count(*)::int from ${pages} where ${pages.paperId} = ${paperId})`,
+      chunks: sql<number>`(select count(*)::int from ${chunks} where ${chunks.paperId} = ${paperId})`,
+    })
+    .from(sql`(select 1) as one`);
+  return { pages: row?.pages ?? 0, chunks: row?.chunks ?? 0 };
+}
+
+/** Rows to re-embed, in pages of `limit`, ordered by key (keyset pagination: bounded memory on large libraries). */
+export async function listChunkTexts(
+  db: Database,
+  { table, after, limit }: { table: "chunks" | "summary_chunks"; after: string; limit: number },
+): Promise<{ chunkUid: string; text: string }[]> {
+  const t = table === "chunks" ? chunks : summaryChunks;
+  return db
+    .select({ chunkUid: t.chunkUid, text: t.text })
+    .from(t)
+    .where(sql`${t.chunkUid} > ${after}`)
+    .orderBy(t.chunkUid)
+    .limit(limit);
+}
+
+export async function updateEmbeddings(
+  db: Database,
+  { table, rows }: { table: "chunks" | "summary_chunks"; rows: { chunkUid: string; embedding: number[] }[] },
+): Promise<void> {
+  if (rows.length === 0) return;
+  const t = table === "chunks" ? chunks : summaryChunks;
+  await db.transaction(async (tx) => {
+    for (const r of rows) await tx.update(t).set({ embedding: r.embedding }).where(eq(t.chunkUid, r.chunkUid));
+  });
+}

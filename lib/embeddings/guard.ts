@@ -1,0 +1,95 @@
+import type { Database } from "@/db";
+import { listChunkTexts, updateEmbeddings } from "@/db/queries/ingest";
+import { getEmbeddingColumnDimensions, getMeta, resizeEmbeddingColumns, setMeta } from "@/db/queries/meta";
+import { getLibraryStats } from "@/db/queries/papers";
+import { LecternError } from "@/lib/errors";
+import type { EmbeddingProvider, EmbeddingSignature } from "./types";
+
+export const EMBEDDING_META_KEY = "embedding";
+
+export function signatureOf(p: EmbeddingProvider): EmbeddingSignature {
+  return { kind: p.kind, model: p.model, dimensions: p.dimensions };
+}
+
+function describe(s: EmbeddingSignature): string {
+  return `${s.kind === "hashing" ? "the offline hashing embedder" : `${s.kind} model ${s.model}`} (${s.model}, ${s.dimensions} dimensions)`;
+}
+
+function sameSignature(a: EmbeddingSignature, b: EmbeddingSignature): boolean {
+  return a.kind === b.kind && a.model === b.model && a.dimensions === b.dimensions;
+}
+
+/**
+ * Vectors made by different embedders cannot be compared. Before writing or searching vectors we check that the
+ * configured embedder is the one the library was built with. An empty library adopts the configured embedder (and
+ * resizes the vector columns if needed); a non-empty one with another embedder gets a clear error and a way out.
+ */
+export async function ensureEmbeddingSignature(db: Database, embedder: EmbeddingProvider): Promise<void> {
+  const current = signatureOf(embedder);
+  const stored = await getMeta<EmbeddingSignature>(db, { key: EMBEDDING_META_KEY });
+  if (stored && sameSignature(stored, current)) return;
+  const stats = await getLibraryStats(db);
+  const hasVectors = stats.chunks + stats.summaryChunks > 0;
+  if (stored && hasVectors) {
+    throw new LecternError(
+      "conflict:embedding",
+      `The library's vectors were made with ${describe(stored)}, but the configured embedder is ${describe(current)}. ` +
+        "Vectors from different embedders cannot be compared. Run `npm run cli -- reembed` to re-embed the whole " +
+        "library with the configured embedder, or change LECTERN_EMBEDDING_PROVIDER / LECTERN_EMBEDDING_MODEL / " +
+        "LECTERN_EMBEDDING_DIMENSIONS back.",
+    );
+  }
+  const columnDims = await getEmbeddingColumnDimensions(db);
+  if (columnDims !== current.dimensions) {
+    if (hasVectors) {
+      throw new LecternError(
+        "conflict:embedding",
+        `The vector columns have ${columnDims} dimensions but the configured embedder makes ${current.dimensions}. ` +
+          "Run `npm run cli -- reembed` to resize the columns and re-embed the library.",
+      );
+    }
+    await resizeEmbeddingColumns(db, { dimensions: current.dimensions });
+  }
+  await setMeta(db, { key: EMBEDDING_META_KEY, value: current });
+}
+
+export interface ReembedProgress {
+  table: "chunks" | "summary_chunks";
+  done: number;
+  total: number;
+}
+
+/** Re-embeds every chunk and summary passage with `embedder`, resizing the vector columns first when needed. */
+export async function reembedLibrary(
+  db: Database,
+  embedder: EmbeddingProvider,
+  { onProgress, signal, batchSize = 128 }: { onProgress?: (p: ReembedProgress) => void; signal?: AbortSignal; batchSize?: number } = {},
+): Promise<{ chunks: number; summaryChunks: number; resized: boolean }> {
+  const columnDims = await getEmbeddingColumnDimensions(db);
+  const resized = columnDims !== embedder.dimensions;
+  if (resized) await resizeEmbeddingColumns(db, { dimensions: embedder.dimensions });
+  const stats = await getLibraryStats(db);
+  const counts = { chunks: 0, summary_chunks: 0 };
+  for (const table of ["chunks", "summary_chunks"] as const) {
+    const total = table === "chunks" ? stats.chunks : stats.summaryChunks;
+    let after = "";
+    for (;;) {
+      signal?.throwIfAborted();
+      const rows = await listChunkTexts(db, { table, after, limit: batchSize });
+      if (rows.length === 0) break;
+      const vectors = await embedder.embed(
+        rows.map((r) => r.text),
+        { signal },
+      );
+      await updateEmbeddings(db, {
+        table,
+        rows: rows.map((r, i) => ({ chunkUid: r.chunkUid, embedding: vectors[i] as number[] })),
+      });
+      counts[table] += rows.length;
+      after = rows[rows.length - 1]?.chunkUid ?? after;
+      onProgress?.({ table, done: counts[table], total });
+    }
+  }
+  await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
+  return { chunks: counts.chunks, summaryChunks: counts.summary_chunks, resized };
+}
