@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { LanguageModel } from "ai";
 import { type Database, type DbHandle, getDbHandle } from "@/db";
-import { savePaperContent } from "@/db/queries/ingest";
+import { countPaperContent, savePaperContent } from "@/db/queries/ingest";
 import { countPapersUsingFile, getPaper, getPaperByDocId } from "@/db/queries/papers";
 import { getChatModel } from "@/lib/ai/providers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
@@ -219,7 +219,6 @@ async function ingestOne(
 }
 
 async function countChunks(ctx: IngestContext, paperId: string): Promise<number> {
-  const { countPaperContent } = await import("@/db/queries/ingest");
   return (await countPaperContent(ctx.db, { paperId })).chunks;
 }
 

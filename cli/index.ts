@@ -1,0 +1,79 @@
+import { parseArgs } from "node:util";
+import { type DbHandle, openDatabase } from "@/db";
+import { getEnv } from "@/lib/env";
+import { isLecternError } from "@/lib/errors";
+import { runIngest } from "./commands/ingest";
+import { runReembed } from "./commands/reembed";
+import { runStats } from "./commands/stats";
+import { info, printJson } from "./output";
+
+const HELP = `Lectern CLI — the same library as the web app.
+
+usage: npm run cli -- <command> [options]
+
+commands:
+  ingest <files or folders...>   add PDFs (folders are searched recursively for *.pdf)
+  stats                          papers, pages, chunks, index sizes
+  reembed                        re-embed the whole library with the configured embedder
+  migrate                        apply database migrations (also done automatically)
+
+options:
+  --json      print exactly one JSON document on stdout (progress goes to stderr)
+  -h, --help  this help
+
+Uses DATABASE_URL when set, else the embedded database in LECTERN_DATA_DIR (default ./.data).`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { json: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+  });
+  const [command, ...rest] = positionals;
+  const json = values.json === true;
+  if (!command || values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return command ? 0 : values.help ? 0 : 2;
+  }
+  const known = ["ingest", "stats", "reembed", "migrate"];
+  if (!known.includes(command)) {
+    info(`Unknown command "${command}".\n\n${HELP}`);
+    return 2;
+  }
+  const env = getEnv();
+  let handle: DbHandle | undefined;
+  try {
+    handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: `cli ${command}` });
+    switch (command) {
+      case "ingest":
+        return await runIngest(handle, rest, json);
+      case "stats":
+        return await runStats(handle, json);
+      case "reembed":
+        return await runReembed(handle, json);
+      case "migrate":
+        if (json) printJson({ ok: true, database: handle.location });
+        else info(`Migrations applied (${handle.driver}: ${handle.location}).`);
+        return 0;
+    }
+    return 2;
+  } catch (e) {
+    if (isLecternError(e)) {
+      if (json) printJson({ error: { code: e.code, message: e.message } });
+      info(`Error: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await handle?.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

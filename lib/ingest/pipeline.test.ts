@@ -1,0 +1,228 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { chunks, pages, papers, summaries, summaryChunks } from "@/db/schema";
+import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
+import { reembedLibrary } from "@/lib/embeddings/guard";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { removePaper } from "@/lib/library/remove";
+import { makeImageOnlyPdf, makeTestPdf } from "@/lib/testing/pdf";
+import { createIngestContext, type IngestContext, ingestFiles } from "./pipeline";
+import type { IngestInput, IngestProgressEvent } from "./progress";
+
+const PAGE_1 = [
+  "arXiv:2401.01234v2 [cs.CL] 5 Jan 2024",
+  "Sparse Retrieval for Long Scientific Documents",
+  "Ada Lovelace, Alan Turing",
+  "Abstract",
+  "We study retrieval over long scientific documents and show that page-level chunking improves recall of cited evidence by a wide margin.",
+  "1 Introduction",
+  "Researchers ask questions whose answers hide in a single page of a long paper.",
+].join("\n");
+const PAGE_2 =
+  "The hybrid retriever fuses lexical and dense rankings with reciprocal rank fusion. On our benchmark the fused ranking reaches a recall at five of 0.81 while the lexical ranking alone reaches 0.62. Diversification with maximal marginal relevance removes near-duplicate passages from the top results.";
+const PAGE_3 =
+  "3 Conclusion\nPage-aware chunking with exact character offsets lets every citation open the PDF at the right page with the passage highlighted.";
+
+function input(name: string, bytes: Uint8Array): IngestInput {
+  return { name, size: bytes.byteLength, read: async () => bytes };
+}
+
+let handle: DbHandle;
+let dataDir: string;
+let ctx: IngestContext;
+let paperPdf: Uint8Array;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-ingest-"));
+  ctx = createIngestContext(handle, {
+    dataDir,
+    maxUploadBytes: 5 * 1024 * 1024,
+    embedder: createHashingEmbedder({ dimensions: 512 }),
+    chatModel: null,
+  });
+  paperPdf = await makeTestPdf({ pages: [PAGE_1, PAGE_2, PAGE_3], title: "Sparse Retrieval for Long Scientific Documents" });
+});
+
+afterAll(async () => {
+  await handle?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("ingestFiles", () => {
+  it("ingests a PDF: paper, pages, exact chunks, summary index, vectors and full text", async () => {
+    const events: IngestProgressEvent[] = [];
+    const [r] = await ingestFiles([input("paper.pdf", paperPdf)], ctx, { onProgress: (e) => events.push(e) });
+    expect(r).toMatchObject({ status: "ingested", paper_id: "2401.01234v2", pages: 3, error: null });
+    expect(r?.chunks).toBeGreaterThanOrEqual(3);
+    expect(events[0]).toMatchObject({ type: "file_start", index: 0, total: 1 });
+    expect(events.at(-1)).toMatchObject({ type: "file_done" });
+    const stages = new Set(events.flatMap((e) => (e.type === "file_stage" ? [e.stage] : [])));
+    expect([...stages]).toEqual(["validating", "extracting", "chunking", "summarizing", "embedding", "saving"]);
+
+    const db = handle.db;
+    const [paper] = await db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
+    expect(paper).toMatchObject({ arxivId: "2401.01234v2", pageCount: 3, status: "ready", year: 2024 });
+    expect(paper?.categories).toContain("cs.CL");
+    expect(fs.existsSync(path.join(dataDir, paper?.filePath ?? "missing"))).toBe(true);
+
+    const pageRows = await db.select().from(pages).where(eq(pages.paperId, "2401.01234v2")).orderBy(pages.pageNumber);
+    expect(pageRows.map((p) => p.pageNumber)).toEqual([1, 2, 3]);
+    expect(pageRows[1]?.text).toContain("reciprocal rank fusion");
+
+    const chunkRows = await db.select().from(chunks).where(eq(chunks.paperId, "2401.01234v2"));
+    for (const c of chunkRows) {
+      const pageText = pageRows.find((p) => p.pageNumber === c.pageNumber)?.text ?? "";
+      expect(pageText.slice(c.charStart, c.charEnd)).toBe(c.text);
+      expect(c.embedding).toHaveLength(512);
+    }
+    const fts = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from chunks where tsv @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`,
+    );
+    expect(fts.rows[0]?.n).toBe(1);
+
+    const [summary] = await db.select().from(summaries).where(eq(summaries.paperId, "2401.01234v2"));
+    expect(summary?.method).toBe("extractive");
+    const passages = await db.select().from(summaryChunks).where(eq(summaryChunks.paperId, "2401.01234v2"));
+    expect(passages.length).toBeGreaterThan(0);
+    for (const p of passages) expect(summary?.text.slice(p.charStart, p.charEnd)).toBe(p.text);
+  });
+
+  it("treats the same bytes again as a no-op", async () => {
+    const [r] = await ingestFiles([input("copy-of-paper.pdf", paperPdf)], ctx);
+    expect(r).toMatchObject({ status: "unchanged", paper_id: "2401.01234v2", pages: 3 });
+    const n = await handle.db.select({ n: sql<number>`count(*)::int` }).from(papers);
+    expect(n[0]?.n).toBe(1);
+  });
+
+  it("replaces a paper with the same id and different bytes, in one go", async () => {
+    const [before] = await handle.db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
+    const revised = await makeTestPdf({ pages: [PAGE_1, `${PAGE_2} A revised sentence about calibration.`] });
+    const [r] = await ingestFiles([input("paper-v2.pdf", revised)], ctx);
+    expect(r).toMatchObject({ status: "replaced", paper_id: "2401.01234v2", pages: 2 });
+    const pageRows = await handle.db.select().from(pages).where(eq(pages.paperId, "2401.01234v2"));
+    expect(pageRows).toHaveLength(2);
+    const old = await handle.db.select().from(chunks).where(eq(chunks.pageNumber, 3));
+    expect(old).toHaveLength(0);
+    expect(fs.existsSync(path.join(dataDir, before?.filePath ?? "x"))).toBe(false);
+  });
+
+  it("reports each bad file with a clear message and still ingests the rest of the batch", async () => {
+    const good = await makeTestPdf({
+      pages: ["Graph Neural Networks for Molecules\nGrace Hopper\nAbstract\nMessage passing predicts molecular properties well."],
+    });
+    const corrupt = paperPdf.slice(0, Math.floor(paperPdf.byteLength / 3));
+    const encrypted = new Uint8Array(fs.readFileSync(path.join(__dirname, "../testing/fixtures/encrypted.pdf")));
+    const results = await ingestFiles(
+      [
+        input("empty.pdf", new Uint8Array()),
+        input("notes.pdf", new TextEncoder().encode("just some notes, not a pdf")),
+        input("corrupt.pdf", corrupt),
+        input("locked.pdf", encrypted),
+        input("scan.pdf", await makeImageOnlyPdf(2)),
+        input("good.pdf", good),
+      ],
+      ctx,
+    );
+    expect(results.map((r) => r.status)).toEqual(["error", "error", "error", "error", "error", "ingested"]);
+    expect(results[0]?.error).toMatch(/empty/i);
+    expect(results[1]?.error).toMatch(/not a PDF/i);
+    expect(results[2]?.error).toMatch(/corrupt|unreadable/i);
+    expect(results[3]?.error).toMatch(/encrypted|password/i);
+    expect(results[4]?.error).toMatch(/no text layer/i);
+    for (const r of results.slice(0, 5)) expect(r.error_code).toBe("bad_request:pdf");
+    expect(fs.readdirSync(path.join(dataDir, "pdfs"))).toHaveLength(2); // only the two good papers' files
+  });
+
+  it("rejects a file over the size limit before reading it", async () => {
+    let read = false;
+    const big: IngestInput = {
+      name: "huge.pdf",
+      size: 50 * 1024 * 1024,
+      read: async () => {
+        read = true;
+        return paperPdf;
+      },
+    };
+    const [r] = await ingestFiles([big], ctx);
+    expect(r?.status).toBe("error");
+    expect(r?.error).toMatch(/LECTERN_MAX_UPLOAD_MB/);
+    expect(read).toBe(false);
+  });
+
+  it("leaves nothing behind when a file fails midway (embedder error, database error)", async () => {
+    const countAll = async () => {
+      const r = await handle.db.execute<{ n: number }>(
+        sql`select (select count(*) from papers) + (select count(*) from pages) + (select count(*) from chunks) + (select count(*) from summary_chunks) as n`,
+      );
+      return Number(r.rows[0]?.n);
+    };
+    const before = await countAll();
+    const filesBefore = fs.readdirSync(path.join(dataDir, "pdfs")).length;
+    const pdf = await makeTestPdf({ pages: ["Failure Modes\nAbstract\nWe describe how systems fail midway.", PAGE_2] });
+
+    const base = ctx.embedder;
+    let calls = 0;
+    const failing: EmbeddingProvider = {
+      ...base,
+      kind: base.kind,
+      model: base.model,
+      dimensions: base.dimensions,
+      embed: async (texts) => {
+        if (++calls > 0) throw new Error("embedding service went away");
+        return base.embed(texts);
+      },
+    };
+    const [a] = await ingestFiles([input("fail-embed.pdf", pdf)], { ...ctx, embedder: failing });
+    expect(a?.status).toBe("error");
+    expect(a?.error).toMatch(/embedding service went away/);
+
+    // wrong-length vectors make the chunk insert fail inside the transaction, after the paper and pages rows
+    const wrongDims: EmbeddingProvider = {
+      ...base,
+      kind: base.kind,
+      model: base.model,
+      dimensions: base.dimensions,
+      embed: async (texts) => texts.map(() => new Array(7).fill(0.1)),
+    };
+    const [b] = await ingestFiles([input("fail-db.pdf", pdf)], { ...ctx, embedder: wrongDims });
+    expect(b?.status).toBe("error");
+    expect(await countAll()).toBe(before);
+    expect(fs.readdirSync(path.join(dataDir, "pdfs")).length).toBe(filesBefore);
+  });
+
+  it("refuses to mix embedders, and re-embedding switches the library over", async () => {
+    const other: EmbeddingProvider = {
+      kind: "openai",
+      model: "fake-embedding-model",
+      dimensions: 256,
+      embed: async (texts) => createHashingEmbedder({ dimensions: 256 }).embed(texts),
+    };
+    const pdf = await makeTestPdf({ pages: ["Mixing Embedders\nAbstract\nVectors from two models cannot be compared."] });
+    await expect(ingestFiles([input("mix.pdf", pdf)], { ...ctx, embedder: other })).rejects.toThrow(/reembed/);
+
+    const res = await reembedLibrary(handle.db, other);
+    expect(res.resized).toBe(true);
+    expect(res.chunks).toBeGreaterThan(0);
+    const dims = await handle.db.execute<{ d: number }>(sql`select vector_dims(embedding) as d from chunks limit 1`);
+    expect(Number(dims.rows[0]?.d)).toBe(256);
+    const [r] = await ingestFiles([input("mix.pdf", pdf)], { ...ctx, embedder: other });
+    expect(r?.status).toBe("ingested");
+    // and back, so later tests keep the default embedder
+    await reembedLibrary(handle.db, ctx.embedder);
+  });
+
+  it("removes a paper with everything that belongs to it, and its file", async () => {
+    const [paper] = await handle.db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
+    expect(await removePaper(ctx, "2401.01234v2")).toBe(true);
+    expect(await handle.db.select().from(chunks).where(eq(chunks.paperId, "2401.01234v2"))).toHaveLength(0);
+    expect(await handle.db.select().from(summaryChunks).where(eq(summaryChunks.paperId, "2401.01234v2"))).toHaveLength(0);
+    expect(fs.existsSync(path.join(dataDir, paper?.filePath ?? "x"))).toBe(false);
+    expect(await removePaper(ctx, "2401.01234v2")).toBe(false);
+  });
+});
