@@ -1,0 +1,171 @@
+import { cosineDistance, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { chunks, EMBEDDING_DIMENSIONS, papers } from "@/db/schema";
+import { createTestDatabase } from "@/db/testing";
+
+/**
+ * Integration test of the test-database factory itself, against whichever backend the run uses:
+ * in-memory PGlite by default, a fresh database on a real PostgreSQL server when DATABASE_URL is set.
+ */
+
+/** Rows of `db.execute`: node-postgres and PGlite both return `{ rows }`. */
+async function rows<T>(handle: DbHandle, query: ReturnType<typeof sql>): Promise<T[]> {
+  const res = (await handle.db.execute(query)) as unknown as { rows: T[] };
+  return res.rows;
+}
+
+/** A unit vector with most of its weight on `axis` (deterministic, distinct directions per axis). */
+function unitVector(axis: number, noise = 0.01): number[] {
+  const v = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => (i === axis ? 1 : noise * Math.sin(i + axis)));
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+const PAPER_ID = "2401.01234v2";
+
+let handle: DbHandle;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe("createTestDatabase", () => {
+  it("uses the backend the environment asks for", () => {
+    expect(handle.driver).toBe(process.env.DATABASE_URL ? "postgres" : "pglite");
+    if (process.env.DATABASE_URL) expect(handle.location).toMatch(/lectern_test_[0-9a-f]{12}/);
+  });
+
+  it("applies the migrations", async () => {
+    const applied = await rows<{ n: number }>(handle, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(applied[0]?.n).toBeGreaterThanOrEqual(2);
+    const tables = await rows<{ table_name: string }>(
+      handle,
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    );
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(["chunks", "library_meta", "pages", "papers", "summaries", "summary_chunks"]),
+    );
+  });
+
+  it("has the vector extension", async () => {
+    const ext = await rows<{ extname: string; extversion: string }>(
+      handle,
+      sql`select extname, extversion from pg_extension where extname = 'vector'`,
+    );
+    expect(ext).toHaveLength(1);
+  });
+
+  it("has the HNSW and GIN indexes", async () => {
+    const idx = await rows<{ indexname: string; indexdef: string }>(
+      handle,
+      sql`select indexname, indexdef from pg_indexes where schemaname = 'public'`,
+    );
+    const def = (name: string) => idx.find((i) => i.indexname === name)?.indexdef ?? "";
+    for (const name of ["chunks_embedding_hnsw", "summary_chunks_embedding_hnsw"]) {
+      expect(def(name), name).toMatch(/USING hnsw \(embedding vector_cosine_ops\)/);
+    }
+    for (const name of ["chunks_tsv_gin", "summary_chunks_tsv_gin"]) {
+      expect(def(name), name).toMatch(/USING gin \(tsv\)/);
+    }
+  });
+
+  it("stores a chunk with an embedding, fills tsv, finds it by cosine distance, and cascades deletes", async () => {
+    const { db } = handle;
+    await db.insert(papers).values({
+      id: PAPER_ID,
+      docId: "a".repeat(64),
+      arxivId: PAPER_ID,
+      title: "Sparse Retrieval for Long Scientific Documents",
+      authors: ["Ada Lovelace", "Alan Turing"],
+      year: 2024,
+      filePath: `papers/${"a".repeat(64)}.pdf`,
+      fileName: "paper.pdf",
+      fileSize: 1234,
+      pageCount: 3,
+      status: "ready",
+    });
+    const text = "The hybrid retriever fuses lexical and dense rankings with reciprocal rank fusion.";
+    await db.insert(chunks).values([
+      {
+        chunkUid: "c1",
+        paperId: PAPER_ID,
+        pageNumber: 2,
+        chunkIndex: 0,
+        text,
+        charStart: 0,
+        charEnd: text.length,
+        tokenCount: 14,
+        embedding: unitVector(3),
+      },
+      {
+        chunkUid: "c2",
+        paperId: PAPER_ID,
+        pageNumber: 3,
+        chunkIndex: 1,
+        text: "Conclusion: citations open the PDF at the right page.",
+        charStart: 0,
+        charEnd: 53,
+        tokenCount: 9,
+        embedding: unitVector(100),
+      },
+    ]);
+
+    // The generated tsvector column is filled by the database (stemmed English lexemes).
+    const [stored] = await db
+      .select({ tsv: chunks.tsv, embedding: chunks.embedding })
+      .from(chunks)
+      .where(eq(chunks.chunkUid, "c1"));
+    expect(stored?.tsv).toContain("'retriev'");
+    expect(stored?.tsv).toContain("'fusion'");
+    expect(stored?.embedding).toHaveLength(EMBEDDING_DIMENSIONS);
+
+    // Full-text search over the generated column.
+    const lexical = await db
+      .select({ uid: chunks.chunkUid })
+      .from(chunks)
+      .where(sql`${chunks.tsv} @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`);
+    expect(lexical.map((r) => r.uid)).toEqual(["c1"]);
+
+    // Nearest neighbour by cosine distance: c1's own direction finds c1 first, at distance ~0.
+    const query = unitVector(3);
+    const distance = cosineDistance(chunks.embedding, query);
+    const nearest = await db.select({ uid: chunks.chunkUid, distance }).from(chunks).orderBy(distance).limit(2);
+    expect(nearest.map((r) => r.uid)).toEqual(["c1", "c2"]);
+    expect(Number(nearest[0]?.distance)).toBeLessThan(1e-4);
+    expect(Number(nearest[1]?.distance)).toBeGreaterThan(0.5);
+
+    // The HNSW index can serve that ordering (seq scans off: two rows would not pick it on cost alone).
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const res = (await tx.execute(
+        sql`explain select chunk_uid from chunks order by embedding <=> ${JSON.stringify(query)}::vector limit 2`,
+      )) as unknown as { rows: { "QUERY PLAN": string }[] };
+      return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toContain("chunks_embedding_hnsw");
+
+    // Deleting the paper removes its chunks (ON DELETE CASCADE).
+    await db.delete(papers).where(eq(papers.id, PAPER_ID));
+    const left = await rows<{ n: number }>(handle, sql`select count(*)::int as n from chunks`);
+    expect(left[0]?.n).toBe(0);
+  });
+});
+
+describe("createTestDatabase on PostgreSQL", () => {
+  it.skipIf(!process.env.DATABASE_URL)("drops its database on close", async () => {
+    const extra = await createTestDatabase();
+    const name = new URL(extra.location).pathname.slice(1);
+    expect(name).toMatch(/^lectern_test_[0-9a-f]{12}$/);
+    await extra.close();
+    const found = await rows<{ n: number }>(
+      handle,
+      sql`select count(*)::int as n from pg_database where datname = ${name}`,
+    );
+    expect(found[0]?.n).toBe(0);
+  });
+});

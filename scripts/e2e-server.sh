@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# e2e-server.sh — the production app for Playwright (started by playwright.config.ts's webServer), on
+# 127.0.0.1:${E2E_PORT:-3100}, with fresh state on every run and no network use:
+#   - LECTERN_DATA_DIR=.data-e2e, deleted first (uploaded PDFs; the PGlite database when DATABASE_URL is unset)
+#   - DATABASE_URL set: the e2e run uses its own database on that server, `<dbname>_e2e`, dropped and created anew
+#     (template1 carries the vector extension when the server was set up by scripts/setup-postgres.sh)
+#   - DATABASE_URL unset: exported empty, so a DATABASE_URL in .env/.env.local cannot leak in (Next's env loader only
+#     fills variables that are undefined; the app treats empty as unset)
+#   - OPENAI_API_KEY / OPENAI_BASE_URL exported empty for the same reason: e2e runs offline (no LLM configured)
+#   - `next build` first unless E2E_SKIP_BUILD=1 (then an existing .next build is used)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PORT="${E2E_PORT:-3100}"
+export LECTERN_DATA_DIR=.data-e2e
+export OPENAI_API_KEY="" OPENAI_BASE_URL=""
+export LECTERN_EMBEDDING_PROVIDER="" LECTERN_EMBEDDING_MODEL="" LECTERN_EMBEDDING_DIMENSIONS=""
+export NEXT_TELEMETRY_DISABLED=1
+
+rm -rf .data-e2e
+
+if [ -n "${DATABASE_URL:-}" ]; then
+  # Fresh database next to the given one, via node-postgres (no psql needed on this machine).
+  DATABASE_URL="$(node --input-type=module -e '
+    import pg from "pg";
+    const url = new URL(process.env.DATABASE_URL);
+    const base = decodeURIComponent(url.pathname.slice(1)) || "postgres";
+    const name = `${base}_e2e`.replace(/[^A-Za-z0-9_]/g, "_").toLowerCase();
+    const client = new pg.Client({ connectionString: url.toString() });
+    try {
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.query(`create database "${name}"`);
+    } catch (e) {
+      console.error(`e2e-server.sh: cannot create the e2e database ${name} on ${url.host}: ${e.message}`);
+      process.exit(1);
+    } finally {
+      await client.end().catch(() => {});
+    }
+    url.pathname = `/${name}`;
+    console.log(url.toString());
+  ')"
+  echo "[e2e-server] database: ${DATABASE_URL//:*@/:***@}" >&2
+else
+  echo "[e2e-server] database: embedded PGlite in .data-e2e" >&2
+fi
+export DATABASE_URL="${DATABASE_URL:-}"
+
+if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
+  echo "[e2e-server] next build" >&2
+  npx next build
+fi
+
+echo "[e2e-server] next start on 127.0.0.1:${PORT}" >&2
+exec npx next start --hostname 127.0.0.1 --port "$PORT"
