@@ -1,0 +1,83 @@
+/** Reciprocal rank fusion constant (Cormack et al. 2009): damps the head of each list so no retriever dominates. */
+export const RRF_K = 60;
+
+export interface RankedList {
+  /** Ids, best first. */
+  ids: string[];
+  /** This list's weight in the fusion (1 = plain RRF). */
+  weight: number;
+}
+
+/** Weighted reciprocal rank fusion: score(id) = Σ weight / (k + rank), rank 1-based. */
+export function reciprocalRankFusion(lists: RankedList[], k = RRF_K): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const list of lists) {
+    if (list.weight <= 0) continue;
+    const seen = new Set<string>();
+    list.ids.forEach((id, i) => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      scores.set(id, (scores.get(id) ?? 0) + list.weight / (k + i + 1));
+    });
+  }
+  return scores;
+}
+
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
+
+export interface MmrCandidate {
+  id: string;
+  /** Relevance to the query, any scale (normalised to [0, 1] by the maximum here). */
+  relevance: number;
+  /** Vector used for redundancy; without one, a candidate is only compared through `group`. */
+  embedding?: readonly number[] | null;
+}
+
+/**
+ * Maximal marginal relevance (Carbonell & Goldstein 1998): picks, one at a time, the candidate maximising
+ * alpha · relevance − (1 − alpha) · (max similarity to what is already picked). alpha = 1 is plain relevance order;
+ * lower values trade relevance for diversity.
+ */
+export function maximalMarginalRelevance(candidates: MmrCandidate[], { k, alpha }: { k: number; alpha: number }): string[] {
+  const pool = [...candidates].sort((a, b) => b.relevance - a.relevance);
+  if (alpha >= 1) return pool.slice(0, k).map((c) => c.id);
+  const max = pool[0]?.relevance ?? 0;
+  const norm = (r: number) => (max > 0 ? r / max : 0);
+  const picked: MmrCandidate[] = [];
+  const maxSim = new Map<string, number>(pool.map((c) => [c.id, 0]));
+  while (picked.length < k && pool.length > 0) {
+    let bestIdx = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    pool.forEach((c, i) => {
+      const s = alpha * norm(c.relevance) - (1 - alpha) * (maxSim.get(c.id) ?? 0);
+      if (s > bestScore) {
+        bestScore = s;
+        bestIdx = i;
+      }
+    });
+    const [chosen] = pool.splice(bestIdx, 1);
+    if (!chosen) break;
+    picked.push(chosen);
+    if (chosen.embedding) {
+      for (const c of pool) {
+        if (!c.embedding) continue;
+        const sim = Math.max(0, cosine(chosen.embedding, c.embedding));
+        if (sim > (maxSim.get(c.id) ?? 0)) maxSim.set(c.id, sim);
+      }
+    }
+  }
+  return picked.map((c) => c.id);
+}
