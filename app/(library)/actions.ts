@@ -1,0 +1,30 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db";
+import { getEnv } from "@/lib/env";
+import { type Result, toErrorResult } from "@/lib/errors";
+import { removePaper } from "@/lib/library/remove";
+import { deletePaperInputSchema } from "./schema";
+
+/** Removes a paper, its pages, chunks, summary and stored PDF. */
+export async function deletePaperAction(id: string): Promise<Result<{ id: string }>> {
+  const parsed = deletePaperInputSchema.safeParse({ id });
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: { code: "bad_request:input", message: parsed.error.issues[0]?.message ?? "Invalid id." },
+    };
+  }
+  try {
+    // Deleting needs only the database and the data directory, not the embedder or chat model of a full context.
+    const removed = await removePaper({ db: await getDb(), dataDir: getEnv().dataDir }, parsed.data.id);
+    if (!removed) {
+      return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
+    }
+    revalidatePath("/");
+    return { ok: true, data: { id: parsed.data.id } };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}

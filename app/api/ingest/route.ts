@@ -1,0 +1,104 @@
+import type { IngestStreamEvent } from "@/components/library/ingest-events";
+import { INGEST_FILES_FIELD } from "@/components/library/ingest-events";
+import { isLecternError, toErrorResult } from "@/lib/errors";
+import { getIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import type { IngestInput } from "@/lib/ingest/progress";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** The web client sends one file per request; a few more are allowed for scripts. */
+const MAX_FILES_PER_REQUEST = 20;
+
+function jsonError(status: number, code: string, message: string): Response {
+  return Response.json({ ok: false, error: { code, message } }, { status });
+}
+
+/**
+ * `POST /api/ingest` (multipart/form-data, field `files`, one or more PDFs). Responds with NDJSON: one
+ * `IngestStreamEvent` per line, written as the pipeline reports progress. Closing the connection aborts the ingest.
+ */
+export async function POST(request: Request): Promise<Response> {
+  if (!request.headers.get("content-type")?.toLowerCase().startsWith("multipart/form-data")) {
+    return jsonError(415, "bad_request:input", "Send the files as multipart/form-data.");
+  }
+
+  let ctx: Awaited<ReturnType<typeof getIngestContext>>;
+  try {
+    ctx = await getIngestContext();
+  } catch (e) {
+    return Response.json(toErrorResult(e), { status: isLecternError(e) ? e.status : 500 });
+  }
+
+  // request.formData() holds the whole body in memory: refuse bodies that cannot be a sensible batch before reading.
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  const maxBody = ctx.maxUploadBytes * MAX_FILES_PER_REQUEST + 1024 * 1024;
+  if (Number.isFinite(declared) && declared > maxBody) {
+    return jsonError(413, "bad_request:file", "The upload is too large. Send fewer files at a time.");
+  }
+
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return jsonError(400, "bad_request:input", "The upload could not be read as a form (was it interrupted?).");
+  }
+  const files = form.getAll(INGEST_FILES_FIELD).filter((v): v is File => typeof v === "object" && v !== null);
+  if (files.length === 0) return jsonError(400, "bad_request:input", "No files were sent.");
+  if (files.length > MAX_FILES_PER_REQUEST) {
+    return jsonError(400, "bad_request:input", `Send at most ${MAX_FILES_PER_REQUEST} files per request.`);
+  }
+
+  const inputs: IngestInput[] = files.map((f) => ({
+    name: f.name || "upload.pdf",
+    // Known before reading, so the pipeline rejects oversize files without loading them.
+    size: f.size,
+    read: async () => new Uint8Array(await f.arrayBuffer()),
+  }));
+
+  const abort = new AbortController();
+  const onClientGone = () => abort.abort(new Error("client disconnected"));
+  request.signal.addEventListener("abort", onClientGone, { once: true });
+  const encoder = new TextEncoder();
+
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const send = (event: IngestStreamEvent) => {
+        if (!open || abort.signal.aborted) return;
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+        } catch {
+          open = false; // the stream was cancelled between the check and the write
+        }
+      };
+      try {
+        const results = await ingestFiles(inputs, ctx, { onProgress: send, signal: abort.signal });
+        send({ type: "done", results });
+      } catch (e) {
+        if (!abort.signal.aborted) send({ type: "fatal", error: toErrorResult(e).error });
+      } finally {
+        request.signal.removeEventListener("abort", onClientGone);
+        if (open) {
+          open = false;
+          try {
+            controller.close();
+          } catch {
+            // already cancelled by the client
+          }
+        }
+      }
+    },
+    cancel() {
+      abort.abort(new Error("client disconnected"));
+    },
+  });
+
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+      "Cache-Control": "no-store, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}

@@ -1,0 +1,13 @@
+import type { IngestFileResult, IngestProgressEvent } from "@/lib/ingest/progress";
+
+/**
+ * One line of the NDJSON stream of `POST /api/ingest`: the pipeline's progress events as they happen, then `done`
+ * with every file's result — or `fatal` when nothing could be done (e.g. the database is unavailable).
+ */
+export type IngestStreamEvent =
+  | IngestProgressEvent
+  | { type: "done"; results: IngestFileResult[] }
+  | { type: "fatal"; error: { code: string; message: string } };
+
+/** The multipart field the upload sends its files in. */
+export const INGEST_FILES_FIELD = "files";

@@ -1,0 +1,83 @@
+"use client";
+
+import { ArrowLeftIcon, CircleAlertIcon } from "lucide-react";
+import Link from "next/link";
+import type * as React from "react";
+import { paperPdfUrl } from "@/components/library/types";
+import { PdfViewer } from "@/components/pdf/pdf-viewer-loader";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Separator } from "@/components/ui/separator";
+import { PaperMetadata } from "./paper-metadata";
+import type { PaperDetailView } from "./types";
+
+export function PaperView({
+  paper,
+  initialPage,
+  passage,
+  summary,
+}: {
+  paper: PaperDetailView;
+  /** The rendered summary (a server component: the markdown renderer stays off the client bundle). */
+  summary: React.ReactNode;
+  initialPage: number;
+  /** The passage to highlight on `initialPage`, if the URL asked for one. */
+  passage: string | null;
+}) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
+      <aside className="min-w-0 space-y-5 lg:max-h-[calc(100dvh-6.5rem)] lg:overflow-y-auto lg:pr-2">
+        <Link
+          href="/"
+          className="inline-flex items-center gap-1 rounded-sm text-muted-foreground text-sm outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
+        >
+          <ArrowLeftIcon className="size-4" aria-hidden />
+          Library
+        </Link>
+        <header className="space-y-2">
+          <h1 className="font-semibold text-xl leading-snug tracking-tight" data-testid="paper-title">
+            {paper.title}
+          </h1>
+          {paper.status !== "ready" && (
+            <Badge variant={paper.status === "error" ? "destructive" : "warning"} data-testid="paper-status">
+              {paper.status === "error" ? "Error" : "Processing"}
+            </Badge>
+          )}
+        </header>
+        {paper.status === "error" && paper.error && (
+          <Alert variant="destructive">
+            <CircleAlertIcon />
+            <AlertTitle>Ingestion failed</AlertTitle>
+            <AlertDescription>{paper.error}</AlertDescription>
+          </Alert>
+        )}
+        <PaperMetadata paper={paper} />
+        {paper.abstract && (
+          <section aria-labelledby="abstract-heading" className="space-y-2">
+            <h2 id="abstract-heading" className="font-semibold text-sm">
+              Abstract
+            </h2>
+            <p className="text-muted-foreground text-sm leading-relaxed">{paper.abstract}</p>
+          </section>
+        )}
+        <Separator />
+        <section aria-labelledby="summary-heading" className="space-y-2">
+          <h2 id="summary-heading" className="font-semibold text-sm">
+            Summary
+          </h2>
+          {summary}
+        </section>
+      </aside>
+      <section aria-label="PDF" className="flex min-w-0 flex-col lg:h-[calc(100dvh-6.5rem)]">
+        <PdfViewer
+          url={paperPdfUrl(paper.id)}
+          pageCount={paper.pageCount}
+          initialPage={initialPage}
+          passage={passage}
+          passagePage={passage ? initialPage : null}
+          className="h-[80vh] lg:h-full"
+        />
+      </section>
+    </div>
+  );
+}
