@@ -283,6 +283,8 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
         ) : (
           <Document
             file={url}
+            // our own loading and error states, rather than suspending into an error boundary
+            suspense={false}
             onLoadSuccess={(doc) => {
               setNumPages(doc.numPages);
               setLoadError(null);

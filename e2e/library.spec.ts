@@ -1,0 +1,110 @@
+import {
+  expect,
+  HIGHLIGHT_PAGE,
+  HIGHLIGHT_SENTENCE,
+  NOT_PDF_FILE_NAME,
+  PAPER_ARXIV_ID,
+  PAPER_FILE_NAME,
+  PAPER_PAGE_COUNT,
+  PAPER_TITLE,
+  test,
+} from "./fixtures";
+import { LibraryPage } from "./pages/library";
+import { PaperPage } from "./pages/paper";
+
+/** Letters and digits of a text, lower-cased: what the viewer's matcher compares. */
+function fold(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+// One library shared by the steps, in order: upload → view → reject → duplicate → delete.
+test.describe
+  .serial("library", () => {
+    let paperId = "";
+
+    test("an uploaded PDF is ingested and listed with its arXiv id", async ({ page, pdfFiles }) => {
+      const library = new LibraryPage(page);
+      await library.goto();
+      await expect(library.emptyState).toBeVisible();
+      await expect(page.getByText("Drop PDFs here to start your library")).toBeVisible();
+
+      await library.upload(pdfFiles.paper);
+      const item = library.uploadItem(PAPER_FILE_NAME);
+      await expect(item).toBeVisible();
+      await expect(item).toHaveAttribute("data-status", "ingested", { timeout: 60_000 });
+      await expect(item.getByTestId("upload-item-status")).toContainText("Ingested");
+
+      const row = library.rowWithTitle(PAPER_TITLE);
+      await expect(row).toBeVisible();
+      await expect(row.getByTestId("paper-arxiv-id")).toHaveText(PAPER_ARXIV_ID);
+      await expect(row).toContainText(`${PAPER_PAGE_COUNT} pages`);
+      paperId = (await row.getAttribute("data-paper-id")) ?? "";
+      expect(paperId).not.toBe("");
+    });
+
+    test("the paper opens with its metadata, and the viewer highlights a passage on page 2", async ({ page }) => {
+      const library = new LibraryPage(page);
+      await library.goto();
+      await library.row(paperId).getByTestId("paper-title-link").click();
+
+      const paper = new PaperPage(page);
+      await expect(page).toHaveURL(new RegExp(`/papers/${encodeURIComponent(paperId)}`));
+      await expect(paper.title).toHaveText(PAPER_TITLE);
+      await expect(page.getByTestId("meta-arxiv")).toContainText(PAPER_ARXIV_ID);
+      await expect(page.getByTestId("meta-arxiv").getByRole("link")).toHaveAttribute(
+        "href",
+        `https://arxiv.org/abs/${PAPER_ARXIV_ID}`,
+      );
+      await expect(page.getByTestId("meta-pages")).toHaveText(String(PAPER_PAGE_COUNT));
+      await expect(page.getByTestId("summary-method")).toHaveText("Extractive summary (offline)");
+      await expect(paper.pdfPage(1)).toBeVisible();
+
+      await paper.goto(paperId, { page: HIGHLIGHT_PAGE, hl: HIGHLIGHT_SENTENCE });
+      await expect(paper.viewer).toHaveAttribute("data-page", String(HIGHLIGHT_PAGE));
+      const marks = paper.highlights(HIGHLIGHT_PAGE);
+      await expect(marks.first()).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByTestId("highlight-status")).toHaveAttribute("data-state", "found");
+      const marked = words((await marks.allTextContents()).join(" "));
+      expect(marked).toEqual(words(HIGHLIGHT_SENTENCE));
+
+      // turning the page drops the highlight and records the page in the URL
+      await page.getByTestId("pdf-scroller").focus();
+      await page.keyboard.press("ArrowRight");
+      await expect(paper.viewer).toHaveAttribute("data-page", String(HIGHLIGHT_PAGE + 1));
+      await expect(page).toHaveURL(new RegExp(`[?&]page=${HIGHLIGHT_PAGE + 1}(&|$)`));
+      await expect(page).not.toHaveURL(/[?&]hl=/);
+    });
+
+    test("a file that is not a PDF is rejected with a clear message", async ({ page, pdfFiles }) => {
+      const library = new LibraryPage(page);
+      await library.goto();
+      await library.upload(pdfFiles.notPdf);
+      const item = library.uploadItem(NOT_PDF_FILE_NAME);
+      await expect(item).toHaveAttribute("data-status", "error", { timeout: 30_000 });
+      await expect(item.getByTestId("upload-item-status")).toContainText("not a PDF");
+      await expect(library.rows).toHaveCount(1);
+    });
+
+    test("uploading the same PDF again reports it is already in the library", async ({ page, pdfFiles }) => {
+      const library = new LibraryPage(page);
+      await library.goto();
+      await library.upload(pdfFiles.paper);
+      const item = library.uploadItem(PAPER_FILE_NAME);
+      await expect(item).toHaveAttribute("data-status", "unchanged", { timeout: 60_000 });
+      await expect(item.getByTestId("upload-item-status")).toContainText("Already in library");
+      await expect(library.rows).toHaveCount(1);
+    });
+
+    test("deleting the paper empties the library", async ({ page }) => {
+      const library = new LibraryPage(page);
+      await library.goto();
+      await library.deletePaper(paperId);
+      await expect(library.rows).toHaveCount(0);
+      await expect(library.emptyState).toBeVisible();
+      await expect(page.getByText("Drop PDFs here to start your library")).toBeVisible();
+
+      // its page and its PDF are gone too
+      const response = await page.request.get(`/api/papers/${encodeURIComponent(paperId)}/pdf`);
+      expect(response.status()).toBe(404);
+    });
+  });
