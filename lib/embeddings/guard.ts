@@ -63,7 +63,11 @@ export interface ReembedProgress {
 export async function reembedLibrary(
   db: Database,
   embedder: EmbeddingProvider,
-  { onProgress, signal, batchSize = 128 }: { onProgress?: (p: ReembedProgress) => void; signal?: AbortSignal; batchSize?: number } = {},
+  {
+    onProgress,
+    signal,
+    batchSize = 128,
+  }: { onProgress?: (p: ReembedProgress) => void; signal?: AbortSignal; batchSize?: number } = {},
 ): Promise<{ chunks: number; summaryChunks: number; resized: boolean }> {
   const columnDims = await getEmbeddingColumnDimensions(db);
   const resized = columnDims !== embedder.dimensions;
