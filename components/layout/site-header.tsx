@@ -22,7 +22,7 @@ export function SiteHeader() {
       >
         Skip to content
       </a>
-      <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4 sm:px-6">
+      <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4 sm:gap-6 sm:px-6">
         <Link
           href="/"
           className="flex items-center gap-2 rounded-md font-semibold text-lg tracking-tight outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
@@ -31,7 +31,7 @@ export function SiteHeader() {
           <BookOpenTextIcon className="size-5 text-primary" aria-hidden />
           <span className="font-serif">Lectern</span>
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-1">
+        <nav aria-label="Main" className="flex items-center gap-0.5 sm:gap-1">
           {nav.map((item) => {
             const active = item.isActive(pathname);
             return (
@@ -41,7 +41,7 @@ export function SiteHeader() {
                 aria-current={active ? "page" : undefined}
                 data-testid={`nav-${item.label.toLowerCase()}`}
                 className={cn(
-                  "rounded-md px-3 py-1.5 font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
+                  "rounded-md px-2 py-1.5 font-medium text-sm sm:px-3 outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
                   active
                     ? "bg-secondary text-foreground"
                     : "text-muted-foreground hover:bg-accent/60 hover:text-foreground",

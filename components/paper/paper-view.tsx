@@ -25,8 +25,9 @@ export function PaperView({
   passage: string | null;
 }) {
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
-      <aside className="min-w-0 space-y-5 lg:max-h-[calc(100dvh-6.5rem)] lg:overflow-y-auto lg:pr-2">
+    // Narrow screens: title, then the PDF, then the details. Wide: details on the left, the PDF on the right.
+    <div className="grid grid-cols-1 gap-6 lg:h-[calc(100dvh-6.5rem)] lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)] lg:grid-rows-[auto_minmax(0,1fr)] lg:gap-y-4">
+      <header className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1 lg:pr-2">
         <Link
           href="/"
           className="inline-flex items-center gap-1 rounded-sm text-muted-foreground text-sm outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
@@ -34,16 +35,29 @@ export function PaperView({
           <ArrowLeftIcon className="size-4" aria-hidden />
           Library
         </Link>
-        <header className="space-y-2">
-          <h1 className="font-semibold text-xl leading-snug tracking-tight" data-testid="paper-title">
-            {paper.title}
-          </h1>
-          {paper.status !== "ready" && (
-            <Badge variant={paper.status === "error" ? "destructive" : "warning"} data-testid="paper-status">
-              {paper.status === "error" ? "Error" : "Processing"}
-            </Badge>
-          )}
-        </header>
+        <h1 className="font-semibold text-xl leading-snug tracking-tight" data-testid="paper-title">
+          {paper.title}
+        </h1>
+        {paper.status !== "ready" && (
+          <Badge variant={paper.status === "error" ? "destructive" : "warning"} data-testid="paper-status">
+            {paper.status === "error" ? "Error" : "Processing"}
+          </Badge>
+        )}
+      </header>
+      <section
+        aria-label="PDF"
+        className="flex min-w-0 flex-col lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:min-h-0"
+      >
+        <PdfViewer
+          url={paperPdfUrl(paper.id)}
+          pageCount={paper.pageCount}
+          initialPage={initialPage}
+          passage={passage}
+          passagePage={passage ? initialPage : null}
+          className="h-[80vh] lg:h-full"
+        />
+      </section>
+      <div className="min-w-0 space-y-5 lg:col-start-1 lg:row-start-2 lg:overflow-y-auto lg:pr-2">
         {paper.status === "error" && paper.error && (
           <Alert variant="destructive">
             <CircleAlertIcon />
@@ -61,23 +75,13 @@ export function PaperView({
           </section>
         )}
         <Separator />
-        <section aria-labelledby="summary-heading" className="space-y-2">
+        <section aria-labelledby="summary-heading" className="space-y-2 pb-2">
           <h2 id="summary-heading" className="font-semibold text-sm">
             Summary
           </h2>
           {summary}
         </section>
-      </aside>
-      <section aria-label="PDF" className="flex min-w-0 flex-col lg:h-[calc(100dvh-6.5rem)]">
-        <PdfViewer
-          url={paperPdfUrl(paper.id)}
-          pageCount={paper.pageCount}
-          initialPage={initialPage}
-          passage={passage}
-          passagePage={passage ? initialPage : null}
-          className="h-[80vh] lg:h-full"
-        />
-      </section>
+      </div>
     </div>
   );
 }
