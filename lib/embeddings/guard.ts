@@ -11,7 +11,7 @@ export function signatureOf(p: EmbeddingProvider): EmbeddingSignature {
   return { kind: p.kind, model: p.model, dimensions: p.dimensions };
 }
 
-function describe(s: EmbeddingSignature): string {
+function describeSignature(s: EmbeddingSignature): string {
   return `${s.kind === "hashing" ? "the offline hashing embedder" : `${s.kind} model ${s.model}`} (${s.model}, ${s.dimensions} dimensions)`;
 }
 
@@ -33,7 +33,7 @@ export async function ensureEmbeddingSignature(db: Database, embedder: Embedding
   if (stored && hasVectors) {
     throw new LecternError(
       "conflict:embedding",
-      `The library's vectors were made with ${describe(stored)}, but the configured embedder is ${describe(current)}. ` +
+      `The library's vectors were made with ${describeSignature(stored)}, but the configured embedder is ${describeSignature(current)}. ` +
         "Vectors from different embedders cannot be compared. Run `npm run cli -- reembed` to re-embed the whole " +
         "library with the configured embedder, or change LECTERN_EMBEDDING_PROVIDER / LECTERN_EMBEDDING_MODEL / " +
         "LECTERN_EMBEDDING_DIMENSIONS back.",
