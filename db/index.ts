@@ -42,7 +42,9 @@ function maskUrl(url: string): string {
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
-  const handle = opts.url ? await openPostgres(opts.url) : await openPglite(opts.dataDir ?? null, opts.role ?? "process");
+  const handle = opts.url
+    ? await openPostgres(opts.url)
+    : await openPglite(opts.dataDir ?? null, opts.role ?? "process");
   if (opts.migrate !== false) {
     try {
       await migrateDatabase(handle);
@@ -97,9 +99,13 @@ async function openPostgres(url: string): Promise<DbHandle> {
     c.release();
   } catch (e) {
     await pool.end().catch(() => {});
-    throw new LecternError("unavailable:database", `Cannot reach PostgreSQL at ${maskUrl(url)}: ${(e as Error).message}`, {
-      cause: e,
-    });
+    throw new LecternError(
+      "unavailable:database",
+      `Cannot reach PostgreSQL at ${maskUrl(url)}: ${(e as Error).message}`,
+      {
+        cause: e,
+      },
+    );
   }
   const db = drizzle({ client: pool, schema }) as unknown as Database;
   return { db, driver: "postgres", location: maskUrl(url), close: () => pool.end() };

@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { DbHandle } from "@/db";
-import type { IngestFileResult, IngestInput } from "@/lib/ingest/progress";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
-import { info, printJson, ProgressBar } from "../output";
+import type { IngestFileResult, IngestInput } from "@/lib/ingest/progress";
+import { info, ProgressBar, printJson } from "../output";
 
 /** Expands folders (recursively, *.pdf) and keeps explicitly named files whatever their extension. */
 export async function collectInputs(args: string[]): Promise<{ inputs: IngestInput[]; missing: IngestFileResult[] }> {

@@ -2,7 +2,7 @@ import type { DbHandle } from "@/db";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { reembedLibrary } from "@/lib/embeddings/guard";
 import { getEnv } from "@/lib/env";
-import { info, printJson, ProgressBar } from "../output";
+import { info, ProgressBar, printJson } from "../output";
 
 export async function runReembed(handle: DbHandle, json: boolean): Promise<number> {
   const embedder = getEmbeddingProvider(getEnv());
@@ -20,7 +20,11 @@ export async function runReembed(handle: DbHandle, json: boolean): Promise<numbe
     },
   });
   (bar as ProgressBar | null)?.done();
-  if (json) printJson({ embedder: { kind: embedder.kind, model: embedder.model, dimensions: embedder.dimensions }, ...result });
-  else info(`Re-embedded ${result.chunks} chunks and ${result.summaryChunks} summary passages${result.resized ? " (vector columns resized)" : ""}.`);
+  if (json)
+    printJson({ embedder: { kind: embedder.kind, model: embedder.model, dimensions: embedder.dimensions }, ...result });
+  else
+    info(
+      `Re-embedded ${result.chunks} chunks and ${result.summaryChunks} summary passages${result.resized ? " (vector columns resized)" : ""}.`,
+    );
   return 0;
 }

@@ -40,9 +40,7 @@ export async function resizeEmbeddingColumns(db: Database, { dimensions }: { dim
       await tx.execute(sql.raw(`drop index if exists "${index}"`));
       await tx.execute(sql.raw(`update "${table}" set embedding = null`));
       await tx.execute(sql.raw(`alter table "${table}" alter column embedding type vector(${dimensions})`));
-      await tx.execute(
-        sql.raw(`create index "${index}" on "${table}" using hnsw (embedding vector_cosine_ops)`),
-      );
+      await tx.execute(sql.raw(`create index "${index}" on "${table}" using hnsw (embedding vector_cosine_ops)`));
     }
   });
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Database } from "@/db";
-import { chunks, pages, type Paper, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
+import { chunks, type Paper, pages, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
 
 // No `import "server-only"` here: the CLI runs these same queries outside Next.js.
 
@@ -103,10 +103,7 @@ export async function deletePaper(db: Database, { id }: { id: string }): Promise
 }
 
 export async function countPapersUsingFile(db: Database, { filePath }: { filePath: string }): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(papers)
-    .where(eq(papers.filePath, filePath));
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(papers).where(eq(papers.filePath, filePath));
   return row?.n ?? 0;
 }
 

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { chunks, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
-import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { reembedLibrary } from "@/lib/embeddings/guard";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { removePaper } from "@/lib/library/remove";
 import { makeImageOnlyPdf, makeTestPdf } from "@/lib/testing/pdf";
@@ -46,7 +46,10 @@ beforeAll(async () => {
     embedder: createHashingEmbedder({ dimensions: 512 }),
     chatModel: null,
   });
-  paperPdf = await makeTestPdf({ pages: [PAGE_1, PAGE_2, PAGE_3], title: "Sparse Retrieval for Long Scientific Documents" });
+  paperPdf = await makeTestPdf({
+    pages: [PAGE_1, PAGE_2, PAGE_3],
+    title: "Sparse Retrieval for Long Scientific Documents",
+  });
 });
 
 afterAll(async () => {
@@ -114,7 +117,9 @@ describe("ingestFiles", () => {
 
   it("reports each bad file with a clear message and still ingests the rest of the batch", async () => {
     const good = await makeTestPdf({
-      pages: ["Graph Neural Networks for Molecules\nGrace Hopper\nAbstract\nMessage passing predicts molecular properties well."],
+      pages: [
+        "Graph Neural Networks for Molecules\nGrace Hopper\nAbstract\nMessage passing predicts molecular properties well.",
+      ],
     });
     const corrupt = paperPdf.slice(0, Math.floor(paperPdf.byteLength / 3));
     const encrypted = new Uint8Array(fs.readFileSync(path.join(__dirname, "../testing/fixtures/encrypted.pdf")));
@@ -203,7 +208,9 @@ describe("ingestFiles", () => {
       dimensions: 256,
       embed: async (texts) => createHashingEmbedder({ dimensions: 256 }).embed(texts),
     };
-    const pdf = await makeTestPdf({ pages: ["Mixing Embedders\nAbstract\nVectors from two models cannot be compared."] });
+    const pdf = await makeTestPdf({
+      pages: ["Mixing Embedders\nAbstract\nVectors from two models cannot be compared."],
+    });
     await expect(ingestFiles([input("mix.pdf", pdf)], { ...ctx, embedder: other })).rejects.toThrow(/reembed/);
 
     const res = await reembedLibrary(handle.db, other);
@@ -221,7 +228,9 @@ describe("ingestFiles", () => {
     const [paper] = await handle.db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
     expect(await removePaper(ctx, "2401.01234v2")).toBe(true);
     expect(await handle.db.select().from(chunks).where(eq(chunks.paperId, "2401.01234v2"))).toHaveLength(0);
-    expect(await handle.db.select().from(summaryChunks).where(eq(summaryChunks.paperId, "2401.01234v2"))).toHaveLength(0);
+    expect(await handle.db.select().from(summaryChunks).where(eq(summaryChunks.paperId, "2401.01234v2"))).toHaveLength(
+      0,
+    );
     expect(fs.existsSync(path.join(dataDir, paper?.filePath ?? "x"))).toBe(false);
     expect(await removePaper(ctx, "2401.01234v2")).toBe(false);
   });

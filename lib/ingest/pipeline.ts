@@ -29,7 +29,10 @@ export interface IngestContext {
   llmTimeoutMs: number;
 }
 
-export function createIngestContext(handle: Pick<DbHandle, "db">, overrides: Partial<IngestContext> = {}): IngestContext {
+export function createIngestContext(
+  handle: Pick<DbHandle, "db">,
+  overrides: Partial<IngestContext> = {},
+): IngestContext {
   const env = getEnv();
   return {
     db: handle.db,
@@ -246,7 +249,8 @@ async function summarize(
 
 function wrapDatabaseError(e: unknown): unknown {
   if (isLecternError(e)) return e;
-  const code = (e as { code?: string; cause?: { code?: string } }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (e as { code?: string; cause?: { code?: string } }).code ?? (e as { cause?: { code?: string } }).cause?.code;
   if (code && /^(ECONNREFUSED|ECONNRESET|57P0[1-3]|08\d\d\d)$/.test(code)) {
     return new LecternError("unavailable:database", "The database went away while saving; nothing was written.", {
       cause: e,
