@@ -1,0 +1,105 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { IngestStreamEvent } from "@/components/library/ingest-events";
+import { LecternError } from "@/lib/errors";
+import type { IngestFileResult, IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
+
+// The pipeline has its own tests; here it is a stand-in so the route's transport can be observed.
+const pipeline = vi.hoisted(() => ({
+  ingestFiles: vi.fn(),
+  getIngestContext: vi.fn(async () => ({ maxUploadBytes: 10 * 1024 * 1024 })),
+}));
+vi.mock("@/lib/ingest/pipeline", () => pipeline);
+
+const { POST } = await import("./route");
+
+function upload(files: File[], init: RequestInit = {}): Request {
+  const form = new FormData();
+  for (const f of files) form.append("files", f, f.name);
+  return new Request("http://localhost/api/ingest", { method: "POST", body: form, ...init });
+}
+
+async function readLines(res: Response): Promise<IngestStreamEvent[]> {
+  const text = await res.text();
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as IngestStreamEvent);
+}
+
+const result = (file: string): IngestFileResult => ({
+  file,
+  status: "ingested",
+  paper_id: "p1",
+  title: "T",
+  pages: 1,
+  chunks: 2,
+  error: null,
+  error_code: null,
+});
+
+beforeEach(() => {
+  pipeline.ingestFiles.mockReset();
+});
+
+describe("POST /api/ingest", () => {
+  it("passes the files with their sizes and streams the pipeline's events as NDJSON, then done", async () => {
+    pipeline.ingestFiles.mockImplementation(
+      async (inputs: IngestInput[], _ctx: unknown, opts: { onProgress: (e: IngestProgressEvent) => void }) => {
+        expect(inputs.map((i) => [i.name, i.size])).toEqual([["a.pdf", 3]]);
+        expect(Array.from((await inputs[0]?.read()) ?? [])).toEqual([1, 2, 3]);
+        opts.onProgress({ type: "file_start", index: 0, total: 1, file: "a.pdf" });
+        opts.onProgress({ type: "file_stage", index: 0, file: "a.pdf", stage: "embedding", done: 1, of: 2 });
+        opts.onProgress({ type: "file_done", index: 0, result: result("a.pdf") });
+        return [result("a.pdf")];
+      },
+    );
+    const res = await POST(upload([new File([new Uint8Array([1, 2, 3])], "a.pdf", { type: "application/pdf" })]));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/x-ndjson");
+    const events = await readLines(res);
+    expect(events.map((e) => e.type)).toEqual(["file_start", "file_stage", "file_done", "done"]);
+    expect(events[3]).toEqual({ type: "done", results: [result("a.pdf")] });
+  });
+
+  it("ends the stream with a fatal event when the pipeline cannot run at all", async () => {
+    pipeline.ingestFiles.mockRejectedValue(new LecternError("unavailable:database", "The database is in use."));
+    const events = await readLines(await POST(upload([new File(["x"], "a.pdf")])));
+    expect(events).toEqual([
+      { type: "fatal", error: { code: "unavailable:database", message: "The database is in use." } },
+    ]);
+  });
+
+  it("aborts the ingest when the client disconnects", async () => {
+    const client = new AbortController();
+    let seen: AbortSignal | undefined;
+    pipeline.ingestFiles.mockImplementation(
+      (_inputs: unknown, _ctx: unknown, opts: { signal: AbortSignal }) =>
+        new Promise((_resolve, reject) => {
+          seen = opts.signal;
+          opts.signal.addEventListener("abort", () => reject(opts.signal.reason));
+        }),
+    );
+    const res = await POST(upload([new File(["x"], "a.pdf")], { signal: client.signal }));
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const pending = reader.read();
+    await vi.waitFor(() => expect(seen).toBeDefined());
+    client.abort();
+    expect(seen?.aborted).toBe(true);
+    expect((await pending).done).toBe(true);
+  });
+
+  it("refuses requests that are not multipart or carry no files", async () => {
+    const json = new Request("http://localhost/api/ingest", { method: "POST", body: "{}" });
+    expect((await POST(json)).status).toBe(415);
+    const empty = await POST(upload([]));
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: { message: string } }).error.message).toBe("No files were sent.");
+    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+  });
+
+  it("refuses a body larger than a batch could be, before reading it", async () => {
+    const req = upload([new File(["x"], "a.pdf")]);
+    const big = new Request(req, { headers: { ...Object.fromEntries(req.headers), "content-length": String(1e12) } });
+    expect((await POST(big)).status).toBe(413);
+  });
+});
