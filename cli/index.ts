@@ -2,8 +2,10 @@ import { parseArgs } from "node:util";
 import { type DbHandle, openDatabase } from "@/db";
 import { getEnv } from "@/lib/env";
 import { isLecternError } from "@/lib/errors";
+import { runEval } from "./commands/eval";
 import { runIngest } from "./commands/ingest";
 import { runReembed } from "./commands/reembed";
+import { runSearch } from "./commands/search";
 import { runStats } from "./commands/stats";
 import { info, printJson } from "./output";
 
@@ -14,6 +16,8 @@ usage: npm run cli -- <command> [options]
 commands:
   ingest <files or folders...>   add PDFs (folders are searched recursively for *.pdf)
   stats                          papers, pages, chunks, index sizes
+  search "<query>"               hybrid search [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024]
+  eval <questions.json>          retrieval metrics [--retriever fts|vector|hybrid|hybrid-mmr|all]
   reembed                        re-embed the whole library with the configured embedder
   migrate                        apply database migrations (also done automatically)
 
@@ -36,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return command ? 0 : values.help ? 0 : 2;
   }
-  const known = ["ingest", "stats", "reembed", "migrate"];
+  const known = ["ingest", "stats", "reembed", "migrate", "search", "eval"];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
     return 2;
@@ -50,6 +54,10 @@ async function main(argv: string[]): Promise<number> {
         return await runIngest(handle, rest, json);
       case "stats":
         return await runStats(handle, json);
+      case "search":
+        return await runSearch(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "eval":
+        return await runEval(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "reembed":
         return await runReembed(handle, json);
       case "migrate":

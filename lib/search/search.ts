@@ -1,0 +1,530 @@
+import type { Database } from "@/db";
+import { getMeta } from "@/db/queries/meta";
+import {
+  type FullTextHit,
+  getContentRows,
+  countRows,
+  getAverageLength,
+  getDocumentFrequencies,
+  getQueryLexemes,
+  getSummaryRows,
+  getTitleLexemes,
+  type LexemeStats,
+  type SearchFilters,
+  type SearchTable,
+  searchFullText,
+  searchVector,
+  type VectorHit,
+} from "@/db/queries/search";
+import { EMBEDDING_META_KEY } from "@/lib/embeddings/guard";
+import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
+import { LecternError } from "@/lib/errors";
+import { maximalMarginalRelevance, type RankedList, reciprocalRankFusion } from "./fusion";
+import { type ParsedQuery, parseQueries } from "./query";
+
+export type Retriever = "fts" | "vector" | "hybrid";
+
+export interface SearchOptions {
+  /** Results wanted. */
+  k?: number;
+  /** MMR trade-off: 1 = pure relevance, lower = more diverse. */
+  mmrAlpha?: number;
+  /**
+   * Minimum relevance in [0, 1] a result needs (see `relevance` on results); 0 keeps everything. The default is
+   * calibrated so a question about a topic absent from the library returns nothing.
+   */
+  cutoff?: number;
+  paperIds?: string[];
+  /** Inclusive. */
+  yearFrom?: number;
+  yearTo?: number;
+  /** An arXiv category, e.g. `cs.CL`. */
+  category?: string;
+  /** Which retrievers run; hybrid fuses both. */
+  retriever?: Retriever;
+  /** RRF weight of each retriever's ranking. */
+  weights?: { fts?: number; vector?: number };
+  /** Candidates each retriever returns per query before fusion. */
+  candidates?: number;
+  /** HNSW `ef_search` for this search (≥ candidates). */
+  efSearch?: number;
+}
+
+export interface RetrieverScore {
+  /** The retriever's own score: BM25 for full text, cosine similarity for vectors. */
+  score: number;
+  /** 1-based rank in that retriever's list (best over the queries). */
+  rank: number;
+}
+
+export interface ContentResult {
+  chunkUid: string;
+  paperId: string;
+  title: string;
+  year: number | null;
+  page: number;
+  chunkIndex: number;
+  charStart: number;
+  charEnd: number;
+  text: string;
+  /** Fused (RRF) score, the ranking key before diversification. */
+  score: number;
+  /** Calibrated relevance in [0, 1]: what the cutoff is compared with. */
+  relevance: number;
+  fts: RetrieverScore | null;
+  vector: RetrieverScore | null;
+  /** The queries (as given) whose retrievers found this chunk. */
+  queries: string[];
+}
+
+export interface SummaryPassage {
+  chunkUid: string;
+  chunkIndex: number;
+  charStart: number;
+  charEnd: number;
+  text: string;
+  /** Pages of the paper the passage came from (extractive summaries); empty when unknown. */
+  pages: number[];
+  score: number;
+  relevance: number;
+  fts: RetrieverScore | null;
+  vector: RetrieverScore | null;
+  queries: string[];
+}
+
+export interface PaperResult {
+  paperId: string;
+  title: string;
+  year: number | null;
+  authors: string[];
+  /** Best passage's fused score. */
+  score: number;
+  relevance: number;
+  /** Matching summary passages, best first. */
+  passages: SummaryPassage[];
+  queries: string[];
+}
+
+export const CONTENT_DEFAULTS = { k: 15, mmrAlpha: 0.6 } as const;
+export const SUMMARY_DEFAULTS = { k: 8, mmrAlpha: 0.5 } as const;
+
+/**
+ * Relevance calibration. Full text: the IDF-weighted share of the query's words found in the passage (a query whose
+ * informative words are absent from the library scores low whatever the ranking). Vectors: cosine similarity mapped
+ * linearly from [floor, ceiling] to [0, 1]; the floor is where unrelated text sits for that embedder.
+ */
+const VECTOR_CALIBRATION: Record<EmbeddingProvider["kind"], { floor: number; ceiling: number }> = {
+  hashing: { floor: 0.45, ceiling: 0.75 },
+  openai: { floor: 0.2, ceiling: 0.6 },
+};
+export const DEFAULT_CUTOFF = 0.38;
+
+interface QueryWork {
+  query: ParsedQuery;
+  lexemes: string[];
+  /** The rarer lexemes, which select full-text candidates (common words only add to the score). */
+  matchLexemes: string[];
+  idf: number[];
+  idfTotal: number;
+}
+
+function positiveInt(name: string, v: number | undefined, fallback: number, max: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v < 1 || v > max) {
+    throw new LecternError("bad_request:query", `${name} must be a whole number from 1 to ${max}.`);
+  }
+  return v;
+}
+
+function unitInterval(name: string, v: number | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isFinite(v) || v < 0 || v > 1)
+    throw new LecternError("bad_request:query", `${name} must be between 0 and 1.`);
+  return v;
+}
+
+function toFilters(o: SearchOptions): SearchFilters {
+  const year = (name: string, v: number | undefined) => {
+    if (v === undefined) return undefined;
+    if (!Number.isInteger(v) || v < 1000 || v > 3000)
+      throw new LecternError("bad_request:query", `${name} must be a year.`);
+    return v;
+  };
+  const yearFrom = year("yearFrom", o.yearFrom);
+  const yearTo = year("yearTo", o.yearTo);
+  if (yearFrom !== undefined && yearTo !== undefined && yearFrom > yearTo) {
+    throw new LecternError("bad_request:query", `The year range ${yearFrom}–${yearTo} is empty.`);
+  }
+  const paperIds = o.paperIds?.map((id) => String(id).trim()).filter(Boolean);
+  if (paperIds && paperIds.length > 1000) throw new LecternError("bad_request:query", "Too many paper ids (max 1000).");
+  return {
+    paperIds: paperIds && paperIds.length > 0 ? paperIds : undefined,
+    yearFrom,
+    yearTo,
+    category: o.category?.trim() || undefined,
+  };
+}
+
+/** Vectors from another embedder cannot be compared with the library's: say so instead of returning noise. */
+async function assertSameEmbedder(db: Database, embedder: EmbeddingProvider): Promise<void> {
+  const stored = await getMeta<EmbeddingSignature>(db, { key: EMBEDDING_META_KEY });
+  if (!stored) return;
+  if (stored.kind !== embedder.kind || stored.model !== embedder.model || stored.dimensions !== embedder.dimensions) {
+    throw new LecternError(
+      "conflict:embedding",
+      `The library's vectors were made with ${stored.kind} ${stored.model} (${stored.dimensions} dimensions) but the ` +
+        `search uses ${embedder.kind} ${embedder.model} (${embedder.dimensions}). Run \`npm run cli -- reembed\`.`,
+    );
+  }
+}
+
+interface CachedStats {
+  total: number;
+  avgLength: number;
+  df: Map<string, number>;
+}
+const statsCache = new WeakMap<Database, Map<SearchTable, CachedStats>>();
+
+/**
+ * Corpus statistics for IDF and BM25, cached per database and table while the row count stays the same (a cheap
+ * check per search); only lexemes not seen before cost a pass over the table.
+ */
+async function lexemeStats(db: Database, table: SearchTable, lexemes: string[]): Promise<LexemeStats> {
+  let byTable = statsCache.get(db);
+  if (!byTable) {
+    byTable = new Map();
+    statsCache.set(db, byTable);
+  }
+  const total = await countRows(db, { table });
+  let cached = byTable.get(table);
+  if (!cached || cached.total !== total) {
+    cached = { total, avgLength: await getAverageLength(db, { table }), df: new Map() };
+    byTable.set(table, cached);
+  }
+  const missing = lexemes.filter((l) => !cached.df.has(l));
+  if (missing.length > 0) {
+    const fresh = await getDocumentFrequencies(db, { table, lexemes: missing });
+    for (const l of missing) cached.df.set(l, fresh.get(l) ?? 0);
+    if (cached.df.size > 50_000) cached.df.clear();
+  }
+  return cached;
+}
+
+/** Robertson–Spärck Jones IDF, floored at a small positive value so very common words still count a little. */
+function idfOf(stats: LexemeStats, lexeme: string): number {
+  const n = stats.total;
+  const df = Math.min(stats.df.get(lexeme) ?? 0, n);
+  return Math.max(0.05, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+}
+
+async function prepareQueries(
+  db: Database,
+  table: SearchTable,
+  queries: ParsedQuery[],
+): Promise<{ works: QueryWork[]; avgLength: number }> {
+  const lexemeLists = await getQueryLexemes(db, { texts: queries.map((q) => q.terms.join(" ")) });
+  const all = [...new Set(lexemeLists.flat())];
+  const stats = await lexemeStats(db, table, all);
+  const works = queries.map((query, i) => {
+    const lexemes = lexemeLists[i] ?? [];
+    const idf = lexemes.map((l) => idfOf(stats, l));
+    return {
+      query,
+      lexemes,
+      matchLexemes: selectMatchLexemes(stats, lexemes),
+      idf,
+      idfTotal: idf.reduce((a, b) => a + b, 0),
+    };
+  });
+  return { works, avgLength: stats.avgLength };
+}
+
+/**
+ * Candidate selection reads every row that contains a selecting lexeme, so we select with the rarest lexemes until
+ * they cover about MATCH_BUDGET rows (a tenth of the table at least); chunks holding only common words would rank
+ * low anyway.
+ */
+const MATCH_BUDGET = 400;
+function selectMatchLexemes(stats: LexemeStats, lexemes: string[]): string[] {
+  const budget = Math.max(MATCH_BUDGET, stats.total / 10);
+  const present = lexemes.filter((l) => (stats.df.get(l) ?? 0) > 0);
+  present.sort((a, b) => (stats.df.get(a) ?? 0) - (stats.df.get(b) ?? 0));
+  const out: string[] = [];
+  let rows = 0;
+  for (const l of present) {
+    const df = stats.df.get(l) ?? 0;
+    if (out.length > 0 && rows + df > budget) break;
+    out.push(l);
+    rows += df;
+  }
+  return out;
+}
+
+/** The IDF-weighted share of a query's lexemes present in `present`. */
+function coverage(work: QueryWork, present: ReadonlySet<string>): number {
+  if (work.idfTotal <= 0) return 0;
+  let s = 0;
+  work.lexemes.forEach((l, i) => {
+    if (present.has(l)) s += work.idf[i] ?? 0;
+  });
+  return s / work.idfTotal;
+}
+
+interface Candidate {
+  id: string;
+  paperId: string;
+  fts: RetrieverScore | null;
+  vector: RetrieverScore | null;
+  queries: Set<number>;
+}
+
+interface RetrievalRun {
+  works: QueryWork[];
+  /** Per query: lexemes found by full text in each paper's retrieved chunks (paper-level coverage). */
+  paperLexemes: Map<string, Set<string>>[];
+  candidates: Map<string, Candidate>;
+  fused: Map<string, number>;
+  /** Best cosine per candidate per query, for relevance. */
+  similarity: Map<string, number>;
+}
+
+function better(a: RetrieverScore | null, b: RetrieverScore): RetrieverScore {
+  return !a || b.rank < a.rank ? b : a;
+}
+
+async function retrieve(
+  db: Database,
+  table: SearchTable,
+  input: string | string[],
+  embedder: EmbeddingProvider,
+  opts: SearchOptions,
+): Promise<RetrievalRun> {
+  const queries = parseQueries(input);
+  const retriever = opts.retriever ?? "hybrid";
+  const useFts = retriever !== "vector";
+  const useVector = retriever !== "fts";
+  const filters = toFilters(opts);
+  const limit = positiveInt("candidates", opts.candidates, 60, 1000);
+  const efSearch = positiveInt("efSearch", opts.efSearch, 100, 1000);
+  const wFts = opts.weights?.fts ?? 1;
+  const wVec = opts.weights?.vector ?? 1;
+
+  const [{ works, avgLength }, embeddings] = await Promise.all([
+    prepareQueries(db, table, queries),
+    useVector
+      ? assertSameEmbedder(db, embedder).then(() => embedder.embed(queries.map((q) => q.text)))
+      : Promise.resolve([] as number[][]),
+  ]);
+
+  const perQuery = await Promise.all(
+    works.map(async (w, qi) => {
+      const [fts, vec] = await Promise.all([
+        useFts && w.matchLexemes.length > 0
+          ? searchFullText(db, {
+              table,
+              lexemes: w.lexemes,
+              matchLexemes: w.matchLexemes,
+              idf: w.idf,
+              avgLength,
+              filters,
+              limit,
+            })
+          : Promise.resolve([] as FullTextHit[]),
+        useVector && embeddings[qi]
+          ? searchVector(db, { table, embedding: embeddings[qi] as number[], filters, limit, efSearch })
+          : Promise.resolve([] as VectorHit[]),
+      ]);
+      return { fts, vec };
+    }),
+  );
+
+  const candidates = new Map<string, Candidate>();
+  const similarity = new Map<string, number>();
+  const lists: RankedList[] = [];
+  const touch = (id: string, paperId: string) => {
+    let c = candidates.get(id);
+    if (!c) {
+      c = { id, paperId, fts: null, vector: null, queries: new Set() };
+      candidates.set(id, c);
+    }
+    return c;
+  };
+  const paperLexemes = works.map(() => new Map<string, Set<string>>());
+  perQuery.forEach(({ fts, vec }, qi) => {
+    fts.forEach((h, i) => {
+      const set = paperLexemes[qi]?.get(h.paperId) ?? new Set<string>();
+      for (const l of h.matched) set.add(l);
+      paperLexemes[qi]?.set(h.paperId, set);
+      const c = touch(h.chunkUid, h.paperId);
+      c.fts = better(c.fts, { score: h.bm25, rank: i + 1 });
+      c.queries.add(qi);
+    });
+    vec.forEach((h, i) => {
+      const c = touch(h.chunkUid, h.paperId);
+      c.vector = better(c.vector, { score: h.similarity, rank: i + 1 });
+      c.queries.add(qi);
+      similarity.set(h.chunkUid, Math.max(similarity.get(h.chunkUid) ?? -1, h.similarity));
+    });
+    if (fts.length > 0) lists.push({ ids: fts.map((h) => h.chunkUid), weight: wFts });
+    if (vec.length > 0) lists.push({ ids: vec.map((h) => h.chunkUid), weight: wVec });
+  });
+  return { works, paperLexemes, candidates, fused: reciprocalRankFusion(lists), similarity };
+}
+
+/**
+ * Lexical relevance: the mean of the passage's and its paper's IDF-weighted coverage of the query (the paper's
+ * coverage counts the lexemes of all its retrieved passages and its title). A topic the library holds is covered by
+ * some paper as a whole even when the question paraphrases the passage; an absent topic leaves its specific words
+ * uncovered everywhere.
+ */
+function lexicalRelevance(run: RetrievalRun, paperId: string, lexemes: string[], titleLexemes: string[]): number {
+  return Math.max(
+    0,
+    ...run.works.map((w, qi) => {
+      const passage = new Set([...lexemes, ...titleLexemes]);
+      const paper = new Set([...passage, ...(run.paperLexemes[qi]?.get(paperId) ?? [])]);
+      return 0.5 * coverage(w, passage) + 0.5 * coverage(w, paper);
+    }),
+  );
+}
+
+function vectorRelevance(kind: EmbeddingProvider["kind"], similarity: number | undefined): number {
+  if (similarity === undefined) return 0;
+  const { floor, ceiling } = VECTOR_CALIBRATION[kind];
+  return Math.min(1, Math.max(0, (similarity - floor) / (ceiling - floor)));
+}
+
+/**
+ * Searches page chunks: full text and vectors per query, fused by RRF, cut at the calibrated relevance, diversified by
+ * MMR. Each result carries both retrievers' own scores and ranks, and the queries that found it.
+ */
+export async function searchContent(
+  db: Database,
+  input: string | string[],
+  embedder: EmbeddingProvider,
+  opts: SearchOptions = {},
+): Promise<ContentResult[]> {
+  const k = positiveInt("k", opts.k, CONTENT_DEFAULTS.k, 200);
+  const alpha = unitInterval("mmrAlpha", opts.mmrAlpha, CONTENT_DEFAULTS.mmrAlpha);
+  const cutoff = unitInterval("cutoff", opts.cutoff, DEFAULT_CUTOFF);
+  const run = await retrieve(db, "chunks", input, embedder, opts);
+  const { works, candidates, fused, similarity } = run;
+  if (candidates.size === 0) return [];
+  const allLexemes = [...new Set(works.flatMap((w) => w.lexemes))];
+  const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 4, 40));
+  const rows = await getContentRows(db, { chunkUids: ranked.map(([id]) => id), lexemes: allLexemes });
+  const titles = await getTitleLexemes(db, { paperIds: [...new Set(rows.map((r) => r.paperId))], lexemes: allLexemes });
+  const byId = new Map(rows.map((r) => [r.chunkUid, r]));
+  const scored = ranked.flatMap(([id, score]) => {
+    const row = byId.get(id);
+    const cand = candidates.get(id);
+    if (!row || !cand) return [];
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titles.get(row.paperId) ?? []);
+    const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
+    return [{ row, cand, score, relevance }];
+  });
+  const kept = scored.filter((s) => s.relevance >= cutoff);
+  const order = maximalMarginalRelevance(
+    kept.map((s) => ({ id: s.row.chunkUid, relevance: s.score, embedding: s.row.embedding })),
+    { k, alpha },
+  );
+  const byKept = new Map(kept.map((s) => [s.row.chunkUid, s]));
+  return order.flatMap((id) => {
+    const s = byKept.get(id);
+    if (!s) return [];
+    return [
+      {
+        chunkUid: s.row.chunkUid,
+        paperId: s.row.paperId,
+        title: s.row.title,
+        year: s.row.year,
+        page: s.row.pageNumber,
+        chunkIndex: s.row.chunkIndex,
+        charStart: s.row.charStart,
+        charEnd: s.row.charEnd,
+        text: s.row.text,
+        score: s.score,
+        relevance: s.relevance,
+        fts: s.cand.fts,
+        vector: s.cand.vector,
+        queries: [...s.cand.queries].sort((a, b) => a - b).map((i) => works[i]?.query.text ?? ""),
+      },
+    ];
+  });
+}
+
+/**
+ * Searches the summary index and returns papers (each once) with their matching summary passages. MMR runs over
+ * passages with papers already picked counted as redundancy, so the list spreads over the library.
+ */
+export async function searchSummaries(
+  db: Database,
+  input: string | string[],
+  embedder: EmbeddingProvider,
+  opts: SearchOptions = {},
+): Promise<PaperResult[]> {
+  const k = positiveInt("k", opts.k, SUMMARY_DEFAULTS.k, 200);
+  const alpha = unitInterval("mmrAlpha", opts.mmrAlpha, SUMMARY_DEFAULTS.mmrAlpha);
+  const cutoff = unitInterval("cutoff", opts.cutoff, DEFAULT_CUTOFF);
+  const run = await retrieve(db, "summary_chunks", input, embedder, opts);
+  const { works, candidates, fused, similarity } = run;
+  if (candidates.size === 0) return [];
+  const allLexemes = [...new Set(works.flatMap((w) => w.lexemes))];
+  const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 8, 60));
+  const rows = await getSummaryRows(db, { chunkUids: ranked.map(([id]) => id), lexemes: allLexemes });
+  const titles = await getTitleLexemes(db, { paperIds: [...new Set(rows.map((r) => r.paperId))], lexemes: allLexemes });
+  const byId = new Map(rows.map((r) => [r.chunkUid, r]));
+  const passages = ranked.flatMap(([id, score]) => {
+    const row = byId.get(id);
+    const cand = candidates.get(id);
+    if (!row || !cand) return [];
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titles.get(row.paperId) ?? []);
+    const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
+    return relevance >= cutoff ? [{ row, cand, score, relevance }] : [];
+  });
+  // one entry per paper: its best passage stands for it in MMR
+  const papersById = new Map<string, typeof passages>();
+  for (const p of passages) {
+    const list = papersById.get(p.row.paperId) ?? [];
+    list.push(p);
+    papersById.set(p.row.paperId, list);
+  }
+  const order = maximalMarginalRelevance(
+    [...papersById.entries()].map(([paperId, list]) => ({
+      id: paperId,
+      relevance: list[0]?.score ?? 0,
+      embedding: list[0]?.row.embedding ?? null,
+    })),
+    { k, alpha },
+  );
+  return order.flatMap((paperId) => {
+    const list = papersById.get(paperId);
+    const best = list?.[0];
+    if (!list || !best) return [];
+    const queries = new Set(list.flatMap((p) => [...p.cand.queries]));
+    return [
+      {
+        paperId,
+        title: best.row.title,
+        year: best.row.year,
+        authors: best.row.authors,
+        score: best.score,
+        relevance: Math.max(...list.map((p) => p.relevance)),
+        passages: list.slice(0, 3).map((p) => ({
+          chunkUid: p.row.chunkUid,
+          chunkIndex: p.row.chunkIndex,
+          charStart: p.row.charStart,
+          charEnd: p.row.charEnd,
+          text: p.row.text,
+          pages: p.row.pages,
+          score: p.score,
+          relevance: p.relevance,
+          fts: p.cand.fts,
+          vector: p.cand.vector,
+          queries: [...p.cand.queries].sort((a, b) => a - b).map((i) => works[i]?.query.text ?? ""),
+        })),
+        queries: [...queries].sort((a, b) => a - b).map((i) => works[i]?.query.text ?? ""),
+      },
+    ];
+  });
+}
