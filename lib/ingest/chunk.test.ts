@@ -12,15 +12,15 @@ function rng(seed: number) {
   };
 }
 
-const WORDS = "the model attention layer we propose results show that training data retrieval transformer is of a in".split(
-  " ",
-);
+const WORDS =
+  "the model attention layer we propose results show that training data retrieval transformer is of a in".split(" ");
 
 function randomText(rand: () => number, words: number): string {
   let out = "";
   for (let i = 0; i < words; i++) {
     const r = rand();
-    const w = r < 0.02 ? "x".repeat(1 + Math.floor(rand() * 900)) : (WORDS[Math.floor(rand() * WORDS.length)] as string);
+    const w =
+      r < 0.02 ? "x".repeat(1 + Math.floor(rand() * 900)) : (WORDS[Math.floor(rand() * WORDS.length)] as string);
     out += w;
     const p = rand();
     if (p < 0.08) out += ". ";

@@ -51,7 +51,10 @@ const ABBREVIATIONS = new Set([
 /** True when a whitespace-delimited word ends a sentence ("model.", "done?\"", "(see above).") */
 export function endsSentence(word: string): boolean {
   if (!/[.!?][\])"'’”]*$/u.test(word)) return false;
-  const bare = word.replace(/^[(["'‘“]+/u, "").replace(/[\])"'’”]+$/u, "").toLowerCase();
+  const bare = word
+    .replace(/^[(["'‘“]+/u, "")
+    .replace(/[\])"'’”]+$/u, "")
+    .toLowerCase();
   if (ABBREVIATIONS.has(bare)) return false;
   // initials ("N." in "Aidan N. Gomez") and enumerations ("(a)." is rare, "a." common in lists)
   if (/^\p{L}\.$/u.test(bare)) return false;

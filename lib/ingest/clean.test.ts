@@ -3,7 +3,9 @@ import { buildVocabulary, cleanPages, cleanPageText, removeRunningLines, running
 
 describe("cleanPageText", () => {
   it("joins a word hyphenated across a line break, completing it on the first line", () => {
-    expect(cleanPageText("we use transfor-\nmers everywhere\nand more")).toBe("we use transformers\neverywhere\nand more");
+    expect(cleanPageText("we use transfor-\nmers everywhere\nand more")).toBe(
+      "we use transformers\neverywhere\nand more",
+    );
   });
 
   it("moves trailing punctuation with the rejoined word and drops a line left empty", () => {
@@ -19,7 +21,9 @@ describe("cleanPageText", () => {
     expect(cleanPageText("relies on self-\nattention layers", { vocabulary })).toBe("relies on self-attention\nlayers");
     // and a joined word seen elsewhere is joined even before a capital (all-caps titles)
     const caps = buildVocabulary(["the effectiveness of fine-tuning"]);
-    expect(cleanPageText("EXPLAINS THE EFFEC-\nTIVENESS OF", { vocabulary: caps })).toBe("EXPLAINS THE EFFECTIVENESS\nOF");
+    expect(cleanPageText("EXPLAINS THE EFFEC-\nTIVENESS OF", { vocabulary: caps })).toBe(
+      "EXPLAINS THE EFFECTIVENESS\nOF",
+    );
   });
 
   it("the page's own words act as vocabulary by default", () => {
@@ -89,7 +93,9 @@ describe("removeRunningLines", () => {
   it("removes printed page numbers that start at any offset (journal pagination)", () => {
     const pages = Array.from({ length: 6 }, (_, i) => `${4969 + i}\n${body(i)}`);
     const out = removeRunningLines(pages);
-    out.forEach((page, i) => expect(page.startsWith(`Body paragraph ${i}`)).toBe(true));
+    out.forEach((page, i) => {
+      expect(page.startsWith(`Body paragraph ${i}`)).toBe(true);
+    });
   });
 
   it("keeps numbers that do not follow the page sequence (a table cell at the bottom)", () => {

@@ -54,11 +54,14 @@ function normaliseChars(raw: string): string {
   s = s.replace(/[\t\v\f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g, " ");
   s = s.replace(/\u2010/g, "-");
   // "Ma ´nke" → "Mańke": attach a spacing accent to the next letter when a precomposed letter exists
-  s = s.replace(/(\p{L})? ?([\u00b4`\u02c6\u02dc\u00a8\u02d8\u02c7\u00b8\u02da\u02d9])(\p{L})/gu, (m, before, acc, letter) => {
-    const composed = `${letter}${SPACING_TO_COMBINING[acc] ?? ""}`.normalize("NFC");
-    if (composed.length !== 1) return m;
-    return `${before ?? ""}${composed}`;
-  });
+  s = s.replace(
+    /(\p{L})? ?([\u00b4`\u02c6\u02dc\u00a8\u02d8\u02c7\u00b8\u02da\u02d9])(\p{L})/gu,
+    (m, before, acc, letter) => {
+      const composed = `${letter}${SPACING_TO_COMBINING[acc] ?? ""}`.normalize("NFC");
+      if (composed.length !== 1) return m;
+      return `${before ?? ""}${composed}`;
+    },
+  );
   return s;
 }
 

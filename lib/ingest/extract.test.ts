@@ -48,7 +48,9 @@ describe("extractPdf", () => {
     const pdf = await makeTestPdf({ pages: Array.from({ length: 7 }, (_, i) => `This is page number ${i + 1}.`) });
     const progress: Array<[number, number]> = [];
     const out = await extractPdf(pdf, { batchSize: 3, onProgress: (d, t) => progress.push([d, t]) });
-    expect(out.pages.map((p) => p.trim())).toEqual(Array.from({ length: 7 }, (_, i) => `This is page number ${i + 1}.`));
+    expect(out.pages.map((p) => p.trim())).toEqual(
+      Array.from({ length: 7 }, (_, i) => `This is page number ${i + 1}.`),
+    );
     expect(progress).toEqual([
       [0, 7],
       [3, 7],
@@ -76,27 +78,23 @@ describe("extractPdf", () => {
     await expect(extractPdf(pdf, { signal: already.signal })).rejects.toThrow("too late");
   });
 
-  it(
-    "handles a large page count in batches, keeping physical page numbers",
-    async () => {
-      const total = 1500;
-      const pages = Array.from({ length: total }, (_, i) =>
-        i === 1233 ? "Page with the distinctive word xylophonist." : `Short page ${i + 1}.`,
-      );
-      const pdf = await makeTestPdf({ pages });
-      const progress: number[] = [];
-      const out = await extractPdf(pdf, { onProgress: (done) => progress.push(done) });
-      expect(out.pageCount).toBe(total);
-      expect(out.pages).toHaveLength(total);
-      expect(out.pages.findIndex((p) => p.includes("xylophonist"))).toBe(1233);
-      expect(out.pages[0]).toContain("Short page 1.");
-      expect(out.pages[total - 1]).toContain(`Short page ${total}.`);
-      // default batch of 50 pages: 30 batches plus the initial 0
-      expect(progress).toHaveLength(31);
-      expect(progress.at(-1)).toBe(total);
-    },
-    30_000,
-  );
+  it("handles a large page count in batches, keeping physical page numbers", async () => {
+    const total = 1500;
+    const pages = Array.from({ length: total }, (_, i) =>
+      i === 1233 ? "Page with the distinctive word xylophonist." : `Short page ${i + 1}.`,
+    );
+    const pdf = await makeTestPdf({ pages });
+    const progress: number[] = [];
+    const out = await extractPdf(pdf, { onProgress: (done) => progress.push(done) });
+    expect(out.pageCount).toBe(total);
+    expect(out.pages).toHaveLength(total);
+    expect(out.pages.findIndex((p) => p.includes("xylophonist"))).toBe(1233);
+    expect(out.pages[0]).toContain("Short page 1.");
+    expect(out.pages[total - 1]).toContain(`Short page ${total}.`);
+    // default batch of 50 pages: 30 batches plus the initial 0
+    expect(progress).toHaveLength(31);
+    expect(progress.at(-1)).toBe(total);
+  }, 30_000);
 });
 
 describe("extractPdf on bad input", () => {
@@ -124,7 +122,12 @@ describe("extractPdf on bad input", () => {
 
   it("refuses a PDF whose objects are destroyed", async () => {
     const pdf = await makeTestPdf({ pages: ["Some text on a page."] });
-    const broken = Buffer.from(Buffer.from(pdf).toString("latin1").replace(/\d+ 0 obj/g, "garbage"), "latin1");
+    const broken = Buffer.from(
+      Buffer.from(pdf)
+        .toString("latin1")
+        .replace(/\d+ 0 obj/g, "garbage"),
+      "latin1",
+    );
     const e = await rejection(extractPdf(new Uint8Array(broken)));
     expect(e.message).toMatch(CORRUPT);
   });

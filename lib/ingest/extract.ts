@@ -89,7 +89,10 @@ function shortDetail(message: string): string {
 function infoString(v: unknown): string | undefined {
   if (typeof v !== "string") return undefined;
   // Some producers leave NULs or BOM remnants in info strings.
-  const s = v.replace(/[\u0000-\u001f\ufeff]+/g, " ").replace(/\s+/g, " ").trim();
+  const s = Array.from(v, (c) => (c.charCodeAt(0) < 0x20 || c === "\ufeff" ? " " : c))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
   return s || undefined;
 }
 

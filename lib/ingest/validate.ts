@@ -35,10 +35,7 @@ export function hasPdfHeader(bytes: Uint8Array): boolean {
 export function validatePdfBytes(bytes: Uint8Array, opts: { maxBytes: number }): void {
   checkUploadSize(bytes.length, opts.maxBytes);
   if (!hasPdfHeader(bytes)) {
-    throw new LecternError(
-      "bad_request:pdf",
-      "This file is not a PDF (its content does not start with a PDF header).",
-    );
+    throw new LecternError("bad_request:pdf", "This file is not a PDF (its content does not start with a PDF header).");
   }
 }
 
