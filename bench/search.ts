@@ -1,0 +1,56 @@
+/**
+ * Search latency on the library in LECTERN_DATA_DIR (or DATABASE_URL): `npm run bench:search [-- questions.json]`.
+ * Uses the dev questions when present (../shared/corpus/dev-questions.json), else a few built-in questions; runs each
+ * through searchContent (hybrid + MMR, the app's defaults) after one warm-up pass, and prints p50/p95 per index.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { openDatabase } from "@/db";
+import { getEmbeddingProvider } from "@/lib/embeddings";
+import { getEnv } from "@/lib/env";
+import { percentile } from "@/lib/search/eval";
+import { searchContent, searchSummaries } from "@/lib/search/search";
+
+const FALLBACK = [
+  "Why is attention scaled by the square root of the key dimension?",
+  "Does low-rank adaptation add inference latency?",
+  "How often does the retriever fetch new documents?",
+  "What did distillation achieve on the left-out digit?",
+];
+
+async function main() {
+  const file = process.argv[2] ?? path.resolve(process.cwd(), "../shared/corpus/dev-questions.json");
+  const questions: string[] = fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, "utf8")) as { question: string }[]).map((q) => q.question)
+    : FALLBACK;
+  const env = getEnv();
+  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: "bench:search" });
+  const embedder = getEmbeddingProvider(env);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  try {
+    for (const q of questions) await searchContent(handle.db, q, embedder); // warm-up
+    const report: Record<string, { p50: number; p95: number; n: number }> = {};
+    for (const [name, run] of [
+      ["content", (q: string) => searchContent(handle.db, q, embedder)],
+      ["summary", (q: string) => searchSummaries(handle.db, q, embedder)],
+    ] as const) {
+      const times: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        for (const q of questions) {
+          const t0 = performance.now();
+          await run(q);
+          times.push(performance.now() - t0);
+        }
+      }
+      report[name] = { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
+    }
+    console.log(JSON.stringify({ driver: handle.driver, questions: questions.length, rounds, latencyMs: report }, null, 2));
+  } finally {
+    await handle.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

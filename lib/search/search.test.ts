@@ -1,0 +1,169 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { LecternError } from "@/lib/errors";
+import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { makeTestPdf } from "@/lib/testing/pdf";
+import { searchContent, searchSummaries } from "./search";
+
+// Three small "papers" generated on the spot and ingested through the real pipeline.
+const ATTENTION = [
+  "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe propose an attention-only encoder-decoder for translation.",
+  "3.2 Scaled Dot-Product Attention\nWe divide the dot products of queries and keys by the square root of the key dimension. For large dimensions the dot products grow large in magnitude, pushing the softmax function into regions where it has extremely small gradients. Scaling counteracts this effect.",
+  "5 Training\nWe trained on eight GPUs for three days with the Adam optimizer and label smoothing of 0.1. Dropout was applied to the output of each sub-layer before the residual connection.",
+];
+const LORA = [
+  "arXiv:2106.00002v2 [cs.LG] 1 Jun 2021\nLow-Rank Adapters for Large Language Models\nAlan Turing\nAbstract\nWe freeze the pretrained weights and train small low-rank update matrices.",
+  "4.1 No Additional Inference Latency\nWhen deployed in production, the low-rank update is merged into the frozen weight matrix, so the adapted model runs exactly as fast as the original one; there is no extra latency at inference time.",
+];
+const RAG = [
+  "arXiv:2302.00003v1 [cs.IR] 3 Feb 2023\nRetrieval Every Few Tokens\nGrace Hopper\nAbstract\nA frozen language model reads retrieved documents prepended to its input.",
+  "3 Retrieval stride\nWe retrieve new documents every four generated tokens; retrieving more often improves perplexity but costs runtime. A retrieval stride of four balances quality and speed.",
+  "3 Retrieval stride (copy)\nWe retrieve new documents every four generated tokens; retrieving more often improves perplexity but costs runtime. A retrieval stride of four balances quality and speed.",
+];
+
+let handle: DbHandle;
+let dataDir: string;
+let embedder: EmbeddingProvider;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-search-"));
+  embedder = createHashingEmbedder({ dimensions: 512 });
+  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
+  const files = await Promise.all(
+    [ATTENTION, LORA, RAG].map(async (pages, i) => {
+      const bytes = await makeTestPdf({ pages });
+      return { name: `paper-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
+    }),
+  );
+  const results = await ingestFiles(files, ctx);
+  expect(results.map((r) => r.status)).toEqual(["ingested", "ingested", "ingested"]);
+});
+
+afterAll(async () => {
+  await handle?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function expectBadRequest(p: Promise<unknown>): Promise<LecternError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(LecternError);
+  expect((e as LecternError).code).toBe("bad_request:query");
+  return e as LecternError;
+}
+
+describe("searchContent", () => {
+  it("ranks the answering page first for a paraphrased question, with both retrievers' scores", async () => {
+    const rs = await searchContent(
+      handle.db,
+      "Why are query-key dot products scaled by the square root of the key size before the softmax?",
+      embedder,
+    );
+    expect(rs[0]).toMatchObject({ paperId: "2001.00001v1", page: 2 });
+    const top = rs[0];
+    expect(top?.fts?.rank).toBeGreaterThan(0);
+    expect(top?.vector?.rank).toBeGreaterThan(0);
+    expect(top?.text).toBe(top?.text); // exact chunk text
+    expect(top && top.charEnd > top.charStart).toBe(true);
+    expect(top?.title).toBe("Scaled Attention for Sequence Transduction");
+  });
+
+  it("answers a question on another paper with that paper's page", async () => {
+    const rs = await searchContent(handle.db, "Does the adapted low-rank model add latency once deployed?", embedder);
+    expect(rs[0]).toMatchObject({ paperId: "2106.00002v2", page: 2 });
+  });
+
+  it("returns nothing for a topic absent from the library", async () => {
+    const rs = await searchContent(
+      handle.db,
+      "How does 3D Gaussian splatting achieve real-time novel-view rendering compared with NeRF?",
+      embedder,
+    );
+    expect(rs).toEqual([]);
+  });
+
+  it("filters by paper id and by year", async () => {
+    const q = "retrieval of documents and attention";
+    const onlyRag = await searchContent(handle.db, q, embedder, { paperIds: ["2302.00003v1"], cutoff: 0 });
+    expect(onlyRag.length).toBeGreaterThan(0);
+    expect(new Set(onlyRag.map((r) => r.paperId))).toEqual(new Set(["2302.00003v1"]));
+    const recent = await searchContent(handle.db, q, embedder, { yearFrom: 2021, cutoff: 0 });
+    expect(recent.every((r) => r.year !== null && r.year >= 2021)).toBe(true);
+    expect(await searchContent(handle.db, q, embedder, { yearFrom: 2030, cutoff: 0 })).toEqual([]);
+    await expectBadRequest(searchContent(handle.db, q, embedder, { yearFrom: 2024, yearTo: 2019 }));
+  });
+
+  it("fuses several queries and tags each result with the queries that found it", async () => {
+    const queries = ["square root of the key dimension", "how often are new documents retrieved while generating"];
+    const rs = await searchContent(handle.db, queries, embedder, { cutoff: 0 });
+    const attention = rs.find((r) => r.paperId === "2001.00001v1" && r.page === 2);
+    const rag = rs.find((r) => r.paperId === "2302.00003v1");
+    expect(attention?.queries).toContain(queries[0]);
+    expect(rag?.queries).toContain(queries[1]);
+    for (const r of rs) expect(r.queries.length).toBeGreaterThan(0);
+  });
+
+  it("MMR drops a near-duplicate passage that plain relevance keeps", async () => {
+    const q = "retrieval stride every four generated tokens";
+    const plain = await searchContent(handle.db, q, embedder, { mmrAlpha: 1, k: 2, cutoff: 0 });
+    expect(plain.map((r) => r.paperId)).toEqual(["2302.00003v1", "2302.00003v1"]);
+    const diverse = await searchContent(handle.db, q, embedder, { mmrAlpha: 0.3, k: 2, cutoff: 0 });
+    expect(diverse[0]?.paperId).toBe("2302.00003v1");
+    expect(diverse[1]?.paperId).not.toBe("2302.00003v1");
+  });
+
+  it("copes with every kind of bad input: a clear bad_request or sensible results, never a crash", async () => {
+    await expectBadRequest(searchContent(handle.db, "", embedder));
+    await expectBadRequest(searchContent(handle.db, "   ", embedder));
+    await expectBadRequest(searchContent(handle.db, "x".repeat(20_000), embedder));
+    await expectBadRequest(searchContent(handle.db, "?!... ;;; ---", embedder));
+    await expectBadRequest(searchContent(handle.db, "🚀🔥🤖", embedder));
+    await expectBadRequest(searchContent(handle.db, "attention", embedder, { k: 0 }));
+    await expectBadRequest(searchContent(handle.db, "attention", embedder, { mmrAlpha: 2 }));
+    const odd = [
+      "the of and a to",
+      "attention & (softmax | !scaling):*",
+      "'; DROP TABLE chunks; --",
+      "\"square root\" OR 'key dimension'",
+      "<-> ! | & ( ) :* \\",
+      "注意力 机制 Трансформер",
+      "square root 🚀 of the key dimension",
+      "SELECT * FROM papers WHERE 1=1",
+    ];
+    for (const q of odd) {
+      const rs = await searchContent(handle.db, q, embedder);
+      expect(Array.isArray(rs)).toBe(true);
+    }
+    expect(await searchContent(handle.db, "the of and a to", embedder)).toEqual([]);
+    const withOps = await searchContent(handle.db, "square & root | !key:* (dimension)", embedder);
+    expect(withOps[0]).toMatchObject({ paperId: "2001.00001v1", page: 2 });
+    // the library is intact after the SQL-looking query
+    expect((await searchContent(handle.db, "square root key dimension", embedder)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("searchSummaries", () => {
+  it("returns each paper once, with its matching summary passages", async () => {
+    const rs = await searchSummaries(handle.db, "low-rank update matrices for frozen pretrained weights", embedder, {
+      cutoff: 0,
+    });
+    expect(rs[0]?.paperId).toBe("2106.00002v2");
+    expect(new Set(rs.map((r) => r.paperId)).size).toBe(rs.length);
+    expect(rs[0]?.passages.length).toBeGreaterThan(0);
+    expect(rs.length).toBeLessThanOrEqual(8);
+  });
+
+  it("returns nothing for an absent topic and rejects bad input", async () => {
+    expect(await searchSummaries(handle.db, "Gaussian splatting NeRF novel-view rendering", embedder)).toEqual([]);
+    await expectBadRequest(searchSummaries(handle.db, "", embedder));
+  });
+});
