@@ -85,7 +85,11 @@ describe("retrieval metrics", () => {
   });
 
   it("validates the question file format", () => {
-    expect(evalQuestionsSchema.safeParse([{ qid: "1", type: "single", question: "q", evidence: [] }]).success).toBe(true);
-    expect(evalQuestionsSchema.safeParse([{ qid: "1", type: "maybe", question: "q", evidence: [] }]).success).toBe(false);
+    expect(evalQuestionsSchema.safeParse([{ qid: "1", type: "single", question: "q", evidence: [] }]).success).toBe(
+      true,
+    );
+    expect(evalQuestionsSchema.safeParse([{ qid: "1", type: "maybe", question: "q", evidence: [] }]).success).toBe(
+      false,
+    );
   });
 });

@@ -216,7 +216,11 @@ export async function runEvaluation(
   db: Database,
   questions: EvalQuestion[],
   embedder: EmbeddingProvider,
-  { retriever, k = 10, onQuestion }: { retriever: EvalRetriever; k?: number; onQuestion?: (o: QuestionOutcome) => void },
+  {
+    retriever,
+    k = 10,
+    onQuestion,
+  }: { retriever: EvalRetriever; k?: number; onQuestion?: (o: QuestionOutcome) => void },
 ): Promise<{ summary: EvalSummary; outcomes: QuestionOutcome[] }> {
   const outcomes: QuestionOutcome[] = [];
   for (const q of questions) {

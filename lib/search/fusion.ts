@@ -51,7 +51,10 @@ export interface MmrCandidate {
  * alpha · relevance − (1 − alpha) · (max similarity to what is already picked). alpha = 1 is plain relevance order;
  * lower values trade relevance for diversity.
  */
-export function maximalMarginalRelevance(candidates: MmrCandidate[], { k, alpha }: { k: number; alpha: number }): string[] {
+export function maximalMarginalRelevance(
+  candidates: MmrCandidate[],
+  { k, alpha }: { k: number; alpha: number },
+): string[] {
   const pool = [...candidates].sort((a, b) => b.relevance - a.relevance);
   if (alpha >= 1) return pool.slice(0, k).map((c) => c.id);
   const max = pool[0]?.relevance ?? 0;

@@ -44,9 +44,13 @@ export function parseQueries(input: string | string[]): ParsedQuery[] {
     throw new LecternError("bad_request:query", "The query must be text.");
   }
   const texts = [...new Set(list.map((q) => q.trim()).filter((q) => q.length > 0))];
-  if (texts.length === 0) throw new LecternError("bad_request:query", "Type a question or some keywords to search for.");
+  if (texts.length === 0)
+    throw new LecternError("bad_request:query", "Type a question or some keywords to search for.");
   if (texts.length > MAX_QUERIES) {
-    throw new LecternError("bad_request:query", `Too many queries at once (${texts.length}); the limit is ${MAX_QUERIES}.`);
+    throw new LecternError(
+      "bad_request:query",
+      `Too many queries at once (${texts.length}); the limit is ${MAX_QUERIES}.`,
+    );
   }
   const parsed: ParsedQuery[] = [];
   for (const text of texts) {
