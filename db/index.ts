@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
@@ -10,6 +10,15 @@ import * as schema from "./schema";
 /** Both drivers (PGlite, node-postgres) give this type: one set of queries serves both. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 export type Driver = "pglite" | "postgres";
+
+/**
+ * Runs raw SQL and returns its rows. Both drivers answer `execute` with `{ rows }`, but the shared `Database` type
+ * cannot know that, so the cast lives here once.
+ */
+export async function queryRows<T>(db: Pick<Database, "execute">, query: SQL): Promise<T[]> {
+  const r = (await db.execute(query)) as unknown as { rows: T[] };
+  return r.rows;
+}
 
 export interface DbHandle {
   db: Database;

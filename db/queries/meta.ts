@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "@/db";
+import { type Database, queryRows } from "@/db";
 import { libraryMeta } from "@/db/schema";
 
 export async function getMeta<T>(db: Database, { key }: { key: string }): Promise<T | null> {
@@ -16,10 +16,11 @@ export async function setMeta(db: Database, { key, value }: { key: string; value
 
 /** The dimension the embedding columns currently have (pgvector stores it as the type modifier). */
 export async function getEmbeddingColumnDimensions(db: Database): Promise<number> {
-  const r = await db.execute<{ dims: number }>(sql`
-    select atttypmod as dims from pg_attribute
-    where attrelid = 'chunks'::regclass and attname = 'embedding'`);
-  return Number(r.rows[0]?.dims ?? 0);
+  const rows = await queryRows<{ dims: number }>(
+    db,
+    sql`select atttypmod as dims from pg_attribute where attrelid = 'chunks'::regclass and attname = 'embedding'`,
+  );
+  return Number(rows[0]?.dims ?? 0);
 }
 
 const EMBEDDING_TABLES = [

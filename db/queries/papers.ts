@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ilike, or, sql } from "drizzle-orm";
-import type { Database } from "@/db";
+import { type Database, queryRows } from "@/db";
 import { chunks, type Paper, pages, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
 
 // No `import "server-only"` here: the CLI runs these same queries outside Next.js.
@@ -129,7 +129,9 @@ export async function getLibraryStats(db: Database): Promise<LibraryStats> {
     })
     .from(sql`(select 1) as one`);
   const tableNames = ["papers", "pages", "chunks", "summaries", "summary_chunks"];
-  const sizes = await db.execute<{ name: string; table: string | null; kind: string; bytes: string }>(sql`
+  const rows = await queryRows<{ name: string; table: string | null; kind: string; bytes: string }>(
+    db,
+    sql`
     select c.relname as name, t.relname as table, c.relkind as kind, pg_total_relation_size(c.oid)::text as bytes
     from pg_class c
     join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
@@ -143,8 +145,8 @@ export async function getLibraryStats(db: Database): Promise<LibraryStats> {
          tableNames.map((n) => sql`${n}`),
          sql`, `,
        )}))
-    order by c.relkind desc, c.relname`);
-  const rows = sizes.rows;
+    order by c.relkind desc, c.relname`,
+  );
   return {
     papers: counts?.papers ?? 0,
     pages: counts?.pages ?? 0,

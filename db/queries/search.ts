@@ -1,15 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Database } from "@/db";
+import { type Database, queryRows } from "@/db";
 
 // No `import "server-only"` here: the CLI and the benchmarks run these same queries outside Next.js.
 
 type Executor = Pick<Database, "execute">;
-
-/** Rows of a raw query. (Both drivers return `{ rows }`; the shared `Database` type leaves the result untyped.) */
-async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
-  const r = (await db.execute(query)) as unknown as { rows: T[] };
-  return r.rows;
-}
 
 /** The two searchable indexes: page chunks and summary passages. */
 export type SearchTable = "chunks" | "summary_chunks";

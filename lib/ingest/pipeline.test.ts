@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "@/db";
+import { type DbHandle, queryRows } from "@/db";
 import { chunks, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { reembedLibrary } from "@/lib/embeddings/guard";
@@ -84,10 +84,8 @@ describe("ingestFiles", () => {
       expect(pageText.slice(c.charStart, c.charEnd)).toBe(c.text);
       expect(c.embedding).toHaveLength(512);
     }
-    const fts = await db.execute<{ n: number }>(
-      sql`select count(*)::int as n from chunks where tsv @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`,
-    );
-    expect(fts.rows[0]?.n).toBe(1);
+    const fts = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from chunks where tsv @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`);
+    expect(fts[0]?.n).toBe(1);
 
     const [summary] = await db.select().from(summaries).where(eq(summaries.paperId, "2401.01234v2"));
     expect(summary?.method).toBe("extractive");
@@ -162,10 +160,8 @@ describe("ingestFiles", () => {
 
   it("leaves nothing behind when a file fails midway (embedder error, database error)", async () => {
     const countAll = async () => {
-      const r = await handle.db.execute<{ n: number }>(
-        sql`select (select count(*) from papers) + (select count(*) from pages) + (select count(*) from chunks) + (select count(*) from summary_chunks) as n`,
-      );
-      return Number(r.rows[0]?.n);
+      const r = await queryRows<{ n: number }>(handle.db, sql`select (select count(*) from papers) + (select count(*) from pages) + (select count(*) from chunks) + (select count(*) from summary_chunks) as n`);
+      return Number(r[0]?.n);
     };
     const before = await countAll();
     const filesBefore = fs.readdirSync(path.join(dataDir, "pdfs")).length;
@@ -216,8 +212,8 @@ describe("ingestFiles", () => {
     const res = await reembedLibrary(handle.db, other);
     expect(res.resized).toBe(true);
     expect(res.chunks).toBeGreaterThan(0);
-    const dims = await handle.db.execute<{ d: number }>(sql`select vector_dims(embedding) as d from chunks limit 1`);
-    expect(Number(dims.rows[0]?.d)).toBe(256);
+    const dims = await queryRows<{ d: number }>(handle.db, sql`select vector_dims(embedding) as d from chunks limit 1`);
+    expect(Number(dims[0]?.d)).toBe(256);
     const [r] = await ingestFiles([input("mix.pdf", pdf)], { ...ctx, embedder: other });
     expect(r?.status).toBe("ingested");
     // and back, so later tests keep the default embedder
