@@ -75,7 +75,7 @@ export async function ingestFiles(
       result = await ingestOne(input, ctx, stage, opts.signal);
     } catch (e) {
       if (opts.signal?.aborted) throw e;
-      if (!isLecternError(e)) console.error(`[ingest] ${input.name}:`, e);
+      if (!isLecternError(e)) console.error(`[ingest] ${input.name}: ${briefError(e)}`);
       if (isLecternError(e) && e.code === "unavailable:database") throw e;
       result = {
         file: input.name,
@@ -84,7 +84,7 @@ export async function ingestFiles(
         title: null,
         pages: 0,
         chunks: 0,
-        error: isLecternError(e) ? e.message : `Ingestion failed: ${(e as Error).message ?? String(e)}`,
+        error: isLecternError(e) ? e.message : `Ingestion failed: ${briefError(e)}`,
         error_code: isLecternError(e) ? e.code : "internal:pdf",
       };
     }
@@ -257,4 +257,12 @@ function wrapDatabaseError(e: unknown): unknown {
     });
   }
   return e;
+}
+
+/** One line about an unexpected error: the driver's own message rather than the whole failed SQL statement. */
+function briefError(e: unknown): string {
+  const err = e as { message?: string; cause?: { message?: string } };
+  const msg = err.cause?.message ?? err.message ?? String(e);
+  const line = msg.split("\n")[0] ?? msg;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
