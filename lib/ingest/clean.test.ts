@@ -150,3 +150,9 @@ describe("cleanPages", () => {
     expect(out[0]?.startsWith("Running Title\nWe study")).toBe(true);
   });
 });
+
+describe("control characters", () => {
+  it("drops NUL and other control characters that PostgreSQL rejects", () => {
+    expect(cleanPageText("Flash\u0000Attention is\u0007 fast")).toBe("FlashAttention is fast");
+  });
+});

@@ -51,6 +51,8 @@ function normaliseChars(raw: string): string {
   s = s.replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c);
   // zero-width characters and soft hyphens vanish; every other unicode space becomes a plain space
   s = s.replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, "");
+  // control characters (NUL from some PDF fonts; PostgreSQL rejects it in text) go too
+  s = s.replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "");
   s = s.replace(/[\t\v\f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g, " ");
   s = s.replace(/\u2010/g, "-");
   // "Ma ´nke" → "Mańke": attach a spacing accent to the next letter when a precomposed letter exists
