@@ -1,19 +1,34 @@
 import { type Env, getEnv } from "@/lib/env";
+import { LecternError } from "@/lib/errors";
 import { createHashingEmbedder } from "./hashing";
 import { createOpenAiEmbedder } from "./openai";
 import type { EmbeddingProvider } from "./types";
 
 export type { EmbeddingProvider, EmbeddingSignature } from "./types";
 
-/** hashing → offline; openai → the configured server; auto → the server when an LLM is configured, else offline. */
+/** Vector size when LECTERN_EMBEDDING_DIMENSIONS is not set, for both embedders. */
+export const DEFAULT_EMBEDDING_DIMENSIONS = 512;
+
+/**
+ * The configured embedder. LECTERN_EMBEDDING_PROVIDER: `hashing` → offline; `openai` → the OpenAI-compatible server
+ * (OPENAI_BASE_URL, or OpenAI itself with OPENAI_API_KEY); `auto` (default) → the server when an LLM is configured,
+ * else offline. Dimensions: LECTERN_EMBEDDING_DIMENSIONS, else 512 (requested from the server as `dimensions`).
+ */
 export function getEmbeddingProvider(env: Env = getEnv()): EmbeddingProvider {
-  const useServer =
-    env.LECTERN_EMBEDDING_PROVIDER === "openai" || (env.LECTERN_EMBEDDING_PROVIDER === "auto" && env.llmConfigured);
-  if (!useServer) return createHashingEmbedder({ dimensions: env.LECTERN_EMBEDDING_DIMENSIONS ?? 512 });
+  const dimensions = env.LECTERN_EMBEDDING_DIMENSIONS ?? DEFAULT_EMBEDDING_DIMENSIONS;
+  const mode = env.LECTERN_EMBEDDING_PROVIDER;
+  if (mode === "hashing" || (mode === "auto" && !env.llmConfigured)) return createHashingEmbedder({ dimensions });
+  if (!env.llmConfigured) {
+    throw new LecternError(
+      "unavailable:embedding",
+      "LECTERN_EMBEDDING_PROVIDER=openai needs OPENAI_BASE_URL (a local OpenAI-compatible server) or OPENAI_API_KEY. " +
+        "Set one, or use LECTERN_EMBEDDING_PROVIDER=hashing for the offline embedder.",
+    );
+  }
   return createOpenAiEmbedder({
     apiKey: env.OPENAI_API_KEY,
     baseURL: env.OPENAI_BASE_URL,
     model: env.LECTERN_EMBEDDING_MODEL,
-    dimensions: env.LECTERN_EMBEDDING_DIMENSIONS ?? 512,
+    dimensions,
   });
 }
