@@ -1,0 +1,20 @@
+/**
+ * Runs once when the Next.js server starts: opens the database and applies pending migrations, so a broken
+ * configuration shows up in the server log at start rather than on the first request. With the embedded database
+ * this also takes the data directory's lock, so a CLI command on the same directory is refused with a clear message.
+ */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  if (process.env.PORT && !process.env.LECTERN_PUBLIC_URL) {
+    process.env.LECTERN_PUBLIC_URL = `http://${process.env.HOSTNAME || "127.0.0.1"}:${process.env.PORT}`;
+  }
+  const { getDbHandle } = await import("@/db");
+  try {
+    const handle = await getDbHandle("app");
+    console.log(`[lectern] database ready (${handle.driver}: ${handle.location})`);
+  } catch (e) {
+    // Keep serving: pages show the error, and the next request tries again (e.g. once PostgreSQL is back).
+    console.error(`[lectern] database not available at start: ${(e as Error).message}`);
+  }
+}
