@@ -37,6 +37,12 @@ describe("cleanPageText", () => {
     expect(cleanPageText("an extra-\nordi-\nnary")).toBe("an extraordinary");
   });
 
+  it("does not pull a footnote up onto a hyphenated line", () => {
+    expect(cleanPageText("heads specialize to some-\n3We ignore [SEP] tokens.")).toBe(
+      "heads specialize to some-\n3We ignore [SEP] tokens.",
+    );
+  });
+
   it("does not treat a spaced dash as hyphenation", () => {
     expect(cleanPageText("the value is high -\nwhich we expected")).toBe("the value is high -\nwhich we expected");
   });

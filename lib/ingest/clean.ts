@@ -51,8 +51,8 @@ function normaliseChars(raw: string): string {
   s = s.replace(/[\ufb00-\ufb06]/g, (c) => LIGATURES[c] ?? c);
   // zero-width characters and soft hyphens vanish; every other unicode space becomes a plain space
   s = s.replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, "");
-  // control characters (NUL from some PDF fonts; PostgreSQL rejects it in text) go too
-  s = s.replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "");
+  // control characters (NUL from some PDF fonts; PostgreSQL rejects it in text) go too, except line breaks and tabs
+  s = s.replace(/(?![\t\n\v\f\r])\p{Cc}/gu, "");
   s = s.replace(/[\t\v\f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g, " ");
   s = s.replace(/\u2010/g, "-");
   // "Ma ´nke" → "Mańke": attach a spacing accent to the next letter when a precomposed letter exists
@@ -107,6 +107,8 @@ export function cleanPageText(raw: string, opts: { vocabulary?: Set<string> } = 
     const tailMatch = /^[\p{L}\p{N}]+/u.exec(next);
     if (!tailMatch) continue;
     const tail = tailMatch[0];
+    // "some-\n3We ignore…": a footnote mark glued to a word starts the next line; nothing to join
+    if (/^\d+\p{L}/u.test(tail)) continue;
     const rest = next.slice(tail.length);
     const keepHyphen = !joinHyphenated(head, tail, vocab);
     const base = keepHyphen ? line : line.slice(0, -1);
