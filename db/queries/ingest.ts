@@ -20,6 +20,14 @@ export interface PaperContent {
 
 const BATCH = 200;
 
+/**
+ * pgvector stores float4; the full float64 text of a vector is twice as long for nothing and parsing it dominated
+ * insert time on PGlite. Six decimals keep cosine similarities exact to about 1e-6.
+ */
+export function toStoredVector(v: number[]): number[] {
+  return v.map((x) => Math.round(x * 1e6) / 1e6);
+}
+
 async function insertBatched<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
 }
@@ -39,10 +47,12 @@ export async function savePaperContent(
     if (replacePaperId) await tx.delete(papers).where(eq(papers.id, replacePaperId));
     await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
     await insertBatched(content.pages, (b) => tx.insert(pages).values(b.map((p) => ({ ...p, paperId }))));
-    await insertBatched(content.chunks, (b) => tx.insert(chunks).values(b.map((c) => ({ ...c, paperId }))));
+    await insertBatched(content.chunks, (b) =>
+      tx.insert(chunks).values(b.map((c) => ({ ...c, paperId, embedding: toStoredVector(c.embedding) }))),
+    );
     await tx.insert(summaries).values({ paperId, ...content.summary });
     await insertBatched(content.summaryChunks, (b) =>
-      tx.insert(summaryChunks).values(b.map((c) => ({ ...c, paperId }))),
+      tx.insert(summaryChunks).values(b.map((c) => ({ ...c, paperId, embedding: toStoredVector(c.embedding) }))),
     );
   });
 }
@@ -78,6 +88,11 @@ export async function updateEmbeddings(
   if (rows.length === 0) return;
   const t = table === "chunks" ? chunks : summaryChunks;
   await db.transaction(async (tx) => {
-    for (const r of rows) await tx.update(t).set({ embedding: r.embedding }).where(eq(t.chunkUid, r.chunkUid));
+    for (const r of rows) {
+      await tx
+        .update(t)
+        .set({ embedding: toStoredVector(r.embedding) })
+        .where(eq(t.chunkUid, r.chunkUid));
+    }
   });
 }
