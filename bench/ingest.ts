@@ -13,6 +13,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { extractPdf } from "@/lib/ingest/extract";
+import { createExtractionPool } from "@/lib/ingest/extract-pool";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import type { IngestInput } from "@/lib/ingest/progress";
 
@@ -39,6 +40,7 @@ const sampler = setInterval(() => {
 }, 50);
 const mb = (n: number) => Math.round(n / 1024 / 1024);
 
+/** Text extraction alone, one file after another on one thread (what pdf-parse gives by itself). */
 async function bareExtraction() {
   peakRss = 0;
   const t0 = performance.now();
@@ -46,6 +48,20 @@ async function bareExtraction() {
   for (const f of files) pages += (await extractPdf(new Uint8Array(fs.readFileSync(f)))).pageCount;
   const seconds = (performance.now() - t0) / 1000;
   return { pages, seconds, pagesPerSecond: pages / seconds, peakRssMb: mb(peakRss) };
+}
+
+/** Text extraction alone through the same worker pool ingestion uses (all cores). */
+async function pooledExtraction() {
+  const pool = createExtractionPool();
+  peakRss = 0;
+  const t0 = performance.now();
+  const counts = await Promise.all(
+    files.map(async (f) => (await pool.extract(new Uint8Array(fs.readFileSync(f)))).pageCount),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  await pool.close();
+  const pages = counts.reduce((a, b) => a + b, 0);
+  return { pages, seconds, pagesPerSecond: pages / seconds, peakRssMb: mb(peakRss), workers: pool.size };
 }
 
 async function ingestInto(label: string, url?: string) {
@@ -67,7 +83,14 @@ async function ingestInto(label: string, url?: string) {
     };
   }
   const handle = await openDatabase({ url: dbUrl, dataDir, role: "bench" });
-  const ctx = createIngestContext(handle, { dataDir, embedder: createHashingEmbedder(), chatModel: null });
+  const pool = createExtractionPool();
+  const ctx = createIngestContext(handle, {
+    dataDir,
+    embedder: createHashingEmbedder(),
+    chatModel: null,
+    extract: pool.extract,
+    lookahead: pool.size,
+  });
   const inputs: IngestInput[] = files.map((f) => ({
     name: path.basename(f),
     size: fs.statSync(f).size,
@@ -77,6 +100,7 @@ async function ingestInto(label: string, url?: string) {
   const t0 = performance.now();
   const results = await ingestFiles(inputs, ctx);
   const seconds = (performance.now() - t0) / 1000;
+  await pool.close();
   await handle.close();
   await dropDb?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -100,6 +124,7 @@ async function ingestInto(label: string, url?: string) {
 // Warm-up: the first PDF parse loads pdf.js; keep that out of both measurements alike.
 await extractPdf(new Uint8Array(fs.readFileSync(files[0] as string)));
 const bare = await bareExtraction();
+const pooled = await pooledExtraction();
 const runs = [await ingestInto("PGlite (embedded)")];
 if (process.env.DATABASE_URL) runs.push(await ingestInto("PostgreSQL + pgvector", process.env.DATABASE_URL));
 clearInterval(sampler);
@@ -108,7 +133,12 @@ const report = {
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
   corpus: { files: files.length },
   bareExtraction: bare,
-  runs: runs.map((r) => ({ ...r, ratioToBareExtraction: r.seconds / bare.seconds })),
+  pooledExtraction: pooled,
+  runs: runs.map((r) => ({
+    ...r,
+    ratioToBareExtraction: r.seconds / bare.seconds,
+    ratioToPooledExtraction: r.seconds / pooled.seconds,
+  })),
 };
 if (values.json) console.log(JSON.stringify(report, null, 2));
 else {
@@ -116,11 +146,14 @@ else {
   console.log(
     `bare extraction: ${bare.seconds.toFixed(1)} s · ${bare.pagesPerSecond.toFixed(1)} pages/s · peak RSS ${bare.peakRssMb} MB`,
   );
+  console.log(
+    `pooled extraction (${pooled.workers} workers): ${pooled.seconds.toFixed(1)} s · ${pooled.pagesPerSecond.toFixed(1)} pages/s · peak RSS ${pooled.peakRssMb} MB`,
+  );
   for (const r of report.runs) {
     console.log(
       `${r.label}: ${r.ingested}/${r.files} ingested · ${r.pages} pages · ${r.chunks} chunks · ${r.seconds.toFixed(1)} s · ` +
         `${r.pagesPerSecond.toFixed(1)} pages/s · ${r.chunksPerSecond.toFixed(1)} chunks/s · peak RSS ${r.peakRssMb} MB · ` +
-        `${r.ratioToBareExtraction.toFixed(2)}× bare extraction`,
+        `${r.ratioToBareExtraction.toFixed(2)}× bare extraction · ${r.ratioToPooledExtraction.toFixed(2)}× pooled extraction`,
     );
     for (const e of r.errors) console.log(`  error: ${e}`);
   }

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { DbHandle } from "@/db";
+import { createExtractionPool } from "@/lib/ingest/extract-pool";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import type { IngestFileResult, IngestInput } from "@/lib/ingest/progress";
 import { info, ProgressBar, printJson } from "../output";
@@ -63,24 +64,31 @@ export async function runIngest(handle: DbHandle, args: string[], json: boolean)
     info("No PDF files found in the given paths.");
     return 1;
   }
-  const ctx = createIngestContext(handle);
+  // PDF text extraction runs in worker threads, ahead of the file being saved (one worker for a single file)
+  const pool = createExtractionPool(Math.min(inputs.length, 2));
+  const ctx = createIngestContext(handle, { extract: pool.extract, lookahead: pool.size });
   const bar = new ProgressBar(inputs.length);
   const started = Date.now();
-  const results = await ingestFiles(inputs, ctx, {
-    onProgress: (e) => {
-      if (e.type === "file_start") bar.update(e.index, path.basename(e.file));
-      else if (e.type === "file_stage") {
-        const frac = e.of ? ` ${e.done ?? 0}/${e.of}` : "";
-        bar.update(e.index, `${path.basename(e.file)} · ${e.stage}${frac}`);
-      } else {
-        const r = e.result;
-        const detail =
-          r.status === "error" ? r.error : `${r.paper_id} · ${r.pages} pages · ${r.chunks} chunks · ${r.title ?? ""}`;
-        bar.log(`${STATUS_LABEL[r.status]}  ${r.file}  ${detail}`);
-        bar.update(e.index + 1, "");
-      }
-    },
-  });
+  let finished = 0; // files run ahead (extraction), so the count comes from file_done events, not indexes
+  let results: IngestFileResult[];
+  try {
+    results = await ingestFiles(inputs, ctx, {
+      onProgress: (e) => {
+        if (e.type === "file_stage") {
+          const frac = e.of ? ` ${e.done ?? 0}/${e.of}` : "";
+          bar.update(finished, `${path.basename(e.file)} · ${e.stage}${frac}`);
+        } else if (e.type === "file_done") {
+          const r = e.result;
+          const detail =
+            r.status === "error" ? r.error : `${r.paper_id} · ${r.pages} pages · ${r.chunks} chunks · ${r.title ?? ""}`;
+          bar.log(`${STATUS_LABEL[r.status]}  ${r.file}  ${detail}`);
+          bar.update(++finished, "");
+        }
+      },
+    });
+  } finally {
+    await pool.close();
+  }
   bar.done();
   const all = [...missing, ...results];
   const count = (s: IngestFileResult["status"]) => all.filter((r) => r.status === s).length;

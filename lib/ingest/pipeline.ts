@@ -11,12 +11,12 @@ import { getEnv } from "@/lib/env";
 import { isLecternError, LecternError } from "@/lib/errors";
 import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
-import { extractPdf } from "./extract";
+import { type ExtractOptions, extractPdf } from "./extract";
 import { extractMetadata, paperIdFor } from "./metadata";
 import type { IngestFileResult, IngestInput, IngestProgressEvent, IngestStage } from "./progress";
 import { removeStoredPdf, storePdf } from "./storage";
 import { chunkSummary, summarizeExtractive, summarizeWithLlm } from "./summarize";
-import type { PaperSummary } from "./types";
+import type { ExtractedPdf, PaperSummary } from "./types";
 import { assertTextLayer, checkUploadSize, validatePdfBytes } from "./validate";
 
 export interface IngestContext {
@@ -27,6 +27,10 @@ export interface IngestContext {
   /** null = offline: extractive summaries. */
   chatModel: LanguageModel | null;
   llmTimeoutMs: number;
+  /** Text extraction; in-process by default, a worker pool in the CLI (see extract-pool.ts). */
+  extract: (bytes: Uint8Array, opts?: ExtractOptions) => Promise<ExtractedPdf>;
+  /** How many files ahead to read and extract while the current one is processed (0 = one at a time). */
+  lookahead: number;
 }
 
 export function createIngestContext(
@@ -41,6 +45,8 @@ export function createIngestContext(
     embedder: getEmbeddingProvider(env),
     chatModel: getChatModel(env),
     llmTimeoutMs: env.LECTERN_LLM_TIMEOUT_MS,
+    extract: extractPdf,
+    lookahead: 0,
     ...overrides,
   };
 }
@@ -63,16 +69,34 @@ export async function ingestFiles(
   opts: { onProgress?: (e: IngestProgressEvent) => void; signal?: AbortSignal } = {},
 ): Promise<IngestFileResult[]> {
   const emit = opts.onProgress ?? (() => {});
-  await ensureEmbeddingSignature(ctx.db, ctx.embedder);
+  try {
+    await ensureEmbeddingSignature(ctx.db, ctx.embedder);
+  } catch (e) {
+    if (isLecternError(e)) throw e;
+    throw new LecternError("unavailable:database", `The database is not available: ${briefError(e)}`, { cause: e });
+  }
   const results: IngestFileResult[] = [];
+  // Reading and extracting run ahead of the rest (up to `lookahead` files), so with an extraction pool the next PDFs
+  // are parsed on other cores while this one is chunked, embedded and saved.
+  const prepared = new Map<number, Promise<Prepared>>();
+  const prepareAhead = (upTo: number) => {
+    for (let j = 0; j <= upTo && j < inputs.length; j++) {
+      if (prepared.has(j) || j < results.length) continue;
+      const input = inputs[j] as IngestInput;
+      emit({ type: "file_start", index: j, total: inputs.length, file: input.name });
+      const stage = stageEmitter(emit, j, input.name);
+      const p = prepareOne(input, ctx, stage, opts.signal);
+      p.catch(() => {}); // handled when its turn comes
+      prepared.set(j, p);
+    }
+  };
   for (const [index, input] of inputs.entries()) {
     opts.signal?.throwIfAborted();
-    emit({ type: "file_start", index, total: inputs.length, file: input.name });
-    const stage = (s: IngestStage, done?: number, of?: number) =>
-      emit({ type: "file_stage", index, file: input.name, stage: s, done, of });
+    prepareAhead(index + ctx.lookahead);
     let result: IngestFileResult;
     try {
-      result = await ingestOne(input, ctx, stage, opts.signal);
+      const ready = await (prepared.get(index) as Promise<Prepared>);
+      result = await ingestPrepared(input, ready, ctx, stageEmitter(emit, index, input.name), opts.signal);
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       if (!isLecternError(e)) console.error(`[ingest] ${input.name}: ${briefError(e)}`);
@@ -87,6 +111,8 @@ export async function ingestFiles(
         error: isLecternError(e) ? e.message : `Ingestion failed: ${briefError(e)}`,
         error_code: isLecternError(e) ? e.code : "internal:pdf",
       };
+    } finally {
+      prepared.delete(index);
     }
     results.push(result);
     emit({ type: "file_done", index, result });
@@ -94,34 +120,55 @@ export async function ingestFiles(
   return results;
 }
 
-async function ingestOne(
+type StageFn = (s: IngestStage, done?: number, of?: number) => void;
+
+function stageEmitter(emit: (e: IngestProgressEvent) => void, index: number, file: string): StageFn {
+  return (stage, done, of) => emit({ type: "file_stage", index, file, stage, done, of });
+}
+
+/** What can be done before the file's turn: read, validate, hash, and (unless already stored) extract the text. */
+type Prepared =
+  | { kind: "existing"; paperId: string; title: string; pageCount: number }
+  | { kind: "new"; bytes: Uint8Array; docId: string; extracted: ExtractedPdf };
+
+async function prepareOne(
   input: IngestInput,
   ctx: IngestContext,
-  stage: (s: IngestStage, done?: number, of?: number) => void,
+  stage: StageFn,
   signal?: AbortSignal,
-): Promise<IngestFileResult> {
+): Promise<Prepared> {
   stage("validating");
   if (input.size !== undefined) checkUploadSize(input.size, ctx.maxUploadBytes);
   const bytes = await input.read();
   validatePdfBytes(bytes, { maxBytes: ctx.maxUploadBytes });
   const docId = createHash("sha256").update(bytes).digest("hex");
-
   const existing = await getPaperByDocId(ctx.db, { docId });
-  if (existing) {
+  if (existing) return { kind: "existing", paperId: existing.id, title: existing.title, pageCount: existing.pageCount };
+  stage("extracting", 0);
+  const extracted = await ctx.extract(bytes, { signal, onProgress: (done, total) => stage("extracting", done, total) });
+  return { kind: "new", bytes, docId, extracted };
+}
+
+async function ingestPrepared(
+  input: IngestInput,
+  ready: Prepared,
+  ctx: IngestContext,
+  stage: StageFn,
+  signal?: AbortSignal,
+): Promise<IngestFileResult> {
+  if (ready.kind === "existing") {
     return {
       file: input.name,
       status: "unchanged",
-      paper_id: existing.id,
-      title: existing.title,
-      pages: existing.pageCount,
-      chunks: await countChunks(ctx, existing.id),
+      paper_id: ready.paperId,
+      title: ready.title,
+      pages: ready.pageCount,
+      chunks: await countChunks(ctx, ready.paperId),
       error: null,
       error_code: null,
     };
   }
-
-  stage("extracting", 0);
-  const extracted = await extractPdf(bytes, { signal, onProgress: (done, total) => stage("extracting", done, total) });
+  const { bytes, docId, extracted } = ready;
   const pageTexts = cleanPages(extracted.pages);
   assertTextLayer(pageTexts);
   const meta = extractMetadata({ pages: pageTexts, info: extracted.info, fileName: input.name });
