@@ -101,6 +101,14 @@ describe("ingestFiles", () => {
     expect(n[0]?.n).toBe(1);
   });
 
+  it("ingests the same bytes once when they come twice in one batch, also with extraction running ahead", async () => {
+    const pdf = await makeTestPdf({ pages: ["Twice In One Batch\nAbstract\nThe same file was dropped twice."] });
+    const results = await ingestFiles([input("a.pdf", pdf), input("b.pdf", pdf)], { ...ctx, lookahead: 2 });
+    expect(results.map((r) => r.status)).toEqual(["ingested", "unchanged"]);
+    expect(results[1]?.paper_id).toBe(results[0]?.paper_id);
+    expect(await removePaper(ctx, results[0]?.paper_id ?? "")).toBe(true);
+  });
+
   it("replaces a paper with the same id and different bytes, in one go", async () => {
     const [before] = await handle.db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
     const revised = await makeTestPdf({ pages: [PAGE_1, `${PAGE_2} A revised sentence about calibration.`] });

@@ -156,18 +156,24 @@ async function ingestPrepared(
   stage: StageFn,
   signal?: AbortSignal,
 ): Promise<IngestFileResult> {
-  if (ready.kind === "existing") {
+  // Re-checked at the file's turn: an earlier file of the same batch may have been these very bytes.
+  const existing =
+    ready.kind === "existing"
+      ? { id: ready.paperId, title: ready.title, pageCount: ready.pageCount }
+      : await getPaperByDocId(ctx.db, { docId: ready.docId });
+  if (existing) {
     return {
       file: input.name,
       status: "unchanged",
-      paper_id: ready.paperId,
-      title: ready.title,
-      pages: ready.pageCount,
-      chunks: await countChunks(ctx, ready.paperId),
+      paper_id: existing.id,
+      title: existing.title,
+      pages: existing.pageCount,
+      chunks: await countChunks(ctx, existing.id),
       error: null,
       error_code: null,
     };
   }
+  if (ready.kind !== "new") throw new Error("unreachable");
   const { bytes, docId, extracted } = ready;
   const pageTexts = cleanPages(extracted.pages);
   assertTextLayer(pageTexts);
