@@ -127,6 +127,8 @@ export function LibraryView({
     queryFn: () => fetchPapers({ q, sort }),
     initialData: isInitial ? initialPapers : undefined,
     placeholderData: keepPreviousData,
+    // a paper still being processed (e.g. by the CLI) changes on its own: look again until it settles
+    refetchInterval: (query) => (query.state.data?.some((p) => p.status === "processing") ? 3_000 : false),
   });
 
   const uploads = useUploadQueue({ maxUploadBytes });

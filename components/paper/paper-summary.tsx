@@ -1,7 +1,20 @@
+import Link from "next/link";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { Badge } from "@/components/ui/badge";
 import type { PaperDetailView } from "./types";
+
+/**
+ * Summaries cite pages as "(p. 3)", "(pp. 3-4)" or "[p. 5]": each becomes a link that opens the viewer at that page
+ * (the first page of a range).
+ */
+export function linkPageCitations(markdown: string): string {
+  return markdown.replace(
+    /([([])(pp?\.)\s*(\d+)((?:\s*[-–]\s*\d+)?)([)\]])/g,
+    (_m, open: string, label: string, first: string, rest: string, close: string) =>
+      `${open}[${label} ${first}${rest.replace(/\s+/g, "")}](?page=${first})${close}`,
+  );
+}
 
 /** The stored summary, as markdown, saying how it was made. Raw HTML in the markdown is not rendered. */
 export function PaperSummary({ summary }: { summary: PaperDetailView["summary"] }) {
@@ -23,10 +36,19 @@ export function PaperSummary({ summary }: { summary: PaperDetailView["summary"] 
         <ReactMarkdown
           remarkPlugins={[remarkGfm]}
           components={{
-            a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
+            a: ({ node: _node, href, children, ...props }) =>
+              href?.startsWith("?page=") ? (
+                <Link href={href} scroll={false} data-testid="summary-page-link">
+                  {children}
+                </Link>
+              ) : (
+                <a href={href} {...props} target="_blank" rel="noreferrer noopener">
+                  {children}
+                </a>
+              ),
           }}
         >
-          {summary.text}
+          {linkPageCitations(summary.text)}
         </ReactMarkdown>
       </div>
     </div>
