@@ -4,16 +4,35 @@ import remarkGfm from "remark-gfm";
 import { Badge } from "@/components/ui/badge";
 import type { PaperDetailView } from "./types";
 
+/** A link destination for markdown: parentheses and spaces escaped so the link syntax stays intact. */
+function viewerHref(page: string, passage?: string): string {
+  const params = new URLSearchParams({ page });
+  if (passage) params.set("hl", passage);
+  return `?${params.toString().replace(/\(/g, "%28").replace(/\)/g, "%29")}`;
+}
+
 /**
  * Summaries cite pages as "(p. 3)", "(pp. 3-4)" or "[p. 5]": each becomes a link that opens the viewer at that page
- * (the first page of a range).
+ * (the first of a range). A key point — a list item ending in its citation — links with its sentence, which the viewer
+ * then highlights.
  */
 export function linkPageCitations(markdown: string): string {
-  return markdown.replace(
-    /([([])(pp?\.)\s*(\d+)((?:\s*[-–]\s*\d+)?)([)\]])/g,
-    (_m, open: string, label: string, first: string, rest: string, close: string) =>
-      `${open}[${label} ${first}${rest.replace(/\s+/g, "")}](?page=${first})${close}`,
-  );
+  return markdown
+    .split("\n")
+    .map((line) => {
+      const point = /^(\s*[-*+]\s+)(.+?)\s*\((p\.)\s*(\d+)\)\s*$/.exec(line);
+      if (point) {
+        const [, bullet, sentence = "", label, page = "1"] = point;
+        const plain = sentence.replace(/[*_`]/g, "");
+        return `${bullet}${sentence} ([${label} ${page}](${viewerHref(page, plain)}))`;
+      }
+      return line.replace(
+        /([([])(pp?\.)\s*(\d+)((?:\s*[-–]\s*\d+)?)([)\]])/g,
+        (_m, open: string, label: string, first: string, rest: string, close: string) =>
+          `${open}[${label} ${first}${rest.replace(/\s+/g, "")}](${viewerHref(first)})${close}`,
+      );
+    })
+    .join("\n");
 }
 
 /** The stored summary, as markdown, saying how it was made. Raw HTML in the markdown is not rendered. */
