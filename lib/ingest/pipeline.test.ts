@@ -60,7 +60,9 @@ afterAll(async () => {
 describe("ingestFiles", () => {
   it("ingests a PDF: paper, pages, exact chunks, summary index, vectors and full text", async () => {
     const events: IngestProgressEvent[] = [];
-    const [r] = await ingestFiles([input("paper.pdf", paperPdf)], ctx, { onProgress: (e) => events.push(e) });
+    const [r] = await ingestFiles([input("some/folder/paper.pdf", paperPdf)], ctx, {
+      onProgress: (e) => events.push(e),
+    });
     expect(r).toMatchObject({ status: "ingested", paper_id: "2401.01234v2", pages: 3, error: null });
     expect(r?.chunks).toBeGreaterThanOrEqual(3);
     expect(events[0]).toMatchObject({ type: "file_start", index: 0, total: 1 });
@@ -71,6 +73,7 @@ describe("ingestFiles", () => {
     const db = handle.db;
     const [paper] = await db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
     expect(paper).toMatchObject({ arxivId: "2401.01234v2", pageCount: 3, status: "ready", year: 2024 });
+    expect(paper?.fileName).toBe("paper.pdf");
     expect(paper?.categories).toContain("cs.CL");
     expect(fs.existsSync(path.join(dataDir, paper?.filePath ?? "missing"))).toBe(true);
 
@@ -84,7 +87,10 @@ describe("ingestFiles", () => {
       expect(pageText.slice(c.charStart, c.charEnd)).toBe(c.text);
       expect(c.embedding).toHaveLength(512);
     }
-    const fts = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from chunks where tsv @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`);
+    const fts = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from chunks where tsv @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`,
+    );
     expect(fts[0]?.n).toBe(1);
 
     const [summary] = await db.select().from(summaries).where(eq(summaries.paperId, "2401.01234v2"));
@@ -168,7 +174,10 @@ describe("ingestFiles", () => {
 
   it("leaves nothing behind when a file fails midway (embedder error, database error)", async () => {
     const countAll = async () => {
-      const r = await queryRows<{ n: number }>(handle.db, sql`select (select count(*) from papers) + (select count(*) from pages) + (select count(*) from chunks) + (select count(*) from summary_chunks) as n`);
+      const r = await queryRows<{ n: number }>(
+        handle.db,
+        sql`select (select count(*) from papers) + (select count(*) from pages) + (select count(*) from chunks) + (select count(*) from summary_chunks) as n`,
+      );
       return Number(r[0]?.n);
     };
     const before = await countAll();

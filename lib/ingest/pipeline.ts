@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import path from "node:path";
 import type { LanguageModel } from "ai";
 import { type Database, type DbHandle, getDbHandle } from "@/db";
 import { countPaperContent, savePaperContent } from "@/db/queries/ingest";
@@ -224,7 +225,7 @@ async function ingestPrepared(
           categories: meta.categories,
           doi: meta.doi ?? null,
           filePath,
-          fileName: input.name,
+          fileName: path.basename(input.name), // the CLI reports full paths; the library keeps the name
           fileSize: bytes.byteLength,
           pageCount: extracted.pageCount,
         },
