@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { MockLanguageModelV4 } from "ai/test";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
@@ -235,6 +236,44 @@ describe("ingestFiles", () => {
     expect(r?.status).toBe("ingested");
     // and back, so later tests keep the default embedder
     await reembedLibrary(handle.db, ctx.embedder);
+  });
+
+  it("summarises with the configured model, and falls back to the extractive summary when the model fails", async () => {
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    };
+    const working = new MockLanguageModelV4({
+      doGenerate: async () => ({
+        content: [{ type: "text", text: "The paper studies model summaries.\n\n- Models can summarise (p. 1)" }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage,
+        warnings: [],
+      }),
+    });
+    const failing = new MockLanguageModelV4({
+      doGenerate: async () => {
+        throw new Error("model server unreachable");
+      },
+    });
+    const a = await makeTestPdf({ pages: ["Model Summaries\nAbstract\nWe let a language model summarise papers."] });
+    const b = await makeTestPdf({
+      pages: ["Fallback Summaries\nAbstract\nWhen the model fails the extractive summary is used."],
+    });
+    const [ra] = await ingestFiles([input("llm.pdf", a)], { ...ctx, chatModel: working });
+    const [rb] = await ingestFiles([input("fallback.pdf", b)], { ...ctx, chatModel: failing });
+    const [sa] = await handle.db
+      .select()
+      .from(summaries)
+      .where(eq(summaries.paperId, ra?.paper_id ?? ""));
+    const [sb] = await handle.db
+      .select()
+      .from(summaries)
+      .where(eq(summaries.paperId, rb?.paper_id ?? ""));
+    expect(sa).toMatchObject({ method: "llm", model: "mock-model-id" });
+    expect(sa?.text).toContain("Models can summarise (p. 1)");
+    expect(rb?.status).toBe("ingested");
+    expect(sb).toMatchObject({ method: "extractive", model: null });
   });
 
   it("removes a paper with everything that belongs to it, and its file", async () => {
