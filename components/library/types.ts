@@ -24,7 +24,8 @@ export interface PaperRow {
   hasSummary: boolean;
 }
 
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+/** What the app's route handlers and actions answer: the one result type of lib/errors. */
+export type { Result as ApiResult } from "@/lib/errors";
 
 /** The path of a paper's page; ids may contain `/` (old-style arXiv ids such as `hep-th/9901001v1`). */
 export function paperHref(id: string, params?: Record<string, string | number | undefined>): string {

@@ -4,6 +4,7 @@ import type { LanguageModel } from "ai";
 import { type Database, type DbHandle, getDbHandle } from "@/db";
 import { countPaperContent, savePaperContent } from "@/db/queries/ingest";
 import { countPapersUsingFile, getPaper, getPaperByDocId } from "@/db/queries/papers";
+import type { Paper } from "@/db/schema";
 import { getChatModel } from "@/lib/ai/providers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
@@ -129,7 +130,7 @@ function stageEmitter(emit: (e: IngestProgressEvent) => void, index: number, fil
 
 /** What can be done before the file's turn: read, validate, hash, and (unless already stored) extract the text. */
 type Prepared =
-  | { kind: "existing"; paperId: string; title: string; pageCount: number }
+  | { kind: "existing"; paper: StoredPaper }
   | { kind: "new"; bytes: Uint8Array; docId: string; extracted: ExtractedPdf };
 
 async function prepareOne(
@@ -144,7 +145,7 @@ async function prepareOne(
   validatePdfBytes(bytes, { maxBytes: ctx.maxUploadBytes });
   const docId = createHash("sha256").update(bytes).digest("hex");
   const existing = await getPaperByDocId(ctx.db, { docId });
-  if (existing) return { kind: "existing", paperId: existing.id, title: existing.title, pageCount: existing.pageCount };
+  if (existing) return { kind: "existing", paper: existing };
   stage("extracting", 0);
   const extracted = await ctx.extract(bytes, { signal, onProgress: (done, total) => stage("extracting", done, total) });
   return { kind: "new", bytes, docId, extracted };
@@ -157,24 +158,10 @@ async function ingestPrepared(
   stage: StageFn,
   signal?: AbortSignal,
 ): Promise<IngestFileResult> {
+  if (ready.kind === "existing") return unchangedResult(ctx, input, ready.paper);
   // Re-checked at the file's turn: an earlier file of the same batch may have been these very bytes.
-  const existing =
-    ready.kind === "existing"
-      ? { id: ready.paperId, title: ready.title, pageCount: ready.pageCount }
-      : await getPaperByDocId(ctx.db, { docId: ready.docId });
-  if (existing) {
-    return {
-      file: input.name,
-      status: "unchanged",
-      paper_id: existing.id,
-      title: existing.title,
-      pages: existing.pageCount,
-      chunks: await countChunks(ctx, existing.id),
-      error: null,
-      error_code: null,
-    };
-  }
-  if (ready.kind !== "new") throw new Error("unreachable");
+  const storedMeanwhile = await getPaperByDocId(ctx.db, { docId: ready.docId });
+  if (storedMeanwhile) return unchangedResult(ctx, input, storedMeanwhile);
   const { bytes, docId, extracted } = ready;
   const pageTexts = cleanPages(extracted.pages);
   assertTextLayer(pageTexts);
@@ -275,8 +262,19 @@ async function ingestPrepared(
   };
 }
 
-async function countChunks(ctx: IngestContext, paperId: string): Promise<number> {
-  return (await countPaperContent(ctx.db, { paperId })).chunks;
+type StoredPaper = Pick<Paper, "id" | "title" | "pageCount">;
+
+async function unchangedResult(ctx: IngestContext, input: IngestInput, paper: StoredPaper): Promise<IngestFileResult> {
+  return {
+    file: input.name,
+    status: "unchanged",
+    paper_id: paper.id,
+    title: paper.title,
+    pages: paper.pageCount,
+    chunks: (await countPaperContent(ctx.db, { paperId: paper.id })).chunks,
+    error: null,
+    error_code: null,
+  };
 }
 
 async function summarize(
