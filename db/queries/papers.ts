@@ -66,6 +66,11 @@ export async function getPaper(db: Database, { id }: { id: string }): Promise<Pa
   return row ?? null;
 }
 
+/** Every paper's id with the file name it was ingested from (question sets may name papers by file). */
+export async function listPaperFileNames(db: Database): Promise<{ id: string; fileName: string }[]> {
+  return db.select({ id: papers.id, fileName: papers.fileName }).from(papers);
+}
+
 export async function getPaperByDocId(db: Database, { docId }: { docId: string }): Promise<Paper | null> {
   const [row] = await db.select().from(papers).where(eq(papers.docId, docId)).limit(1);
   return row ?? null;

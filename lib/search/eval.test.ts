@@ -25,6 +25,13 @@ describe("retrieval metrics", () => {
     expect(samePaper("acl2023-programfc", "acl2023-programfc")).toBe(true);
   });
 
+  it("matches a paper named by the stem of its file when the library gave it another id", () => {
+    const item = { paperId: "fact-checking-complex-claims", aliases: ["acl2023-programfc"], page: 4, text: "" };
+    expect(pageRecallAt([item], [ev("acl2023-programfc", 4)], 5)).toBe(1);
+    expect(paperRecallAt([item], [ev("acl2023-programfc", 9)], 5)).toBe(1);
+    expect(pageRecallAt([item], [ev("acl2023-other", 4)], 5)).toBe(0);
+  });
+
   it("page recall counts evidence pages found in the first k", () => {
     const items = [it_("a", 1), it_("b", 2), it_("a", 3), it_("c", 9), it_("d", 1), it_("b", 4)];
     expect(pageRecallAt(items, [ev("a", 3)], 5)).toBe(1);

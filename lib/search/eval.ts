@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Database } from "@/db";
+import { listPaperFileNames } from "@/db/queries/papers";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { type ContentResult, type Retriever, searchContent } from "./search";
@@ -21,6 +22,8 @@ export const EVAL_RETRIEVERS: EvalRetriever[] = ["fts", "vector", "hybrid", "hyb
 /** What a metric needs of a retrieved item. */
 export interface RetrievedItem {
   paperId: string;
+  /** Other names of the paper a question set may use: the stem of the file it was ingested from. */
+  aliases?: string[];
   page: number;
   text: string;
 }
@@ -40,8 +43,12 @@ export function samePaper(a: string, b: string): boolean {
   return strip(a) === strip(b);
 }
 
+function isPaper(item: RetrievedItem, id: string): boolean {
+  return samePaper(item.paperId, id) || (item.aliases ?? []).some((a) => samePaper(a, id));
+}
+
 function onPage(item: RetrievedItem, e: Pick<Evidence, "paper_id" | "page">): boolean {
-  return item.page === e.page && samePaper(item.paperId, e.paper_id);
+  return item.page === e.page && isPaper(item, e.paper_id);
 }
 
 /** Distinct evidence pages (a question may quote the same page twice). */
@@ -65,7 +72,7 @@ export function paperRecallAt(items: RetrievedItem[], evidence: Evidence[], k: n
   for (const e of evidence) if (!papers.some((p) => samePaper(p, e.paper_id))) papers.push(e.paper_id);
   if (papers.length === 0) return 0;
   const top = items.slice(0, k);
-  return papers.filter((p) => top.some((it) => samePaper(it.paperId, p))).length / papers.length;
+  return papers.filter((p) => top.some((it) => isPaper(it, p))).length / papers.length;
 }
 
 /** 1 / rank of the first result on an evidence page; 0 when none is. */
@@ -223,6 +230,9 @@ export async function runEvaluation(
   }: { retriever: EvalRetriever; k?: number; onQuestion?: (o: QuestionOutcome) => void },
 ): Promise<{ summary: EvalSummary; outcomes: QuestionOutcome[] }> {
   const outcomes: QuestionOutcome[] = [];
+  const aliases = new Map(
+    (await listPaperFileNames(db)).map((p) => [p.id, [p.fileName.replace(/\.pdf$/i, "")]] as const),
+  );
   for (const q of questions) {
     const started = performance.now();
     let results: ContentResult[] = [];
@@ -236,7 +246,7 @@ export async function runEvaluation(
     const latency = performance.now() - started;
     const outcome = scoreQuestion(
       q,
-      results.map((r) => ({ paperId: r.paperId, page: r.page, text: r.text })),
+      results.map((r) => ({ paperId: r.paperId, aliases: aliases.get(r.paperId), page: r.page, text: r.text })),
       latency,
     );
     if (error) outcome.error = error;
