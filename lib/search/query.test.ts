@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LecternError } from "@/lib/errors";
-import { MAX_QUERY_CHARS, parseQueries, queryTerms } from "./query";
 import { maximalMarginalRelevance, reciprocalRankFusion } from "./fusion";
+import { MAX_QUERY_CHARS, parseQueries, queryTerms } from "./query";
 
 function badRequest(fn: () => unknown): LecternError {
   try {

@@ -9,7 +9,7 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { makeTestPdf } from "@/lib/testing/pdf";
-import { searchContent, searchSummaries } from "./search";
+import { bestPerPage, searchContent, searchSummaries } from "./search";
 
 // Three small "papers" generated on the spot and ingested through the real pipeline.
 const ATTENTION = [
@@ -115,10 +115,15 @@ describe("searchContent", () => {
   it("MMR drops a near-duplicate passage that plain relevance keeps", async () => {
     const q = "retrieval stride every four generated tokens";
     const plain = await searchContent(handle.db, q, embedder, { mmrAlpha: 1, k: 2, cutoff: 0 });
-    expect(plain.map((r) => r.paperId)).toEqual(["2302.00003v1", "2302.00003v1"]);
+    // pages 2 and 3 hold the same passage
+    expect(plain.map((r) => [r.paperId, r.page])).toEqual([
+      ["2302.00003v1", 2],
+      ["2302.00003v1", 3],
+    ]);
     const diverse = await searchContent(handle.db, q, embedder, { mmrAlpha: 0.3, k: 2, cutoff: 0 });
-    expect(diverse[0]?.paperId).toBe("2302.00003v1");
-    expect(diverse[1]?.paperId).not.toBe("2302.00003v1");
+    expect([diverse[0]?.paperId, diverse[0]?.page]).toEqual(["2302.00003v1", 2]);
+    expect(diverse).toHaveLength(2);
+    expect(diverse.some((r) => r.paperId === "2302.00003v1" && r.page === 3)).toBe(false);
   });
 
   it("copes with every kind of bad input: a clear bad_request or sensible results, never a crash", async () => {
@@ -165,5 +170,18 @@ describe("searchSummaries", () => {
   it("returns nothing for an absent topic and rejects bad input", async () => {
     expect(await searchSummaries(handle.db, "Gaussian splatting NeRF novel-view rendering", embedder)).toEqual([]);
     await expectBadRequest(searchSummaries(handle.db, "", embedder));
+  });
+});
+
+describe("bestPerPage", () => {
+  const r = (id: string, paperId: string, pageNumber: number) => ({ id, row: { paperId, pageNumber } });
+  const list = [r("a", "p1", 4), r("b", "p1", 4), r("c", "p2", 4), r("d", "p1", 5), r("e", "p1", 4)];
+
+  it("keeps the best chunk of each page, in order", () => {
+    expect(bestPerPage(list, 1).map((x) => x.id)).toEqual(["a", "c", "d"]);
+  });
+
+  it("keeps up to n chunks per page when asked", () => {
+    expect(bestPerPage(list, 2).map((x) => x.id)).toEqual(["a", "b", "c", "d"]);
   });
 });

@@ -1,10 +1,10 @@
 import type { Database } from "@/db";
 import { getMeta } from "@/db/queries/meta";
 import {
-  type FullTextHit,
-  getContentRows,
   countRows,
+  type FullTextHit,
   getAverageLength,
+  getContentRows,
   getDocumentFrequencies,
   getQueryLexemes,
   getSummaryRows,
@@ -42,8 +42,13 @@ export interface SearchOptions {
   category?: string;
   /** Which retrievers run; hybrid fuses both. */
   retriever?: Retriever;
-  /** RRF weight of each retriever's ranking. */
-  weights?: { fts?: number; vector?: number };
+  /**
+   * RRF weight of each ranking: full text by BM25, full text by proximity (Postgres cover density: the query's words
+   * close together), vectors. 0 leaves a ranking out.
+   */
+  weights?: { fts?: number; proximity?: number; vector?: number };
+  /** Content search: chunks kept per page (the best ones), so one page does not fill the list; default 1. */
+  perPage?: number;
   /** Candidates each retriever returns per query before fusion. */
   candidates?: number;
   /** HNSW `ef_search` for this search (≥ candidates). */
@@ -308,6 +313,7 @@ async function retrieve(
   const efSearch = positiveInt("efSearch", opts.efSearch, 100, 1000);
   const wFts = opts.weights?.fts ?? 1;
   const wVec = opts.weights?.vector ?? 1;
+  const wProx = opts.weights?.proximity ?? 1;
 
   const [{ works, avgLength }, embeddings] = await Promise.all([
     prepareQueries(db, table, queries),
@@ -366,6 +372,10 @@ async function retrieve(
       similarity.set(h.chunkUid, Math.max(similarity.get(h.chunkUid) ?? -1, h.similarity));
     });
     if (fts.length > 0) lists.push({ ids: fts.map((h) => h.chunkUid), weight: wFts });
+    if (fts.length > 0 && wProx > 0) {
+      const byProximity = [...fts].sort((a, b) => b.coverDensity - a.coverDensity);
+      lists.push({ ids: byProximity.map((h) => h.chunkUid), weight: wProx });
+    }
     if (vec.length > 0) lists.push({ ids: vec.map((h) => h.chunkUid), weight: wVec });
   });
   return { works, paperLexemes, candidates, fused: reciprocalRankFusion(lists), similarity };
@@ -394,6 +404,20 @@ function vectorRelevance(kind: EmbeddingProvider["kind"], similarity: number | u
   return Math.min(1, Math.max(0, (similarity - floor) / (ceiling - floor)));
 }
 
+/** Keeps the first `perPage` entries of each (paper, page) in a best-first list. */
+export function bestPerPage<T extends { row: { paperId: string; pageNumber: number } }>(
+  list: T[],
+  perPage: number,
+): T[] {
+  const seen = new Map<string, number>();
+  return list.filter((s) => {
+    const key = `${s.row.paperId}\u0000${s.row.pageNumber}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return n < perPage;
+  });
+}
+
 /**
  * Searches page chunks: full text and vectors per query, fused by RRF, cut at the calibrated relevance, diversified by
  * MMR. Each result carries both retrievers' own scores and ranks, and the queries that found it.
@@ -411,7 +435,7 @@ export async function searchContent(
   const { works, candidates, fused, similarity } = run;
   if (candidates.size === 0) return [];
   const allLexemes = [...new Set(works.flatMap((w) => w.lexemes))];
-  const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 4, 40));
+  const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 6, 60));
   const rows = await getContentRows(db, { chunkUids: ranked.map(([id]) => id), lexemes: allLexemes });
   const titles = await getTitleLexemes(db, { paperIds: [...new Set(rows.map((r) => r.paperId))], lexemes: allLexemes });
   const byId = new Map(rows.map((r) => [r.chunkUid, r]));
@@ -423,7 +447,10 @@ export async function searchContent(
     const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
     return [{ row, cand, score, relevance }];
   });
-  const kept = scored.filter((s) => s.relevance >= cutoff);
+  const kept = bestPerPage(
+    scored.filter((s) => s.relevance >= cutoff),
+    positiveInt("perPage", opts.perPage, 1, 1000),
+  );
   const order = maximalMarginalRelevance(
     kept.map((s) => ({ id: s.row.chunkUid, relevance: s.score, embedding: s.row.embedding })),
     { k, alpha },
