@@ -231,7 +231,7 @@ export async function runEvaluation(
 ): Promise<{ summary: EvalSummary; outcomes: QuestionOutcome[] }> {
   const outcomes: QuestionOutcome[] = [];
   const aliases = new Map(
-    (await listPaperFileNames(db)).map((p) => [p.id, [p.fileName.replace(/\.pdf$/i, "")]] as const),
+    (await listPaperFileNames(db)).map((p): [string, string[]] => [p.id, [p.fileName.replace(/\.pdf$/i, "")]]),
   );
   for (const q of questions) {
     const started = performance.now();
