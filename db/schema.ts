@@ -1,6 +1,7 @@
 import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   customType,
   date,
   index,
@@ -8,6 +9,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   vector,
@@ -146,3 +148,80 @@ export const libraryMeta = pgTable("library_meta", {
   value: jsonb("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---- Research runs ------------------------------------------------------------------------------------------------
+
+/**
+ * A research run: the question, what it ran on, its answer and what evaluation needs (retrieved chunk ids with their
+ * ranks, per-step latency in research_steps). The id is random and unguessable: it is the shareable URL.
+ */
+export const researchRuns = pgTable(
+  "research_runs",
+  {
+    id: text("id").primaryKey(),
+    question: text("question").notNull(),
+    /** running | completed | failed | cancelled (lib/research/types.ts RunStatus). */
+    status: text("status").notNull(),
+    mode: text("mode").notNull(),
+    model: text("model").notNull(),
+    /** The version this one was derived from (deep research reruns), if any. */
+    parentId: text("parent_id"),
+    /** Options the run was started with (timeouts, outline, …). */
+    options: jsonb("options").notNull().default(sql`'{}'::jsonb`),
+    answerMarkdown: text("answer_markdown").notNull().default(""),
+    references: jsonb("references").notNull().default(sql`'[]'::jsonb`),
+    warnings: jsonb("warnings").notNull().default(sql`'[]'::jsonb`),
+    /** `[{ chunkUid, paperId, page, stage, rank, score }]`: what the searches returned, best first per stage. */
+    retrieved: jsonb("retrieved").notNull().default(sql`'[]'::jsonb`),
+    error: jsonb("error"),
+    feedbackRating: text("feedback_rating"),
+    feedbackComment: text("feedback_comment"),
+    feedbackAt: timestamp("feedback_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    durationMs: integer("duration_ms"),
+  },
+  (t) => [index("research_runs_started_idx").on(t.startedAt), index("research_runs_parent_idx").on(t.parentId)],
+);
+export type ResearchRunRow = InferSelectModel<typeof researchRuns>;
+
+/** Each step of a run as it last was; `payload` is the whole ResearchStep (sources, reasoning, data). */
+export const researchSteps = pgTable(
+  "research_steps",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => researchRuns.id, { onDelete: "cascade" }),
+    stepId: text("step_id").notNull(),
+    position: integer("position").notNull(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    durationMs: integer("duration_ms"),
+    payload: jsonb("payload").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.stepId] })],
+);
+
+/** The answer's citations, resolved and verified. No foreign key to papers: a run outlives a deleted paper. */
+export const researchCitations = pgTable(
+  "research_citations",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => researchRuns.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    paperId: text("paper_id").notNull(),
+    page: integer("page").notNull(),
+    chunkUid: text("chunk_uid"),
+    marker: text("marker").notNull(),
+    claim: text("claim").notNull(),
+    quote: text("quote").notNull(),
+    charStart: integer("char_start"),
+    charEnd: integer("char_end"),
+    supported: boolean("supported").notNull(),
+    support: real("support").notNull(),
+    reason: text("reason"),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.position] }), index("research_citations_paper_idx").on(t.paperId)],
+);

@@ -18,6 +18,8 @@ const envSchema = z.object({
   LECTERN_EMBEDDING_MODEL: z.preprocess(emptyToUndefined, z.string().default("text-embedding-3-small")),
   LECTERN_EMBEDDING_DIMENSIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
   LECTERN_LLM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(60_000)),
+  /** A whole research run (all steps, all model calls) is stopped after this long. */
+  LECTERN_RESEARCH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(180_000)),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; maxUploadBytes: number; llmConfigured: boolean };

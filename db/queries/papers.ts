@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type Paper, pages, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
 
@@ -69,6 +69,12 @@ export async function getPaper(db: Database, { id }: { id: string }): Promise<Pa
 /** Every paper's id with the file name it was ingested from (question sets may name papers by file). */
 export async function listPaperFileNames(db: Database): Promise<{ id: string; fileName: string }[]> {
   return db.select({ id: papers.id, fileName: papers.fileName }).from(papers);
+}
+
+/** Papers by id (missing ids are left out). */
+export async function getPapersByIds(db: Database, { ids }: { ids: string[] }): Promise<Paper[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(papers).where(inArray(papers.id, ids));
 }
 
 export async function getPaperByDocId(db: Database, { docId }: { docId: string }): Promise<Paper | null> {

@@ -1,0 +1,268 @@
+import { asc, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "@/db";
+import { researchCitations, researchRuns, researchSteps } from "@/db/schema";
+import type {
+  Citation,
+  Reference,
+  ResearchError,
+  ResearchMode,
+  ResearchRunState,
+  ResearchStep,
+  RunStatus,
+} from "@/lib/research/types";
+
+// No `import "server-only"` here: the CLI runs these same queries outside Next.js.
+
+export interface RetrievedRecord {
+  chunkUid: string;
+  paperId: string;
+  page: number | null;
+  stage: "summaries" | "content";
+  rank: number;
+  score: number;
+}
+
+export async function insertRun(
+  db: Database,
+  run: {
+    id: string;
+    question: string;
+    mode: ResearchMode;
+    model: string;
+    startedAt: string;
+    steps: ResearchStep[];
+    options?: Record<string, unknown>;
+    parentId?: string | null;
+  },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(researchRuns).values({
+      id: run.id,
+      question: run.question,
+      status: "running",
+      mode: run.mode,
+      model: run.model,
+      parentId: run.parentId ?? null,
+      options: run.options ?? {},
+      startedAt: new Date(run.startedAt),
+    });
+    if (run.steps.length > 0) {
+      await tx.insert(researchSteps).values(
+        run.steps.map((s, i) => ({
+          runId: run.id,
+          stepId: s.id,
+          position: i,
+          type: s.type,
+          status: s.status,
+          durationMs: s.durationMs,
+          payload: s,
+        })),
+      );
+    }
+  });
+}
+
+/** Upserts a step as it now is (steps not in the plan are appended). */
+export async function saveStep(db: Database, runId: string, step: ResearchStep): Promise<void> {
+  await db
+    .insert(researchSteps)
+    .values({
+      runId,
+      stepId: step.id,
+      position: sql`(select coalesce(max(position), -1) + 1 from research_steps where run_id = ${runId})`,
+      type: step.type,
+      status: step.status,
+      durationMs: step.durationMs,
+      payload: step,
+    })
+    .onConflictDoUpdate({
+      target: [researchSteps.runId, researchSteps.stepId],
+      set: { status: step.status, durationMs: step.durationMs, payload: step, updatedAt: new Date() },
+    });
+}
+
+/** The final answer with its verified citations, in one transaction. */
+export async function saveAnswer(
+  db: Database,
+  runId: string,
+  answer: {
+    markdown: string;
+    citations: Citation[];
+    references: Reference[];
+    warnings: string[];
+    retrieved: RetrievedRecord[];
+  },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(researchRuns)
+      .set({
+        answerMarkdown: answer.markdown,
+        references: answer.references,
+        warnings: answer.warnings,
+        retrieved: answer.retrieved,
+      })
+      .where(eq(researchRuns.id, runId));
+    await tx.delete(researchCitations).where(eq(researchCitations.runId, runId));
+    if (answer.citations.length > 0) {
+      await tx.insert(researchCitations).values(
+        answer.citations.map((c) => ({
+          runId,
+          position: c.index,
+          paperId: c.paperId,
+          page: c.page,
+          chunkUid: c.chunkUid,
+          marker: c.marker,
+          claim: c.claim,
+          quote: c.quote,
+          charStart: c.charStart,
+          charEnd: c.charEnd,
+          supported: c.supported,
+          support: c.support,
+          reason: c.reason ?? null,
+        })),
+      );
+    }
+  });
+}
+
+/** Saves what was retrieved even when the run fails before an answer. */
+export async function saveRetrieved(db: Database, runId: string, retrieved: RetrievedRecord[]): Promise<void> {
+  await db.update(researchRuns).set({ retrieved }).where(eq(researchRuns.id, runId));
+}
+
+export async function finishRun(
+  db: Database,
+  runId: string,
+  fin: { status: Exclude<RunStatus, "running">; durationMs: number; error?: ResearchError },
+): Promise<void> {
+  await db
+    .update(researchRuns)
+    .set({ status: fin.status, durationMs: fin.durationMs, error: fin.error ?? null, finishedAt: new Date() })
+    .where(eq(researchRuns.id, runId));
+}
+
+/** Runs left `running` by a process that is gone (the server restarted mid-run) are marked failed. */
+export async function markInterruptedRuns(db: Database, runningIds: string[]): Promise<number> {
+  const rows = await db
+    .update(researchRuns)
+    .set({
+      status: "failed",
+      finishedAt: new Date(),
+      error: {
+        code: "internal",
+        message: "The run was interrupted (the server stopped before it finished). Ask again to rerun it.",
+      },
+    })
+    .where(
+      runningIds.length > 0
+        ? sql`status = 'running' and id not in (${sql.join(
+            runningIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`
+        : sql`status = 'running'`,
+    )
+    .returning({ id: researchRuns.id });
+  return rows.length;
+}
+
+export interface StoredRun extends ResearchRunState {
+  parentId: string | null;
+  retrieved: RetrievedRecord[];
+  feedback: { rating: "helpful" | "not_helpful"; comment: string | null; at: string } | null;
+}
+
+export async function getRun(db: Database, runId: string): Promise<StoredRun | null> {
+  const [run] = await db.select().from(researchRuns).where(eq(researchRuns.id, runId));
+  if (!run) return null;
+  const [steps, citations] = await Promise.all([
+    db.select().from(researchSteps).where(eq(researchSteps.runId, runId)).orderBy(asc(researchSteps.position)),
+    db
+      .select()
+      .from(researchCitations)
+      .where(eq(researchCitations.runId, runId))
+      .orderBy(asc(researchCitations.position)),
+  ]);
+  return {
+    runId: run.id,
+    question: run.question,
+    mode: run.mode as ResearchMode,
+    model: run.model,
+    status: run.status as RunStatus,
+    startedAt: run.startedAt.toISOString(),
+    durationMs: run.durationMs,
+    steps: steps.map((s) => s.payload as ResearchStep),
+    answer: run.answerMarkdown,
+    citations: citations.map((c) => ({
+      index: c.position,
+      marker: c.marker,
+      paperId: c.paperId,
+      page: c.page,
+      claim: c.claim,
+      chunkUid: c.chunkUid,
+      quote: c.quote,
+      charStart: c.charStart,
+      charEnd: c.charEnd,
+      supported: c.supported,
+      support: c.support,
+      ...(c.reason ? { reason: c.reason } : {}),
+    })),
+    references: run.references as Reference[],
+    warnings: run.warnings as string[],
+    ...(run.error ? { error: run.error as ResearchError } : {}),
+    parentId: run.parentId,
+    retrieved: run.retrieved as RetrievedRecord[],
+    feedback:
+      run.feedbackRating && run.feedbackAt
+        ? {
+            rating: run.feedbackRating as "helpful" | "not_helpful",
+            comment: run.feedbackComment,
+            at: run.feedbackAt.toISOString(),
+          }
+        : null,
+  };
+}
+
+export interface RunListItem {
+  id: string;
+  question: string;
+  status: RunStatus;
+  mode: ResearchMode;
+  startedAt: string;
+  durationMs: number | null;
+}
+
+export async function listRuns(db: Database, { limit = 20 }: { limit?: number } = {}): Promise<RunListItem[]> {
+  const rows = await db
+    .select({
+      id: researchRuns.id,
+      question: researchRuns.question,
+      status: researchRuns.status,
+      mode: researchRuns.mode,
+      startedAt: researchRuns.startedAt,
+      durationMs: researchRuns.durationMs,
+    })
+    .from(researchRuns)
+    .orderBy(desc(researchRuns.startedAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    ...r,
+    status: r.status as RunStatus,
+    mode: r.mode as ResearchMode,
+    startedAt: r.startedAt.toISOString(),
+  }));
+}
+
+/** Stores feedback on a run; false when the run does not exist. */
+export async function setFeedback(
+  db: Database,
+  runId: string,
+  feedback: { rating: "helpful" | "not_helpful"; comment?: string | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(researchRuns)
+    .set({ feedbackRating: feedback.rating, feedbackComment: feedback.comment ?? null, feedbackAt: new Date() })
+    .where(eq(researchRuns.id, runId))
+    .returning({ id: researchRuns.id });
+  return rows.length > 0;
+}

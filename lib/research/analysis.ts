@@ -1,0 +1,153 @@
+import { generateText, type LanguageModel } from "ai";
+import { z } from "zod";
+import { parseModelJson } from "./json";
+import type { Intent } from "./types";
+
+export interface QueryAnalysis {
+  intent: Intent;
+  /** In [0, 1]. */
+  confidence: number;
+  /** The question's content words and phrases, most specific first. */
+  keywords: string[];
+  method: "rules" | "llm";
+  /** Why this intent (the patterns that matched, or the model's reason). */
+  reasoning: string;
+}
+
+/** Below this rule confidence, a configured LLM is asked. */
+export const RULE_CONFIDENCE_THRESHOLD = 0.7;
+
+const PATTERNS: Record<Exclude<Intent, "unknown">, { re: RegExp; weight: number; label: string }[]> = {
+  performance: [
+    {
+      re: /\b(accuracy|f1|bleu|rouge|perplexity|exact match|top-?[15]|recall@?\d*|precision|error rate|wer|score[sd]?)\b/i,
+      weight: 2,
+      label: "a metric",
+    },
+    {
+      re: /\b(how (well|much|fast|many|accurate)|perform(s|ed|ance)?|results?|benchmarks?|state[- ]of[- ]the[- ]art|sota|outperform\w*|improve(s|d|ment)?|gains?|speed-?ups?|slow(s|er)?( down)?|latency|throughput|emissions?|cost)\b/i,
+      weight: 1.5,
+      label: "results or efficiency",
+    },
+    { re: /\d+(\.\d+)?\s*(%|percent|x\b|×)/i, weight: 1, label: "a number" },
+  ],
+  comparison: [
+    {
+      re: /\b(compare[sd]?|comparison|comparing|versus|vs\.?|contrast\w*|differ(s|ence|ences|ent)?|relative to|trade-?offs?)\b/i,
+      weight: 2,
+      label: "a comparison",
+    },
+    { re: /\b(better|worse|faster|slower|more|less|higher|lower) than\b/i, weight: 1.5, label: "a comparative" },
+    { re: /\b(which (one|method|model|approach)|or the)\b/i, weight: 1, label: "a choice" },
+  ],
+  technical: [
+    { re: /^\s*(why|how)\b/i, weight: 1.5, label: "a why/how question" },
+    {
+      re: /\b(how (does|do|is|are|can)|mechanism|architecture|algorithm|implement\w*|derive\w*|formula|equation|objective|loss|layer|attention|training procedure|optimi[sz]\w*)\b/i,
+      weight: 1.5,
+      label: "a method or mechanism",
+    },
+  ],
+  summary: [
+    {
+      re: /\b(summar\w*|overview|survey|state of|landscape|main (ideas?|contributions?|findings?)|key (ideas?|points?|findings?)|tell me about|introduc\w* to)\b/i,
+      weight: 2,
+      label: "an overview",
+    },
+    { re: /^\s*(what (is|are)|explain|describe)\b/i, weight: 1, label: "a definition" },
+  ],
+};
+
+const STOP = new Set(
+  (
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its of on or " +
+    "our so such than that the their them then there these they this those to was we were what when where which while " +
+    "who why will with would you your about between does did paper papers study work use used using one two also more " +
+    "most much many well versus vs compare compared comparison difference different tell explain describe"
+  ).split(" "),
+);
+
+/** Content words and quoted phrases of the question, in order, deduplicated; ids and acronyms kept as typed. */
+export function extractKeywords(question: string, max = 10): string[] {
+  const out: string[] = [];
+  const add = (k: string) => {
+    const key = k.trim();
+    if (key && !out.some((o) => o.toLowerCase() === key.toLowerCase())) out.push(key);
+  };
+  for (const m of question.matchAll(/["“]([^"”]{2,80})["”]/g)) add(m[1] as string);
+  for (const m of question.normalize("NFKC").matchAll(/[\p{L}\p{N}][\p{L}\p{N}\-.]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu)) {
+    const w = m[0];
+    const lower = w.toLowerCase();
+    if (STOP.has(lower) || (w.length < 3 && !/^[A-Z0-9]{2}$/.test(w))) continue;
+    add(/[A-Z].*[A-Z]|\d/.test(w) ? w : lower);
+  }
+  return out.slice(0, max);
+}
+
+/** Rule-based intent: weighted pattern matches; confidence grows with the winner's score and its margin. */
+export function analyzeWithRules(question: string): QueryAnalysis {
+  const scores: { intent: Exclude<Intent, "unknown">; score: number; labels: string[] }[] = [];
+  for (const [intent, patterns] of Object.entries(PATTERNS) as [
+    Exclude<Intent, "unknown">,
+    (typeof PATTERNS)["performance"],
+  ][]) {
+    const hit = patterns.filter((p) => p.re.test(question));
+    scores.push({ intent, score: hit.reduce((a, p) => a + p.weight, 0), labels: hit.map((p) => p.label) });
+  }
+  scores.sort((a, b) => b.score - a.score);
+  const [best, second] = scores;
+  const keywords = extractKeywords(question);
+  if (!best || best.score === 0) {
+    return {
+      intent: "unknown",
+      confidence: 0.3,
+      keywords,
+      method: "rules",
+      reasoning: "No intent pattern matched; searching with the question's own words.",
+    };
+  }
+  const margin = best.score - (second?.score ?? 0);
+  const confidence = Math.min(0.95, 0.4 + 0.1 * best.score + 0.12 * margin);
+  return {
+    intent: best.intent,
+    confidence: Math.round(confidence * 100) / 100,
+    keywords,
+    method: "rules",
+    reasoning: `Looks like a ${best.intent} question: it asks for ${best.labels.join(", ")}.`,
+  };
+}
+
+const llmAnalysisSchema = z.object({
+  intent: z.enum(["performance", "comparison", "technical", "summary", "unknown"]),
+  confidence: z.coerce.number().min(0).max(1).catch(0.6),
+  keywords: z.array(z.string().min(1).max(80)).max(12).catch([]),
+  reason: z.string().max(400).optional().catch(undefined),
+});
+
+/** Asks the model for the intent as JSON; throws when the call fails or the JSON is unusable (callers keep the rules). */
+export async function analyzeWithLlm(
+  model: LanguageModel,
+  question: string,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<QueryAnalysis> {
+  const { text } = await generateText({
+    model,
+    instructions:
+      "You classify research questions about a library of scientific papers. Reply with JSON only, no prose: " +
+      '{"intent": "performance|comparison|technical|summary|unknown", "confidence": 0..1, "keywords": ["..."], "reason": "..."}',
+    prompt: `Question: ${question}`,
+    temperature: 0,
+    maxOutputTokens: 300,
+    maxRetries: 0,
+    abortSignal: signal,
+  });
+  const parsed = parseModelJson(text, llmAnalysisSchema);
+  const keywords = parsed.keywords.length > 0 ? parsed.keywords : extractKeywords(question);
+  return {
+    intent: parsed.intent,
+    confidence: parsed.confidence,
+    keywords,
+    method: "llm",
+    reasoning: parsed.reason ?? `The model classified this as a ${parsed.intent} question.`,
+  };
+}

@@ -1,0 +1,233 @@
+import { generateText, type LanguageModel } from "ai";
+import { z } from "zod";
+import { tokenize } from "@/lib/embeddings/hashing";
+import { splitSentences } from "@/lib/ingest/chunk";
+import { parseModelJson } from "./json";
+import type { Citation } from "./types";
+
+/** A retrieved passage an answer may cite. */
+export interface EvidencePassage {
+  chunkUid: string;
+  paperId: string;
+  title: string;
+  page: number;
+  /** Offsets of the passage on its page. */
+  charStart: number;
+  charEnd: number;
+  text: string;
+}
+
+/** One citation as written: `[1706.03762v5, page 4]`, `[arXiv:1706.03762 p.4]`, `[ID, p. 4]`; `;` separates several. */
+export interface CitationMarker {
+  marker: string;
+  paperId: string;
+  page: number;
+  /** Offset of the bracket in the text. */
+  at: number;
+}
+
+const BRACKET = /\[([^[\]\n]{3,400})\]/g;
+const ONE =
+  /^\s*(?:arxiv:\s*)?([A-Za-z0-9][A-Za-z0-9._\-/]*?)\s*(?:,\s*(?:page|pages|pg\.?|p\.)\s*|\s+(?:page|p\.)\s*)(\d{1,5})\s*$/i;
+
+/** Finds the citations in a text. Brackets that are not citations (`[1]`, `[see above]`) are ignored. */
+export function parseCitations(text: string): CitationMarker[] {
+  const out: CitationMarker[] = [];
+  for (const m of text.matchAll(BRACKET)) {
+    const inner = m[1] as string;
+    for (const part of inner.split(";")) {
+      const c = ONE.exec(part);
+      if (!c) continue;
+      out.push({ marker: m[0], paperId: c[1] as string, page: Number(c[2]), at: m.index ?? 0 });
+    }
+  }
+  return out;
+}
+
+/** True when a bracket looks like an attempted citation that does not parse (reported as a warning). */
+export function malformedCitations(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(BRACKET)) {
+    const inner = m[1] as string;
+    if (!/\b(page|p\.)\s*\d|arxiv:/i.test(inner)) continue;
+    if (inner.split(";").some((part) => !ONE.test(part))) out.push(m[0]);
+  }
+  return out;
+}
+
+/** Paper ids compare without case and arXiv version: the model may drop `v5`. */
+export function sameId(a: string, b: string): boolean {
+  const strip = (s: string) =>
+    s
+      .trim()
+      .toLowerCase()
+      .replace(/^arxiv:/, "")
+      .replace(/v\d+$/, "");
+  return strip(a) === strip(b);
+}
+
+/** The answer's sentences with the citations each carries (a citation in a list item belongs to that item). */
+export function citedClaims(markdown: string): { claim: string; citations: CitationMarker[] }[] {
+  const out: { claim: string; citations: CitationMarker[] }[] = [];
+  for (const rawLine of markdown.split("\n")) {
+    const line = rawLine.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").replace(/^>\s?/, "");
+    if (/^\s*#/.test(line) || line.trim() === "") continue;
+    for (const s of splitSentences(line)) {
+      const citations = parseCitations(s.text);
+      const claim = s.text
+        .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))
+        .replace(/\s+([.,;:!?])/g, "$1")
+        .replace(/\s+/g, " ")
+        .trim();
+      if (claim.length === 0) {
+        // a citation standing after its sentence's full stop belongs to the sentence before
+        const prev = out[out.length - 1];
+        if (prev && citations.length > 0) prev.citations.push(...citations);
+        continue;
+      }
+      out.push({ claim, citations });
+    }
+  }
+  return out;
+}
+
+/** Content-word stems (the same tokenizer as the offline embedder). */
+function stems(text: string): Set<string> {
+  return new Set(tokenize(text));
+}
+
+/** Share of the claim's content words found in the text. */
+export function lexicalSupport(claim: string, text: string): number {
+  const c = stems(claim);
+  if (c.size === 0) return 0;
+  const t = stems(text);
+  let hit = 0;
+  for (const w of c) if (t.has(w)) hit++;
+  return hit / c.size;
+}
+
+/** A claim is supported offline when this share of its content words is in the cited passage. */
+export const LEXICAL_SUPPORT_THRESHOLD = 0.6;
+
+/** The sentence of the passage that best supports the claim, with its offsets on the page. */
+export function bestQuote(
+  claim: string,
+  passage: EvidencePassage,
+): { quote: string; charStart: number; charEnd: number; support: number } {
+  let best = { quote: passage.text.slice(0, 300), charStart: passage.charStart, charEnd: passage.charEnd, support: 0 };
+  for (const s of splitSentences(passage.text)) {
+    const support = lexicalSupport(claim, s.text);
+    if (support > best.support) {
+      best = { quote: s.text, charStart: passage.charStart + s.start, charEnd: passage.charStart + s.end, support };
+    }
+  }
+  return best;
+}
+
+/**
+ * Resolves every citation of the answer to a retrieved passage of that paper and page and checks the claim against
+ * it. A citation of a page nothing was retrieved from is unsupported ("not among the retrieved passages").
+ */
+export function verifyCitations(markdown: string, evidence: EvidencePassage[]): Citation[] {
+  const citations: Citation[] = [];
+  for (const { claim, citations: markers } of citedClaims(markdown)) {
+    for (const m of markers) {
+      const candidates = evidence.filter((e) => sameId(e.paperId, m.paperId) && e.page === m.page);
+      const paperId = candidates[0]?.paperId ?? evidence.find((e) => sameId(e.paperId, m.paperId))?.paperId;
+      if (candidates.length === 0) {
+        citations.push({
+          index: citations.length + 1,
+          marker: m.marker,
+          paperId: paperId ?? m.paperId,
+          page: m.page,
+          claim,
+          chunkUid: null,
+          quote: "",
+          charStart: null,
+          charEnd: null,
+          supported: false,
+          support: 0,
+          reason: paperId
+            ? `Page ${m.page} of ${paperId} is not among the retrieved passages.`
+            : `${m.paperId} is not among the retrieved papers.`,
+        });
+        continue;
+      }
+      // the passage of that page that supports the claim best (a page may have several)
+      let best: { passage: EvidencePassage; q: ReturnType<typeof bestQuote>; whole: number } | null = null;
+      for (const p of candidates) {
+        const whole = lexicalSupport(claim, p.text);
+        const q = bestQuote(claim, p);
+        if (!best || whole > best.whole) best = { passage: p, q, whole };
+      }
+      if (!best) continue;
+      const supported = best.whole >= LEXICAL_SUPPORT_THRESHOLD;
+      citations.push({
+        index: citations.length + 1,
+        marker: m.marker,
+        paperId: best.passage.paperId,
+        page: m.page,
+        claim,
+        chunkUid: best.passage.chunkUid,
+        quote: best.q.quote,
+        charStart: best.q.charStart,
+        charEnd: best.q.charEnd,
+        supported,
+        support: Math.round(best.whole * 100) / 100,
+        ...(supported
+          ? {}
+          : { reason: `Only ${Math.round(best.whole * 100)}% of the claim's words are in the cited passage.` }),
+      });
+    }
+  }
+  return citations;
+}
+
+const judgeSchema = z.object({
+  verdicts: z.array(
+    z.object({
+      i: z.coerce.number().int(),
+      supported: z.boolean(),
+      reason: z.string().max(300).optional().catch(undefined),
+    }),
+  ),
+});
+
+/**
+ * The LLM as a judge: one call for all resolved citations; the model's verdict replaces the lexical one. Citations
+ * that resolved to no passage stay unsupported. Throws when the call or its JSON fails (callers keep the lexical check).
+ */
+export async function judgeCitations(
+  model: LanguageModel,
+  citations: Citation[],
+  evidence: EvidencePassage[],
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<Citation[]> {
+  const resolved = citations.filter((c) => c.chunkUid);
+  if (resolved.length === 0) return citations;
+  const byUid = new Map(evidence.map((e) => [e.chunkUid, e]));
+  const items = resolved
+    .map((c) => `#${c.index}\nCLAIM: ${c.claim}\nSOURCE: ${(byUid.get(c.chunkUid ?? "")?.text ?? "").slice(0, 1500)}`)
+    .join("\n\n");
+  const { text } = await generateText({
+    model,
+    instructions:
+      "You check whether each claim is supported by its source passage. A claim is supported only if the passage " +
+      'states it (paraphrase allowed). Reply with JSON only: {"verdicts": [{"i": <claim number>, "supported": true|false, "reason": "..."}]}',
+    prompt: items,
+    temperature: 0,
+    maxOutputTokens: 200 + 60 * resolved.length,
+    maxRetries: 0,
+    abortSignal: signal,
+  });
+  const { verdicts } = parseModelJson(text, judgeSchema);
+  const byIndex = new Map(verdicts.map((v) => [v.i, v]));
+  return citations.map((c) => {
+    const v = c.chunkUid ? byIndex.get(c.index) : undefined;
+    if (!v) return c;
+    const { reason: _old, ...rest } = c;
+    return v.supported
+      ? { ...rest, supported: true }
+      : { ...rest, supported: false, reason: v.reason ?? "The model judged the passage not to support the claim." };
+  });
+}
