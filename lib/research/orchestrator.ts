@@ -303,15 +303,15 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
     const papers = await runStep("search_summaries", async (progress) => {
       progress({ title: `Searching paper summaries (${queries.length} queries)`, queries });
       const found = await searchSummaries(deps.db, queries, deps.embedder, { ...SUMMARY_SEARCH });
-      found.forEach((p, i) =>
-        retrieved.push({
+      retrieved.push(
+        ...found.map((p, i) => ({
           chunkUid: p.passages[0]?.chunkUid ?? p.paperId,
           paperId: p.paperId,
           page: p.passages[0]?.pages[0] ?? null,
-          stage: "summaries",
+          stage: "summaries" as const,
           rank: i + 1,
           score: p.score,
-        }),
+        })),
       );
       opts.onRetrieved?.([...retrieved]);
       if (found.length === 0) {
@@ -339,15 +339,15 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
         throw new ResearchStepError({ code: "no_content", message: NO_CONTENT_MESSAGE, hint: REBUILD_HINT });
       }
       const ranked: RerankedResult[] = rerank(found, { intent: analysis.intent, keywords: analysis.keywords });
-      ranked.forEach((r, i) =>
-        retrieved.push({
+      retrieved.push(
+        ...ranked.map((r, i) => ({
           chunkUid: r.chunkUid,
           paperId: r.paperId,
           page: r.page,
-          stage: "content",
+          stage: "content" as const,
           rank: i + 1,
           score: r.rerankScore,
-        }),
+        })),
       );
       opts.onRetrieved?.([...retrieved]);
       return {
