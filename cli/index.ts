@@ -5,6 +5,7 @@ import { isLecternError } from "@/lib/errors";
 import { runEval } from "./commands/eval";
 import { runIngest } from "./commands/ingest";
 import { runReembed } from "./commands/reembed";
+import { runResearchCommand } from "./commands/research";
 import { runSearch } from "./commands/search";
 import { runStats } from "./commands/stats";
 import { info, printJson } from "./output";
@@ -18,6 +19,7 @@ commands:
   stats                          papers, pages, chunks, index sizes
   search "<query>"               hybrid search [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024]
   eval <questions.json>          retrieval metrics [--retriever fts|vector|hybrid|hybrid-mmr|all]
+  research "<question>"          a cited answer, its steps printed as they run (saved; open it at /research/<run id>)
   reembed                        re-embed the whole library with the configured embedder
   migrate                        apply database migrations (also done automatically)
 
@@ -40,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return command ? 0 : values.help ? 0 : 2;
   }
-  const known = ["ingest", "stats", "reembed", "migrate", "search", "eval"];
+  const known = ["ingest", "stats", "reembed", "migrate", "search", "eval", "research"];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
     return 2;
@@ -58,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
         return await runSearch(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "eval":
         return await runEval(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "research":
+        return await runResearchCommand(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "reembed":
         return await runReembed(handle, json);
       case "migrate":

@@ -1,0 +1,137 @@
+import { parseArgs } from "node:util";
+import type { DbHandle } from "@/db";
+import { getChatModel } from "@/lib/ai/providers";
+import { getEmbeddingProvider } from "@/lib/embeddings";
+import { getEnv } from "@/lib/env";
+import { startRun, waitForRun } from "@/lib/research/runs";
+import { applyEvent, type ResearchEvent, type ResearchRunState, type ResearchStep } from "@/lib/research/types";
+import { info, printJson } from "../output";
+
+const USAGE = 'usage: npm run cli -- research "<question>" [--json]';
+
+const STARTS: Record<string, string> = {
+  analysis: "🧭 Analyzing the question...",
+  query_expansion: "🧩 Expanding the search queries...",
+  search_summaries: "🔍 Stage 1: Searching summaries for relevant papers...",
+  search_content: "📄 Stage 2: Searching the full text of the shortlisted papers...",
+  synthesis: "✍️  Synthesizing the answer...",
+  verification: "✅ Verifying citations...",
+  formatting: "📚 Formatting references...",
+};
+
+/** One line per step change worth telling: its start, then its outcome. */
+export function describeStepEvent(step: ResearchStep, previous: ResearchStep | undefined): string | null {
+  if (step.status === "in_progress" && previous?.status !== "in_progress") return STARTS[step.id] ?? `${step.title}...`;
+  if (step.status === "completed") {
+    const extra =
+      step.id === "query_expansion" && step.queries.length > 0
+        ? `\n${step.queries.map((q) => `     · ${q}`).join("\n")}`
+        : "";
+    return `   ${step.title} (${step.durationMs ?? 0} ms)${extra}`;
+  }
+  if (step.status === "failed") return `   ✗ ${step.error?.message ?? "failed"}`;
+  return null;
+}
+
+export function researchJson(state: ResearchRunState) {
+  return {
+    run_id: state.runId,
+    status: state.status,
+    mode: state.mode,
+    model: state.model,
+    question: state.question,
+    answer_markdown: state.answer,
+    citations: state.citations.map((c) => ({
+      paper_id: c.paperId,
+      page: c.page,
+      quote: c.quote,
+      claim: c.claim,
+      supported: c.supported,
+    })),
+    references: state.references,
+    steps: state.steps.map((s) => ({ type: s.type, id: s.id, status: s.status, duration_ms: s.durationMs })),
+    warnings: state.warnings,
+    ...(state.error ? { error: state.error } : {}),
+    duration_ms: state.durationMs,
+  };
+}
+
+export async function runResearchCommand(handle: DbHandle, args: string[], json: boolean): Promise<number> {
+  const { positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: false,
+    options: { json: { type: "boolean" } },
+  });
+  const question = positionals.join(" ").trim();
+  if (!question) {
+    info(USAGE);
+    return 2;
+  }
+  const env = getEnv();
+  const controller = new AbortController();
+  const onSigint = () => {
+    info("\nCancelling…");
+    controller.abort(new Error("cancelled"));
+  };
+  process.once("SIGINT", onSigint);
+  const say = (line: string) => (json ? info(line) : process.stdout.write(`${line}\n`));
+  try {
+    const run = startRun(
+      {
+        db: handle.db,
+        embedder: getEmbeddingProvider(env),
+        chatModel: getChatModel(env),
+        llmTimeoutMs: env.LECTERN_LLM_TIMEOUT_MS,
+        runTimeoutMs: env.LECTERN_RESEARCH_TIMEOUT_MS,
+      },
+      question,
+      { signal: controller.signal },
+    );
+    let state: ResearchRunState | null = null;
+    let streaming = false;
+    for await (const event of run.events as AsyncIterable<ResearchEvent>) {
+      const before: ResearchRunState | null = state;
+      state = applyEvent(state, event);
+      if (event.kind === "run_started") {
+        say(`Research ${event.runId} · ${event.mode === "offline" ? "offline mode (extractive answer)" : event.model}`);
+      } else if (event.kind === "step") {
+        const prev = before?.steps.find((s) => s.id === event.step.id);
+        if (streaming && event.step.id !== "synthesis") {
+          if (!json) process.stdout.write("\n");
+          streaming = false;
+        }
+        const line = describeStepEvent(event.step, prev);
+        if (line) say(line);
+      } else if (event.kind === "answer_delta" && state?.mode === "llm" && !json) {
+        // the model's answer as it is written
+        streaming = true;
+        process.stdout.write(event.text);
+      }
+    }
+    await waitForRun(run.runId);
+    if (!state) throw new Error("The run produced no events.");
+    const final = state as ResearchRunState;
+    if (json) {
+      printJson(researchJson(final));
+    } else {
+      if (final.answer) process.stdout.write(`\n${final.answer}\n`);
+      const unsupported = final.citations.filter((c) => !c.supported);
+      if (final.citations.length > 0) {
+        process.stdout.write(
+          `\nCitations: ${final.citations.length - unsupported.length}/${final.citations.length} supported by the cited page.\n`,
+        );
+      }
+      for (const c of unsupported) process.stdout.write(`  ⚠ ${c.marker} ${c.reason ?? ""}\n    “${c.claim}”\n`);
+      for (const w of final.warnings) process.stdout.write(`  ⚠ ${w}\n`);
+      if (final.error) {
+        process.stdout.write(`\n${final.error.message}\n`);
+        if (final.error.hint) process.stdout.write(`${final.error.hint}\n`);
+      }
+      process.stdout.write(`\n${final.status} in ${final.durationMs ?? 0} ms · run ${final.runId}\n`);
+    }
+    return final.status === "completed" ? 0 : 1;
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
