@@ -49,7 +49,7 @@ export function malformedCitations(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(BRACKET)) {
     const inner = m[1] as string;
-    if (!/\b(page|p\.)\s*\d|arxiv:/i.test(inner)) continue;
+    if (!/(^|;)\s*(arxiv:\s*)?[A-Za-z0-9][\w.\-/]*\s*,?\s*(page|pages|p\.)\s*\S/i.test(inner)) continue;
     if (inner.split(";").some((part) => !ONE.test(part))) out.push(m[0]);
   }
   return out;

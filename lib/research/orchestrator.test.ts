@@ -1,0 +1,301 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { getRun, listRuns, setFeedback } from "@/db/queries/research";
+import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { makeTestPdf } from "@/lib/testing/pdf";
+import { NO_CONTENT_MESSAGE, noPapersMessage, type ResearchDeps, runResearch } from "./orchestrator";
+import { cancelRun, startRun, subscribeRun, waitForRun } from "./runs";
+import { mockModel, sourcesInPrompt } from "./testing";
+import type { ResearchEvent, ResearchRunState } from "./types";
+
+const ATTENTION = [
+  "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe propose an attention-only encoder-decoder for translation that trains faster than recurrent models.",
+  "3.2 Scaled Dot-Product Attention\nWe divide the dot products of queries and keys by the square root of the key dimension. For large dimensions the dot products grow large in magnitude, pushing the softmax function into regions where it has extremely small gradients. Scaling counteracts this effect and keeps gradients healthy.",
+  "5 Training\nWe trained on eight GPUs for three days with the Adam optimizer and label smoothing of 0.1. Dropout was applied to the output of each sub-layer before the residual connection.",
+];
+const LORA = [
+  "arXiv:2106.00002v2 [cs.LG] 1 Jun 2021\nLow-Rank Adapters for Large Language Models\nAlan Turing\nAbstract\nWe freeze the pretrained weights and train small low-rank update matrices for each downstream task.",
+  "4.1 No Additional Inference Latency\nWhen deployed in production, the low-rank update is merged into the frozen weight matrix, so the adapted model runs exactly as fast as the original one. There is no extra latency at inference time compared with full fine-tuning.",
+];
+
+let handle: DbHandle;
+let dataDir: string;
+let embedder: EmbeddingProvider;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-research-"));
+  embedder = createHashingEmbedder({ dimensions: 512 });
+  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
+  const files = await Promise.all(
+    [ATTENTION, LORA].map(async (pages, i) => {
+      const bytes = await makeTestPdf({ pages });
+      return { name: `paper-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
+    }),
+  );
+  const results = await ingestFiles(files, ctx);
+  expect(results.map((r) => r.status)).toEqual(["ingested", "ingested"]);
+});
+
+afterAll(async () => {
+  await handle?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function deps(over: Partial<ResearchDeps> = {}): ResearchDeps {
+  return { db: handle.db, embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 30_000, ...over };
+}
+
+async function run(question: string, over: Partial<ResearchDeps> = {}, signal?: AbortSignal) {
+  const events: ResearchEvent[] = [];
+  const state = await runResearch(deps(over), question, { runId: "test", signal, onEvent: (e) => events.push(e) });
+  return { state, events };
+}
+
+const QUESTION = "Why are the dot products divided by the square root of the key dimension?";
+
+/** An answer that cites the first sentence of each source in the prompt, as a well-behaved model would. */
+function citingModel(opts: { judge?: (prompt: string) => string; delayMs?: number } = {}) {
+  const calls: string[] = [];
+  const model = mockModel({
+    delayMs: opts.delayMs,
+    reply: (prompt, kind) => {
+      calls.push(prompt);
+      if (kind === "stream") {
+        const sources = sourcesInPrompt(prompt).slice(0, 2);
+        return `## Answer\n\n${sources.map((s) => `${s.firstSentence} ${s.citation}`).join(" ")}`;
+      }
+      if (prompt.includes("CLAIM:")) return opts.judge?.(prompt) ?? '{"verdicts": []}';
+      if (prompt.includes("Intent:")) return '{"queries": ["scaling of attention logits"]}';
+      return '{"intent": "technical", "confidence": 0.9, "keywords": ["dot products", "square root"]}';
+    },
+  });
+  return { model, calls };
+}
+
+describe("runResearch, offline", () => {
+  it("runs every step in order and answers with verified citations", async () => {
+    const { state, events } = await run(QUESTION);
+    expect(events[0]?.kind).toBe("run_started");
+    expect(events.at(-1)).toMatchObject({ kind: "run_finished", status: "completed" });
+    // each step goes pending → in_progress → completed, in plan order
+    const order = [
+      "analysis",
+      "query_expansion",
+      "search_summaries",
+      "search_content",
+      "synthesis",
+      "verification",
+      "formatting",
+    ];
+    const firstStart = order.map((id) =>
+      events.findIndex((e) => e.kind === "step" && e.step.id === id && e.step.status === "in_progress"),
+    );
+    expect(firstStart.every((i) => i > 0)).toBe(true);
+    expect([...firstStart].sort((a, b) => a - b)).toEqual(firstStart);
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual(order.map((id) => [id, "completed"]));
+    for (const s of state.steps) {
+      expect(s.durationMs).toBeGreaterThanOrEqual(0);
+      expect(s.startedAt).not.toBeNull();
+    }
+    const summaries = state.steps.find((s) => s.id === "search_summaries");
+    expect(summaries?.type).toBe("rag_search");
+    expect(summaries?.stage).toBe("summaries");
+    expect(summaries?.sources[0]?.paperId).toBe("2001.00001v1");
+    const content = state.steps.find((s) => s.id === "search_content");
+    expect(content?.sources.some((s) => s.paperId === "2001.00001v1" && s.page === 2)).toBe(true);
+    const expansion = state.steps.find((s) => s.id === "query_expansion");
+    expect(expansion?.queries[0]).toBe(QUESTION);
+    expect(expansion?.queries.length).toBeLessThanOrEqual(6);
+
+    expect(state.mode).toBe("offline");
+    expect(state.answer).toMatch(/^## Answer/);
+    expect(state.answer).toContain("[2001.00001v1, page 2]");
+    expect(state.answer).toMatch(/## References\n\n1\. \*\*2001\.00001v1\*\* — Scaled Attention/);
+    expect(state.citations.length).toBeGreaterThan(0);
+    expect(state.citations.every((c) => c.supported && c.chunkUid)).toBe(true);
+    const onPage2 = state.citations.find((c) => c.page === 2);
+    expect(onPage2?.quote).toMatch(/square root of the key dimension|grow large in magnitude/);
+    expect(state.references.map((r) => r.paperId)).toContain("2001.00001v1");
+    const verification = state.steps.find((s) => s.id === "verification");
+    expect(verification?.data).toMatchObject({ unsupported: 0 });
+    expect(verification?.confidence).toBe(1);
+    expect(events.filter((e) => e.kind === "answer_delta").length).toBeGreaterThan(0);
+  });
+
+  it("says no papers were found for a topic the library lacks", async () => {
+    const q = "coral reef photosynthesis in tropical oceans";
+    const { state } = await run(q);
+    expect(state.status).toBe("failed");
+    expect(state.error).toEqual({ code: "no_papers", message: noPapersMessage(q) });
+    expect(state.error?.message).toBe(
+      'No papers found relevant to query: "coral reef photosynthesis in tropical oceans". Try refining your search terms.',
+    );
+    expect(state.steps.find((s) => s.id === "search_summaries")?.status).toBe("failed");
+    expect(state.steps.find((s) => s.id === "synthesis")?.status).toBe("pending");
+  });
+
+  it("rejects an empty or wordless question with a clear message", async () => {
+    for (const q of ["", "   ", "?!… 🙂", "x".repeat(20_000)]) {
+      const { state } = await run(q);
+      expect(state.status).toBe("failed");
+      expect(state.error?.code).toBe("bad_request");
+      expect(state.error?.message.length).toBeGreaterThan(10);
+    }
+  });
+
+  it("survives hostile text: tsquery operators, quotes and SQL", async () => {
+    const { state } = await run(`square root"); DROP TABLE chunks; -- & | ! :* (( key dimension`);
+    expect(["completed", "failed"]).toContain(state.status);
+    if (state.status === "failed") expect(state.error?.code).toBe("no_papers");
+    const [row] = (await handle.db.execute(sql`select count(*)::int as n from chunks`)).rows as { n: number }[];
+    expect(Number(row?.n)).toBeGreaterThan(0);
+  });
+
+  it("stops when cancelled and says so", async () => {
+    const controller = new AbortController();
+    const events: ResearchEvent[] = [];
+    const state = await runResearch(deps(), QUESTION, {
+      runId: "cancel",
+      signal: controller.signal,
+      onEvent: (e) => {
+        events.push(e);
+        if (e.kind === "step" && e.step.id === "query_expansion" && e.step.status === "in_progress") {
+          controller.abort(new Error("cancelled"));
+        }
+      },
+    });
+    expect(state.status).toBe("cancelled");
+    expect(state.error?.code).toBe("cancelled");
+    expect(state.steps.find((s) => s.id === "synthesis")?.status).toBe("pending");
+  });
+});
+
+describe("runResearch with a model (AI SDK mocks)", () => {
+  it("streams the model's answer token by token and verifies its citations", async () => {
+    const { model, calls } = citingModel({ judge: () => '{"verdicts": [{"i": 1, "supported": true}]}' });
+    const { state, events } = await run("RWKV scaling", { chatModel: model });
+    // "RWKV scaling" has no rule intent: the model is asked (and its expansion used)
+    expect(state.steps[0]?.data).toMatchObject({ intent: "technical", method: "llm" });
+    expect(state.steps[1]?.queries).toContain("scaling of attention logits");
+    expect(state.mode).toBe("llm");
+    expect(state.model).toBe("mock-model");
+    const deltas = events.filter((e) => e.kind === "answer_delta");
+    expect(deltas.length).toBeGreaterThan(3);
+    const synthesisPrompt = calls.find((c) => c.includes("Do not use outside knowledge"));
+    expect(synthesisPrompt).toBeDefined();
+    expect(state.status).toBe("completed");
+    expect(state.citations.length).toBeGreaterThan(0);
+    expect(state.citations.every((c) => c.supported)).toBe(true);
+    expect(state.steps.find((s) => s.id === "verification")?.data).toMatchObject({ method: "llm" });
+  });
+
+  it("shows what the model judge rejects as unsupported, with its reason", async () => {
+    const { model } = citingModel({
+      judge: () => '{"verdicts": [{"i": 1, "supported": false, "reason": "The passage says otherwise."}]}',
+    });
+    const { state } = await run(QUESTION, { chatModel: model });
+    expect(state.citations[0]).toMatchObject({ supported: false, reason: "The passage says otherwise." });
+    expect(state.steps.find((s) => s.id === "verification")?.data).toMatchObject({ unsupported: 1 });
+  });
+
+  it("falls back to the offline path when every model call fails", async () => {
+    const failing = mockModel({
+      reply: () => {
+        throw new Error("connection refused");
+      },
+    });
+    const { state } = await run(QUESTION, { chatModel: failing });
+    expect(state.status).toBe("completed");
+    expect(state.warnings.some((w) => w.startsWith("Failed to synthesize research answer: connection refused"))).toBe(
+      true,
+    );
+    expect(state.steps.find((s) => s.id === "synthesis")?.data).toMatchObject({ method: "extractive", fallback: true });
+    expect(state.citations.length).toBeGreaterThan(0);
+    expect(state.citations.every((c) => c.supported)).toBe(true);
+  });
+
+  it("abandons a model call after its timeout and carries on offline", async () => {
+    const { model } = citingModel({ delayMs: 5_000 });
+    const { state } = await run("RWKV scaling dot products", { chatModel: model, llmTimeoutMs: 100 });
+    expect(state.warnings.some((w) => /^Query analysis fell back to rules: .*timeout/i.test(w))).toBe(true);
+    expect(state.status).toBe("completed");
+    expect(state.steps[0]?.data).toMatchObject({ method: "rules" });
+    expect(state.warnings.some((w) => w.startsWith("Failed to synthesize research answer:"))).toBe(true);
+  });
+
+  it("stops the whole run at its timeout", async () => {
+    const { model } = citingModel({ delayMs: 5_000 });
+    const { state } = await run("RWKV scaling", { chatModel: model, llmTimeoutMs: 10_000, runTimeoutMs: 200 });
+    expect(state.status).toBe("failed");
+    expect(state.error?.code).toBe("timeout");
+    expect(state.error?.message).toMatch(/longer than 0 s|longer than/);
+  });
+});
+
+describe("runs: background, persisted, replayable", () => {
+  it("saves every step and the answer; the stored run reads back as it was", async () => {
+    const started = startRun(deps(), QUESTION);
+    const seen: ResearchEvent[] = [];
+    for await (const e of started.events) seen.push(e);
+    const final = (await waitForRun(started.runId)) as ResearchRunState;
+    expect(started.runId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(seen[0]?.kind).toBe("run_started");
+    const stored = await getRun(handle.db, started.runId);
+    expect(stored).not.toBeNull();
+    expect(stored?.status).toBe("completed");
+    expect(stored?.answer).toBe(final.answer);
+    expect(stored?.citations).toEqual(final.citations);
+    expect(stored?.references).toEqual(final.references);
+    expect(stored?.steps.map((s) => [s.id, s.status, s.durationMs])).toEqual(
+      final.steps.map((s) => [s.id, s.status, s.durationMs]),
+    );
+    // what evaluation needs: retrieved chunk ids with ranks, per stage
+    expect(stored?.retrieved.some((r) => r.stage === "content" && r.rank === 1)).toBe(true);
+    expect(stored?.retrieved.some((r) => r.stage === "summaries")).toBe(true);
+    // a late subscriber gets the whole run from the start
+    const replay: ResearchEvent[] = [];
+    for await (const e of subscribeRun(started.runId) ?? []) replay.push(e);
+    expect(replay).toEqual(seen);
+    expect(cancelRun(started.runId)).toBe(false);
+    expect((await listRuns(handle.db)).some((r) => r.id === started.runId)).toBe(true);
+    expect(await setFeedback(handle.db, started.runId, { rating: "helpful", comment: "clear" })).toBe(true);
+    expect((await getRun(handle.db, started.runId))?.feedback).toMatchObject({ rating: "helpful", comment: "clear" });
+    expect(await setFeedback(handle.db, "nope", { rating: "helpful" })).toBe(false);
+    expect(await getRun(handle.db, "nope")).toBeNull();
+  });
+
+  it("cancels a run in flight and stores it as cancelled", async () => {
+    const { model } = citingModel({ delayMs: 2_000 });
+    const started = startRun(deps({ chatModel: model }), "RWKV scaling");
+    // wait for the first step to be under way, then cancel
+    for await (const e of started.events) {
+      if (e.kind === "step" && e.step.status === "in_progress") {
+        expect(cancelRun(started.runId)).toBe(true);
+        break;
+      }
+    }
+    await waitForRun(started.runId);
+    const stored = await getRun(handle.db, started.runId);
+    expect(stored?.status).toBe("cancelled");
+    expect(stored?.error?.code).toBe("cancelled");
+  });
+});
+
+describe("runResearch when the index is broken", () => {
+  it("says no content was found and how to rebuild the index", async () => {
+    await handle.db.execute(sql`delete from chunks`);
+    const { state } = await run(QUESTION);
+    expect(state.status).toBe("failed");
+    expect(state.error?.code).toBe("no_content");
+    expect(state.error?.message).toBe(NO_CONTENT_MESSAGE);
+    expect(state.error?.hint).toMatch(/reembed/);
+  });
+});
