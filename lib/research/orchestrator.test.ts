@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "@/db";
+import { type DbHandle, queryRows } from "@/db";
 import { getRun, listRuns, setFeedback } from "@/db/queries/research";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
@@ -155,7 +155,7 @@ describe("runResearch, offline", () => {
     const { state } = await run(`square root"); DROP TABLE chunks; -- & | ! :* (( key dimension`);
     expect(["completed", "failed"]).toContain(state.status);
     if (state.status === "failed") expect(state.error?.code).toBe("no_papers");
-    const [row] = (await handle.db.execute(sql`select count(*)::int as n from chunks`)).rows as { n: number }[];
+    const [row] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from chunks`);
     expect(Number(row?.n)).toBeGreaterThan(0);
   });
 
