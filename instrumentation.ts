@@ -13,6 +13,10 @@ export async function register() {
   try {
     const handle = await getDbHandle("app");
     console.log(`[lectern] database ready (${handle.driver}: ${handle.location})`);
+    const { markInterruptedRuns } = await import("@/db/queries/research");
+    const { getEnv } = await import("@/lib/env");
+    const interrupted = await markInterruptedRuns(handle.db, { olderThanMs: getEnv().LECTERN_RESEARCH_TIMEOUT_MS });
+    if (interrupted > 0) console.log(`[lectern] ${interrupted} research run(s) interrupted by a restart marked failed`);
   } catch (e) {
     // Keep serving: pages show the error, and the next request tries again (e.g. once PostgreSQL is back).
     console.error(`[lectern] database not available at start: ${(e as Error).message}`);

@@ -142,8 +142,11 @@ export async function finishRun(
     .where(eq(researchRuns.id, runId));
 }
 
-/** Runs left `running` by a process that is gone (the server restarted mid-run) are marked failed. */
-export async function markInterruptedRuns(db: Database, runningIds: string[]): Promise<number> {
+/**
+ * Runs still `running` that started longer ago than a run may last belong to a process that is gone (the server
+ * stopped mid-run): they are marked failed with a message saying so. Returns how many.
+ */
+export async function markInterruptedRuns(db: Database, { olderThanMs }: { olderThanMs: number }): Promise<number> {
   const rows = await db
     .update(researchRuns)
     .set({
@@ -151,17 +154,10 @@ export async function markInterruptedRuns(db: Database, runningIds: string[]): P
       finishedAt: new Date(),
       error: {
         code: "internal",
-        message: "The run was interrupted (the server stopped before it finished). Ask again to rerun it.",
+        message: "The run was interrupted (the server stopped before it finished). Ask the question again to rerun it.",
       },
     })
-    .where(
-      runningIds.length > 0
-        ? sql`status = 'running' and id not in (${sql.join(
-            runningIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`
-        : sql`status = 'running'`,
-    )
+    .where(sql`status = 'running' and started_at < now() - make_interval(secs => ${olderThanMs / 1000})`)
     .returning({ id: researchRuns.id });
   return rows.length;
 }

@@ -299,3 +299,30 @@ describe("runResearch when the index is broken", () => {
     expect(state.error?.hint).toMatch(/reembed/);
   });
 });
+
+describe("interrupted runs", () => {
+  it("marks runs left running longer than a run may last as failed, and leaves recent ones", async () => {
+    const { insertRun, markInterruptedRuns } = await import("@/db/queries/research");
+    const old = new Date(Date.now() - 3_600_000).toISOString();
+    await insertRun(handle.db, {
+      id: "old-run",
+      question: "q",
+      mode: "offline",
+      model: "extractive",
+      startedAt: old,
+      steps: [],
+    });
+    await insertRun(handle.db, {
+      id: "new-run",
+      question: "q",
+      mode: "offline",
+      model: "extractive",
+      startedAt: new Date().toISOString(),
+      steps: [],
+    });
+    expect(await markInterruptedRuns(handle.db, { olderThanMs: 60_000 })).toBe(1);
+    expect((await getRun(handle.db, "old-run"))?.status).toBe("failed");
+    expect((await getRun(handle.db, "old-run"))?.error?.message).toMatch(/interrupted/);
+    expect((await getRun(handle.db, "new-run"))?.status).toBe("running");
+  });
+});
