@@ -27,6 +27,21 @@ export function ruleExpansions(question: string, analysis: QueryAnalysis): strin
 }
 
 /**
+ * Words of scientific prose too generic to steer a search (they are in most passages of most papers). Stemmed, as
+ * `tokenize` gives them.
+ */
+const GENERIC = new Set(
+  tokenize(
+    "model models method methods result results paper papers approach approaches work works show shows shown table " +
+      "figure section using used based task tasks data dataset number different large small new first second third " +
+      "require requires required resulting result compute computed computing training trained train performance " +
+      "example examples case cases set sets value values further following given general well make makes made include " +
+      "includes including provide provides use uses respectively thus since however therefore propose proposed study " +
+      "experiment experiments evaluate evaluated analysis present presents order also approximately appendix",
+  ),
+);
+
+/**
  * Pseudo-relevance feedback: terms frequent across the top passages of a first search but absent from the question
  * (the library's own words for what the question paraphrases). A term must appear in at least two passages.
  */
@@ -39,7 +54,7 @@ export function feedbackTerms(question: string, passages: string[], max = 6): st
     for (const m of p.normalize("NFKC").matchAll(/[\p{L}][\p{L}\p{N}-]{2,}/gu)) {
       const word = m[0].toLowerCase();
       const [stem] = tokenize(word);
-      if (!stem || asked.has(stem) || stem.length < 4) continue;
+      if (!stem || asked.has(stem) || GENERIC.has(stem) || stem.length < 4) continue;
       const forms = surface.get(stem) ?? new Map<string, number>();
       forms.set(word, (forms.get(word) ?? 0) + 1);
       surface.set(stem, forms);
