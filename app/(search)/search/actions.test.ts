@@ -1,0 +1,134 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db";
+import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
+import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { makeTestPdf } from "@/lib/testing/pdf";
+
+// The action runs the real search on a test database; only the app's database handle is swapped for it.
+const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
+vi.mock("server-only", () => ({}));
+vi.mock("@/db", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/db")>()),
+  getDb: async () => {
+    if (!db.handle) throw new Error("no test database");
+    return db.handle.db;
+  },
+}));
+
+const { searchAction } = await import("./actions");
+
+const PAGES = [
+  "arXiv:2401.01234v2 [cs.CL] 5 Jan 2024\nSparse Retrieval for Long Scientific Documents\nAda Lovelace\nAbstract\nWe study retrieval over long scientific documents with page-level chunks.",
+  "2 Method\nReciprocal rank fusion of the lexicographic and dense lists lifts recall at five to 0.81.",
+];
+
+let dataDir: string;
+
+beforeAll(async () => {
+  db.handle = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-search-action-"));
+  const ctx = createIngestContext(db.handle, {
+    dataDir,
+    maxUploadBytes: 5 * 1024 * 1024,
+    embedder: createHashingEmbedder({ dimensions: 512 }),
+    chatModel: null,
+  });
+  const bytes = await makeTestPdf({ pages: PAGES });
+  const [result] = await ingestFiles([{ name: "sparse.pdf", size: bytes.byteLength, read: async () => bytes }], ctx);
+  expect(result?.status).toBe("ingested");
+});
+
+afterAll(async () => {
+  await db.handle?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("searchAction", () => {
+  it("finds the page-2 passage for a paraphrase, with the ranking of each retriever", async () => {
+    const r = await searchAction({ q: "Does rank fusion lift recall?" });
+    expect(r.ok).toBe(true);
+    if (!r.ok || r.data.index !== "content") throw new Error("expected content results");
+    const top = r.data.hits[0];
+    expect(top).toMatchObject({
+      paperId: "2401.01234v2",
+      page: 2,
+      title: "Sparse Retrieval for Long Scientific Documents",
+    });
+    expect(top?.text).toContain("Reciprocal rank fusion");
+    expect(top?.fts?.rank).toBe(1);
+    expect(top?.relevance).toBeGreaterThan(0);
+    expect(Object.keys(top ?? {})).not.toContain("embedding");
+  });
+
+  it("searches the summaries, one result per paper", async () => {
+    const r = await searchAction({ q: "retrieval over long scientific documents", index: "summaries" });
+    if (!r.ok || r.data.index !== "summaries") throw new Error("expected summary results");
+    expect(r.data.papers.map((p) => p.paperId)).toEqual(["2401.01234v2"]);
+    expect(r.data.papers[0]?.passages.length).toBeGreaterThan(0);
+  });
+
+  it("applies the filters", async () => {
+    const q = "reciprocal rank fusion";
+    const within = async (opts: object) => {
+      const r = await searchAction({ q, ...opts });
+      if (!r.ok || r.data.index !== "content") throw new Error(r.ok ? "expected content" : r.error.message);
+      return r.data.hits.length;
+    };
+    expect(await within({ yearFrom: 2024, yearTo: 2024, category: "cs.CL", papers: ["2401.01234v2"] })).toBeGreaterThan(
+      0,
+    );
+    expect(await within({ yearFrom: 2025 })).toBe(0);
+    expect(await within({ category: "hep-th" })).toBe(0);
+    expect(await within({ papers: ["someone-else"] })).toBe(0);
+  });
+
+  it("answers bad queries with a message, never by throwing", async () => {
+    const cases: [string, RegExp][] = [
+      ["", /Type a question/],
+      ["   ", /Type a question/],
+      ["x".repeat(20_000), /too long \(20,000 characters\); keep it under 2,000/],
+      ["?!&|():* 🚀🚀 ''", /no words/],
+    ];
+    for (const [q, message] of cases) {
+      const r = await searchAction({ q });
+      expect(r).toMatchObject({ ok: false, error: { code: "bad_request:query" } });
+      if (!r.ok) expect(r.error.message).toMatch(message);
+    }
+  });
+
+  it("searches hostile text, stop words and other scripts as plain words", async () => {
+    for (const q of [
+      '"); DROP TABLE chunks; -- & | ! :* ((',
+      "fusion & (recall | !dense):* 'quoted' \"double\" <-> back\\slash",
+      "the of and to",
+      "检索 排名 融合 🔍",
+      "Reciprocal rank fusion' OR 1=1; --",
+    ]) {
+      const r = await searchAction({ q });
+      expect(r.ok, `${q}: ${r.ok ? "" : r.error.message}`).toBe(true);
+    }
+    const again = await searchAction({ q: "reciprocal rank fusion" });
+    expect(again.ok && again.data.index === "content" && again.data.hits.length).toBeGreaterThan(0);
+  });
+
+  it("refuses malformed input with a message", async () => {
+    const bad = [
+      { q: 42 },
+      { q: "x", index: "everything" },
+      { q: "x", yearFrom: 19 },
+      { q: "x", category: "cs.CL; drop" },
+      { q: "x", papers: ["a\u0000b"] },
+      { q: "x", yearFrom: 2024, yearTo: 2019 },
+    ];
+    for (const input of bad) {
+      // biome-ignore lint/suspicious/noExplicitAny: malformed input on purpose, as a client could send it
+      const r = await searchAction(input as any);
+      expect(r.ok, JSON.stringify(input)).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe("bad_request:query");
+    }
+  });
+});

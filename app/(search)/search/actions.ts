@@ -1,0 +1,53 @@
+"use server";
+
+import type { SearchResponse } from "@/components/search/types";
+import { getDb } from "@/db";
+import { getEmbeddingProvider } from "@/lib/embeddings";
+import { getEnv } from "@/lib/env";
+import { type Result, toErrorResult } from "@/lib/errors";
+import { type SearchOptions, searchContent, searchSummaries } from "@/lib/search/search";
+import { toPassageHit, toSummaryHit } from "./rows";
+import { type SearchInput, searchInputSchema } from "./schema";
+
+/** Passages the content index returns: enough to fill a few papers' groups. */
+const CONTENT_RESULTS = 20;
+
+/**
+ * Searches the library's page passages (`content`) or its summaries (`summaries`). Bad queries — empty, too long,
+ * nothing but symbols — come back as `bad_request:query` with a message for the user, never as an exception.
+ */
+export async function searchAction(input: SearchInput): Promise<Result<SearchResponse>> {
+  const parsed = searchInputSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: { code: "bad_request:query", message: parsed.error.issues[0]?.message ?? "Invalid search." },
+    };
+  }
+  const { q, index, papers, yearFrom, yearTo, category } = parsed.data;
+  const opts: SearchOptions = {
+    paperIds: papers,
+    yearFrom: yearFrom ?? undefined,
+    yearTo: yearTo ?? undefined,
+    category: category ?? undefined,
+  };
+  try {
+    const db = await getDb();
+    const embedder = getEmbeddingProvider(getEnv());
+    const started = performance.now();
+    if (index === "summaries") {
+      const results = await searchSummaries(db, q, embedder, opts);
+      return {
+        ok: true,
+        data: { index, papers: results.map(toSummaryHit), tookMs: Math.round(performance.now() - started) },
+      };
+    }
+    const results = await searchContent(db, q, embedder, { ...opts, k: CONTENT_RESULTS });
+    return {
+      ok: true,
+      data: { index, hits: results.map(toPassageHit), tookMs: Math.round(performance.now() - started) },
+    };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}

@@ -1,0 +1,153 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo, useState } from "react";
+import { paperHref } from "@/components/library/types";
+import { badgeVariants } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { bestExcerpt, type Span, type TermMatcher } from "./emphasis";
+import { EmphasizedText } from "./emphasized-text";
+import { groupByPaper, type PaperGroup } from "./group-results";
+import { RankingDetails } from "./ranking-details";
+import type { PassageHit } from "./types";
+
+/** The viewer at the passage's page with `span` (offsets into the passage) highlighted. */
+function viewerHref(hit: PassageHit, span: Span): string {
+  return paperHref(hit.paperId, { page: hit.page, start: hit.charStart + span.start, end: hit.charStart + span.end });
+}
+
+/** Passages shown per paper before "show more". */
+const PASSAGES_SHOWN = 3;
+
+export const pageChipClass = cn(
+  badgeVariants({ variant: "secondary" }),
+  "h-6 px-2 tabular-nums outline-none hover:bg-primary hover:text-primary-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50",
+);
+
+function Passage({ hit, excerpt, matcher }: { hit: PassageHit; excerpt: Span; matcher: TermMatcher }) {
+  const [whole, setWhole] = useState(false);
+  const cut = excerpt.start > 0 || excerpt.end < hit.text.trimEnd().length;
+  const span = whole ? { start: 0, end: hit.text.length } : excerpt;
+  return (
+    <li className="grid grid-cols-[2.25rem_minmax(0,1fr)] gap-x-2 px-4 py-3" data-testid="passage" data-page={hit.page}>
+      <span className="pt-1.5 font-medium text-muted-foreground text-xs tabular-nums" aria-hidden>
+        p. {hit.page}
+      </span>
+      <div className="min-w-0 space-y-1.5">
+        <Link
+          href={viewerHref(hit, span)}
+          className="-mx-2 block rounded-md px-2 py-1 text-sm leading-relaxed outline-none transition-colors hover:bg-accent/70 focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          data-testid="passage-link"
+        >
+          <span className="sr-only">Page {hit.page}: </span>
+          {!whole && excerpt.start > 0 && "… "}
+          <EmphasizedText text={hit.text.slice(span.start, span.end)} matcher={matcher} />
+          {!whole && excerpt.end < hit.text.trimEnd().length && " …"}
+        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+          <RankingDetails ranking={hit} />
+          {cut && (
+            <Button
+              variant="link"
+              size="sm"
+              className="h-auto px-0 py-0 text-muted-foreground text-xs hover:text-foreground has-[>svg]:px-0"
+              aria-expanded={whole}
+              onClick={() => setWhole((w) => !w)}
+              data-testid="passage-toggle"
+            >
+              {whole ? "Show less" : "Whole passage"}
+            </Button>
+          )}
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function Group({ group, matcher }: { group: PaperGroup; matcher: TermMatcher }) {
+  const excerpts = useMemo(
+    () => new Map(group.hits.map((h) => [h.chunkUid, bestExcerpt(h.text, matcher)])),
+    [group.hits, matcher],
+  );
+  const excerptOf = (hit: PassageHit) => excerpts.get(hit.chunkUid) ?? { start: 0, end: hit.text.length };
+  // a paper with many matching pages would push the others out of sight: its best few first, the rest on request
+  const [expanded, setExpanded] = useState(false);
+  const shown = expanded ? group.hits : group.hits.slice(0, PASSAGES_SHOWN);
+  const hidden = group.hits.length - shown.length;
+  return (
+    <li>
+      <article
+        className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs"
+        aria-labelledby={`group-${group.paperId}`}
+        data-testid="result-group"
+        data-paper-id={group.paperId}
+      >
+        <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 px-4 pt-3.5 pb-3">
+          <div className="min-w-0 space-y-0.5">
+            <h2 id={`group-${group.paperId}`} className="font-medium leading-snug">
+              <Link
+                href={paperHref(group.paperId)}
+                className="rounded-sm outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                data-testid="result-title"
+              >
+                {group.title}
+              </Link>
+            </h2>
+            <p className="text-muted-foreground text-xs">
+              {[group.year, `${group.hits.length} ${group.hits.length === 1 ? "passage" : "passages"}`]
+                .filter(Boolean)
+                .join(" · ")}
+            </p>
+          </div>
+          <nav aria-label={`Pages with matches in ${group.title}`} className="flex flex-wrap gap-1">
+            {group.pages.map(({ page, hit }) => (
+              <Link
+                key={page}
+                href={viewerHref(hit, excerptOf(hit))}
+                className={pageChipClass}
+                data-testid="page-chip"
+                data-page={page}
+              >
+                p. {page}
+              </Link>
+            ))}
+          </nav>
+        </header>
+        <ol className="divide-y border-t">
+          {shown.map((hit) => (
+            <Passage key={hit.chunkUid} hit={hit} excerpt={excerptOf(hit)} matcher={matcher} />
+          ))}
+        </ol>
+        {(hidden > 0 || expanded) && group.hits.length > PASSAGES_SHOWN && (
+          <div className="border-t px-4 py-1.5">
+            <Button
+              variant="ghost"
+              size="sm"
+              className="-mx-2 text-muted-foreground"
+              aria-expanded={expanded}
+              onClick={() => setExpanded((e) => !e)}
+              data-testid="group-toggle"
+            >
+              {expanded
+                ? "Show fewer passages"
+                : `Show ${hidden} more ${hidden === 1 ? "passage" : "passages"} from this paper`}
+            </Button>
+          </div>
+        )}
+      </article>
+    </li>
+  );
+}
+
+/** Passages of the content index, grouped by paper. */
+export function ContentResults({ hits, matcher }: { hits: PassageHit[]; matcher: TermMatcher }) {
+  const groups = useMemo(() => groupByPaper(hits), [hits]);
+  return (
+    <ol className="space-y-4" data-testid="search-results">
+      {groups.map((group) => (
+        <Group key={group.paperId} group={group} matcher={matcher} />
+      ))}
+    </ol>
+  );
+}

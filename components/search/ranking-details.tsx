@@ -1,0 +1,49 @@
+import type * as React from "react";
+import { cn } from "@/components/ui/cn";
+import type { Ranking } from "./types";
+
+/** Relevance as a whole percentage (the calibrated score the cutoff is compared with). */
+export function formatRelevance(relevance: number): string {
+  return `${Math.round(Math.max(0, Math.min(1, relevance)) * 100)}%`;
+}
+
+function Item({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
+  return (
+    <div className="flex items-center gap-1" data-testid={testId}>
+      <dt>{label}</dt>
+      <dd className="flex items-center gap-1 text-foreground/85 tabular-nums">{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * Why a result ranked: its calibrated relevance, each retriever's rank and own score, and the fused (RRF) score. A
+ * retriever that did not return the passage among its candidates shows a dash.
+ */
+export function RankingDetails({ ranking, className }: { ranking: Ranking; className?: string }) {
+  const { fts, vector } = ranking;
+  const relevance = Math.max(0, Math.min(1, ranking.relevance));
+  return (
+    <dl
+      className={cn("flex flex-wrap items-center gap-x-3.5 gap-y-1 text-muted-foreground text-xs", className)}
+      aria-label="Why this result ranked here"
+      data-testid="ranking"
+    >
+      <Item label="Relevance" testId="ranking-relevance">
+        <span className="h-1.5 w-10 overflow-hidden rounded-full bg-primary/15" aria-hidden>
+          <span className="block h-full rounded-full bg-primary/70" style={{ width: `${relevance * 100}%` }} />
+        </span>
+        {formatRelevance(relevance)}
+      </Item>
+      <Item label="Full text" testId="ranking-fts">
+        {fts ? `#${fts.rank} · BM25 ${fts.score.toFixed(2)}` : "—"}
+      </Item>
+      <Item label="Vector" testId="ranking-vector">
+        {vector ? `#${vector.rank} · cosine ${vector.score.toFixed(3)}` : "—"}
+      </Item>
+      <Item label="Fused" testId="ranking-fused">
+        {ranking.score.toFixed(4)}
+      </Item>
+    </dl>
+  );
+}

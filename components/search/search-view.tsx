@@ -1,0 +1,144 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { type ReactNode, useCallback, useMemo, useTransition } from "react";
+import type { ApiResult } from "@/components/library/types";
+import { cn } from "@/components/ui/cn";
+import { Progress } from "@/components/ui/progress";
+import { ContentResults } from "./content-results";
+import { termMatcher } from "./emphasis";
+import { SearchForm } from "./search-form";
+import { EmptyLibraryState, ErrorState, IdleState, NoResultsState } from "./search-states";
+import { searchHref } from "./search-url";
+import { SummaryResults } from "./summary-results";
+import type { SearchLibrary, SearchResponse, SearchState } from "./types";
+
+function countLine(response: SearchResponse): string {
+  if (response.index === "summaries") {
+    const n = response.papers.length;
+    return `${n} ${n === 1 ? "paper" : "papers"} by ${n === 1 ? "its summary" : "their summaries"}`;
+  }
+  const papers = new Set(response.hits.map((h) => h.paperId)).size;
+  const n = response.hits.length;
+  return `${n} ${n === 1 ? "passage" : "passages"} in ${papers} ${papers === 1 ? "paper" : "papers"}`;
+}
+
+function HowRanked({ embedder }: { embedder: SearchLibrary["embedder"] | undefined }) {
+  return (
+    <details className="group text-muted-foreground text-xs">
+      <summary className="cursor-pointer select-none rounded-sm outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50">
+        How results are ranked
+      </summary>
+      <div className="mt-2 max-w-2xl space-y-1.5 rounded-lg border bg-card p-3 leading-relaxed">
+        <p>
+          <span className="font-medium text-foreground">Full text</span>: the passage's rank among full-text matches and
+          its BM25 score (rare query words count most). <span className="font-medium text-foreground">Vector</span>: its
+          rank by embedding similarity, with the cosine similarity.
+        </p>
+        <p>
+          <span className="font-medium text-foreground">Fused</span>: the rankings — full text by BM25 and by how close
+          together the query's words are, and vectors — combined by reciprocal rank fusion; results come in this order,
+          with near-duplicates spread out. <span className="font-medium text-foreground">Relevance</span>: how well the
+          passage covers the query, calibrated so that results below a cutoff are left out.
+        </p>
+        {embedder === "hashing" && (
+          <p data-testid="offline-embedder-note">
+            Vectors come from the offline hashing embedder: they measure shared words and word fragments, not meaning.
+          </p>
+        )}
+      </div>
+    </details>
+  );
+}
+
+/**
+ * The search page. The URL holds the search (the server runs it and renders the results); searching navigates to the
+ * new URL, so results are shareable and survive a reload, and back/forward move through earlier searches.
+ */
+export function SearchView({
+  state,
+  result,
+  library,
+  libraryError,
+}: {
+  state: SearchState;
+  /** The search's outcome; null before the first search (no query in the URL). */
+  result: ApiResult<SearchResponse> | null;
+  library: SearchLibrary | null;
+  libraryError: string | null;
+}) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const matcher = useMemo(() => termMatcher(state.q), [state.q]);
+
+  const search = useCallback(
+    (next: SearchState) => {
+      const href = searchHref(next);
+      startTransition(() => {
+        // the same search again runs it again (the library may have changed)
+        if (href === `${window.location.pathname}${window.location.search}`) router.refresh();
+        else router.push(href, { scroll: false });
+      });
+    },
+    [router],
+  );
+  const retry = useCallback(() => startTransition(() => router.refresh()), [router]);
+
+  const badQuery = result && !result.ok && result.error.code.startsWith("bad_request") ? result.error.message : null;
+  const failure = result && !result.ok && !badQuery ? result.error.message : null;
+  const response = result?.ok ? result.data : null;
+  const count = response ? (response.index === "content" ? response.hits.length : response.papers.length) : 0;
+
+  let body: ReactNode;
+  if (library && library.ready === 0) body = <EmptyLibraryState library={library} />;
+  else if (failure) body = <ErrorState title="The search failed" message={failure} onRetry={retry} />;
+  else if (!library && libraryError && !response)
+    body = <ErrorState title="The library could not be read" message={libraryError} onRetry={retry} />;
+  else if (!response) body = <IdleState library={library} />;
+  else if (count === 0) body = <NoResultsState state={state} />;
+  else
+    body = (
+      <div className="space-y-4">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+          <p className="text-sm" data-testid="result-count">
+            {countLine(response)}
+            <span className="text-muted-foreground"> · {response.tookMs.toLocaleString("en")} ms</span>
+          </p>
+        </div>
+        <HowRanked embedder={library?.embedder} />
+        {response.index === "content" ? (
+          <ContentResults hits={response.hits} matcher={matcher} />
+        ) : (
+          <SummaryResults papers={response.papers} matcher={matcher} />
+        )}
+      </div>
+    );
+
+  const announcement =
+    failure ?? badQuery ?? (response ? (count === 0 ? "No results." : `${countLine(response)}.`) : "");
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div>
+        <h1 className="font-semibold text-2xl tracking-tight">Search</h1>
+        <p className="text-muted-foreground text-sm">
+          Find passages in your papers, with the page they are on
+          {library && library.ready > 0 ? ` — ${library.ready} ${library.ready === 1 ? "paper" : "papers"}` : ""}.
+        </p>
+      </div>
+      <SearchForm state={state} library={library} pending={pending} serverMessage={badQuery} onSearch={search} />
+      <div
+        aria-busy={pending}
+        className={cn("relative space-y-4 transition-opacity", pending && "opacity-60")}
+        data-testid="search-outcome"
+        data-state={pending ? "loading" : "idle"}
+      >
+        {pending && <Progress value={null} aria-label="Searching" className="absolute -top-3 h-1" />}
+        {body}
+      </div>
+      <div className="sr-only" aria-live="polite" role="status">
+        {announcement}
+      </div>
+    </div>
+  );
+}
