@@ -3,7 +3,18 @@
  * Code format: `<kind>:<subject>`, e.g. `bad_request:pdf`, `not_found:paper`.
  */
 export type ErrorKind = "bad_request" | "not_found" | "conflict" | "unavailable" | "timeout" | "internal";
-export type ErrorSubject = "pdf" | "paper" | "query" | "database" | "embedding" | "llm" | "file" | "run" | "input";
+export type ErrorSubject =
+  | "pdf"
+  | "paper"
+  | "query"
+  | "database"
+  | "embedding"
+  | "llm"
+  | "file"
+  | "run"
+  | "input"
+  | "outline"
+  | "feedback";
 export type ErrorCode = `${ErrorKind}:${ErrorSubject}`;
 
 const statusByKind: Record<ErrorKind, number> = {

@@ -1,5 +1,5 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
-import type { Database } from "@/db";
+import { type Database, queryRows } from "@/db";
 import { researchCitations, researchRuns, researchSteps } from "@/db/schema";
 import type {
   Citation,
@@ -164,6 +164,8 @@ export async function markInterruptedRuns(db: Database, { olderThanMs }: { older
 
 export interface StoredRun extends ResearchRunState {
   parentId: string | null;
+  /** What the run was started with (deep research: `{ deep: true, outline, answers, feedback }`). */
+  options: Record<string, unknown>;
   retrieved: RetrievedRecord[];
   feedback: { rating: "helpful" | "not_helpful"; comment: string | null; at: string } | null;
 }
@@ -207,6 +209,7 @@ export async function getRun(db: Database, runId: string): Promise<StoredRun | n
     warnings: run.warnings as string[],
     ...(run.error ? { error: run.error as ResearchError } : {}),
     parentId: run.parentId,
+    options: (run.options ?? {}) as Record<string, unknown>,
     retrieved: run.retrieved as RetrievedRecord[],
     feedback:
       run.feedbackRating && run.feedbackAt
@@ -261,4 +264,47 @@ export async function setFeedback(
     .where(eq(researchRuns.id, runId))
     .returning({ id: researchRuns.id });
   return rows.length > 0;
+}
+
+export interface RunVersion {
+  id: string;
+  parentId: string | null;
+  status: RunStatus;
+  startedAt: string;
+  options: Record<string, unknown>;
+}
+
+/** Every version in the family of a run (its root and all the root's descendants), oldest first. */
+export async function listVersions(db: Database, runId: string): Promise<RunVersion[]> {
+  const rows = await queryRows<{
+    id: string;
+    parent_id: string | null;
+    status: string;
+    started_at: string | Date;
+    options: Record<string, unknown> | string;
+  }>(
+    db,
+    sql`
+    with recursive up as (
+      select id, parent_id, 0 as depth from research_runs where id = ${runId}
+      union all
+      select r.id, r.parent_id, up.depth + 1 from research_runs r join up on r.id = up.parent_id where up.depth < 100
+    ),
+    root as (select id from up order by depth desc limit 1),
+    down as (
+      select r.id, r.parent_id, 0 as depth from research_runs r where r.id = (select id from root)
+      union all
+      select r.id, r.parent_id, down.depth + 1 from research_runs r join down on r.parent_id = down.id where down.depth < 100
+    )
+    select r.id, r.parent_id, r.status, r.started_at, r.options
+    from research_runs r where r.id in (select id from down)
+    order by r.started_at, r.id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    parentId: r.parent_id,
+    status: r.status as RunStatus,
+    startedAt: new Date(r.started_at).toISOString(),
+    options: typeof r.options === "string" ? (JSON.parse(r.options) as Record<string, unknown>) : r.options,
+  }));
 }

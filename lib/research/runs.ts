@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@/db";
 import { finishRun, insertRun, saveAnswer, saveRetrieved, saveStep } from "@/db/queries/research";
-import { type ResearchDeps, runResearch } from "./orchestrator";
+import { type ResearchDeps, type RunOptions, runResearch } from "./orchestrator";
 import type { ResearchEvent, ResearchRunState } from "./types";
 
 /**
@@ -36,7 +36,11 @@ export function newRunId(): string {
 }
 
 /** Writes events in order, one at a time; a failed write is reported, and later events are still attempted. */
-function persister(db: Database, onError: (e: unknown) => void) {
+function persister(
+  db: Database,
+  onError: (e: unknown) => void,
+  meta: { options?: Record<string, unknown>; parentId?: string | null },
+) {
   let chain: Promise<void> = Promise.resolve();
   let runId = "";
   return {
@@ -53,6 +57,8 @@ function persister(db: Database, onError: (e: unknown) => void) {
                 model: event.model,
                 startedAt: event.startedAt,
                 steps: event.steps,
+                options: meta.options,
+                parentId: meta.parentId,
               });
               break;
             case "step":
@@ -93,10 +99,27 @@ export interface StartedRun {
  * Starts a research run in the background and returns its id and event stream. `signal` cancels it (as does
  * `cancelRun`). The run and its persistence continue when the stream's reader goes away.
  */
+/** What drives a run: the quick research by default; deep research passes its own. */
+export type Runner = (deps: ResearchDeps, question: string, opts: RunOptions) => Promise<ResearchRunState>;
+
 export function startRun(
   deps: ResearchDeps,
   question: string,
-  { signal, onPersistError }: { signal?: AbortSignal; onPersistError?: (e: unknown) => void } = {},
+  {
+    signal,
+    onPersistError,
+    runner = runResearch,
+    options,
+    parentId,
+  }: {
+    signal?: AbortSignal;
+    onPersistError?: (e: unknown) => void;
+    runner?: Runner;
+    /** Stored with the run (deep research keeps its outline and answers here). */
+    options?: Record<string, unknown>;
+    /** The run this one is a new version of. */
+    parentId?: string | null;
+  } = {},
 ): StartedRun {
   const id = newRunId();
   const controller = new AbortController();
@@ -113,14 +136,17 @@ export function startRun(
     finished: false,
   };
   registry().set(id, live);
-  const store = persister(deps.db, onPersistError ?? ((e) => console.error("[lectern] saving a research event:", e)));
+  const store = persister(deps.db, onPersistError ?? ((e) => console.error("[lectern] saving a research event:", e)), {
+    options,
+    parentId,
+  });
   let retrieved: Parameters<typeof saveRetrieved>[2] = [];
   const emit = (event: ResearchEvent) => {
     live.events.push(event);
     store.push(event, { retrieved: () => retrieved });
     for (const l of live.listeners) l();
   };
-  live.done = runResearch(deps, question, {
+  live.done = runner(deps, question, {
     runId: id,
     signal: controller.signal,
     onEvent: emit,

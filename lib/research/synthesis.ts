@@ -44,23 +44,28 @@ export interface ExtractiveOptions {
   perPaper?: number;
 }
 
+export interface PickedSentence {
+  text: string;
+  passage: EvidencePassage;
+  score: number;
+}
+
 /**
- * The offline answer: the evidence sentences that best cover the question, quoted exactly and each cited with its
- * paper and page, organised under headings (the direct answer first, then the supporting evidence by paper).
- * Sentences are scored by the question's keyword coverage, the passage's rank and, for performance questions,
- * numbers; near-duplicates are dropped.
+ * The evidence sentences that best cover the question: scored by the question's keyword coverage, the passage's
+ * rank and, for performance questions, numbers; near-duplicates (and sentences in `exclude`) dropped.
  */
-export function synthesizeExtractive(
+export function pickSentences(
   question: string,
   evidence: EvidencePassage[],
-  { intent, keywords, maxSentences = 8, perPaper = 3 }: ExtractiveOptions,
-): string {
+  { intent, keywords, maxSentences = 8, perPaper = 3, exclude = [] }: ExtractiveOptions & { exclude?: string[] },
+): PickedSentence[] {
   const wanted = new Set([...tokenize(question), ...keywords.flatMap((k) => tokenize(k))]);
+  const excluded = new Set(exclude);
   const candidates: Candidate[] = [];
   evidence.forEach((passage, rank) => {
     for (const s of splitSentences(passage.text)) {
       const text = s.text.trim();
-      if (!quotable(text)) continue;
+      if (!quotable(text) || excluded.has(text)) continue;
       const stems = new Set(tokenize(text));
       let hit = 0;
       for (const w of wanted) if (stems.has(w)) hit++;
@@ -81,18 +86,30 @@ export function synthesizeExtractive(
     picked.push(c);
     perPaperCount.set(c.passage.paperId, (perPaperCount.get(c.passage.paperId) ?? 0) + 1);
   }
+  return picked.map((c) => ({ text: c.text, passage: c.passage, score: c.score }));
+}
+
+export function citeSentence(s: PickedSentence): string {
+  return `${s.text} ${citationOf(s.passage.paperId, s.passage.page)}`;
+}
+
+/**
+ * The offline answer: the evidence sentences that best cover the question, quoted exactly and each cited with its
+ * paper and page, organised under headings (the direct answer first, then the supporting evidence by paper).
+ */
+export function synthesizeExtractive(question: string, evidence: EvidencePassage[], opts: ExtractiveOptions): string {
+  const picked = pickSentences(question, evidence, opts);
   if (picked.length === 0) return "";
-  const cite = (c: Candidate) => `${c.text} ${citationOf(c.passage.paperId, c.passage.page)}`;
-  const [lead, ...rest] = picked;
-  const direct = [lead as Candidate, ...rest.filter((c) => c.score >= (lead as Candidate).score * 0.85).slice(0, 1)];
+  const [lead, ...rest] = picked as [PickedSentence, ...PickedSentence[]];
+  const direct = [lead, ...rest.filter((c) => c.score >= lead.score * 0.85).slice(0, 1)];
   const others = picked.filter((c) => !direct.includes(c));
-  const sections = [`## Answer\n\n${direct.map(cite).join(" ")}`];
+  const sections = [`## Answer\n\n${direct.map(citeSentence).join(" ")}`];
   if (others.length > 0) {
-    const byPaper = new Map<string, Candidate[]>();
+    const byPaper = new Map<string, PickedSentence[]>();
     for (const c of others) byPaper.set(c.passage.paperId, [...(byPaper.get(c.passage.paperId) ?? []), c]);
     const parts = [...byPaper.values()].map((list) => {
-      const title = (list[0] as Candidate).passage.title.replace(/\s+/g, " ").trim();
-      return `### ${title}\n\n${list.map((c) => `- ${cite(c)}`).join("\n")}`;
+      const title = (list[0] as PickedSentence).passage.title.replace(/\s+/g, " ").trim();
+      return `### ${title}\n\n${list.map((c) => `- ${citeSentence(c)}`).join("\n")}`;
     });
     sections.push(`## Supporting evidence\n\n${parts.join("\n\n")}`);
   }
@@ -130,12 +147,17 @@ export async function synthesizeWithLlm(
   model: LanguageModel,
   question: string,
   evidence: EvidencePassage[],
-  { signal, onDelta }: { signal?: AbortSignal; onDelta?: (text: string) => void } = {},
+  {
+    signal,
+    onDelta,
+    prompt,
+    instructions,
+  }: { signal?: AbortSignal; onDelta?: (text: string) => void; prompt?: string; instructions?: string } = {},
 ): Promise<string> {
   const result = streamText({
     model,
-    instructions: SYNTHESIS_INSTRUCTIONS,
-    prompt: synthesisPrompt(question, evidence),
+    instructions: instructions ?? SYNTHESIS_INSTRUCTIONS,
+    prompt: prompt ?? synthesisPrompt(question, evidence),
     temperature: 0.2,
     maxOutputTokens: 1500,
     maxRetries: 0,

@@ -1,0 +1,89 @@
+import { getRun } from "@/db/queries/research";
+import { LecternError } from "@/lib/errors";
+import type { ResearchDeps } from "../orchestrator";
+import { type StartedRun, startRun } from "../runs";
+import { generateOutline } from "./plan";
+import { deepRunner } from "./run";
+import { type ClarifyingAnswer, type DeepRunOptions, type Outline, outlineSchema } from "./types";
+import { outlineForFeedback } from "./versions";
+
+export { generateClarifyingQuestions, generateOutline } from "./plan";
+export { diffOutlines, isEmptyDiff, outlineForFeedback } from "./versions";
+
+/** Validates an outline (as edited by hand or in the UI) with a message fit for a user. */
+export function parseOutline(value: unknown): Outline {
+  const r = outlineSchema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
+    throw new LecternError("bad_request:outline", `The outline is not valid${where}: ${issue?.message ?? "invalid"}`);
+  }
+  return r.data;
+}
+
+/** Starts a deep research run over an outline; `parentId` makes it a new version of that run. */
+export function startDeepRun(
+  deps: ResearchDeps,
+  input: {
+    question: string;
+    outline: Outline;
+    answers?: ClarifyingAnswer[];
+    parentId?: string | null;
+    feedback?: string;
+  },
+  { signal }: { signal?: AbortSignal } = {},
+): StartedRun {
+  const options: DeepRunOptions = {
+    deep: true,
+    outline: input.outline,
+    ...(input.answers && input.answers.length > 0 ? { answers: input.answers } : {}),
+    ...(input.feedback ? { feedback: input.feedback } : {}),
+  };
+  return startRun(deps, input.question, {
+    signal,
+    runner: deepRunner({ outline: input.outline, feedback: input.feedback }),
+    options: options as unknown as Record<string, unknown>,
+    parentId: input.parentId ?? null,
+  });
+}
+
+async function loadParent(deps: ResearchDeps, runId: string) {
+  const parent = await getRun(deps.db, runId);
+  if (!parent) throw new LecternError("not_found:run", "That research run does not exist (any more).");
+  if (parent.status === "running") {
+    throw new LecternError("conflict:run", "That run is still going; wait for it to finish, or cancel it first.");
+  }
+  const opts = parent.options as Partial<DeepRunOptions>;
+  return { parent, deep: opts.deep === true && opts.outline ? (opts as DeepRunOptions) : null };
+}
+
+/** Runs an edited outline as a new version of a finished run. */
+export async function rerunWithOutline(deps: ResearchDeps, runId: string, outline: Outline): Promise<StartedRun> {
+  const { parent, deep } = await loadParent(deps, runId);
+  return startDeepRun(deps, { question: parent.question, outline, answers: deep?.answers, parentId: parent.runId });
+}
+
+/**
+ * "Improve: …" on a finished run: a new version re-synthesised with the feedback, with a new knowledge point (and so
+ * new evidence) when the feedback asks for something the outline does not cover. A quick run gets an outline first.
+ */
+export async function improveRun(
+  deps: ResearchDeps,
+  runId: string,
+  feedback: string,
+): Promise<{ started: StartedRun; addedPoint: string | null }> {
+  const text = feedback.trim();
+  if (text.length < 3) throw new LecternError("bad_request:feedback", "Say what to improve (a few words at least).");
+  if (text.length > 1000) throw new LecternError("bad_request:feedback", "Keep the feedback under 1,000 characters.");
+  const { parent, deep } = await loadParent(deps, runId);
+  const base = deep?.outline ?? (await generateOutline(deps, parent.question)).value;
+  const { outline, addedPoint } = outlineForFeedback(base, text);
+  const started = startDeepRun(deps, {
+    question: parent.question,
+    outline,
+    answers: deep?.answers,
+    parentId: parent.runId,
+    feedback: text,
+  });
+  return { started, addedPoint: addedPoint?.topic ?? null };
+}
