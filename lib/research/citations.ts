@@ -27,6 +27,14 @@ export function citedClaims(markdown: string): { claim: string; citations: Citat
     const line = rawLine.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").replace(/^>\s?/, "");
     if (/^\s*#/.test(line) || line.trim() === "") continue;
     for (const s of splitSentences(line)) {
+      // citations that open a span follow the previous sentence's full stop: "… tuning. [A, page 2] Next …"
+      const lead = /^(?:\s*\[[^[\]\n]{3,400}\])+/.exec(s.text)?.[0] ?? "";
+      const leading = lead ? parseCitations(lead) : [];
+      const prevClaim = out[out.length - 1];
+      if (leading.length > 0 && prevClaim) {
+        prevClaim.citations.push(...leading);
+        s.text = s.text.slice(lead.length);
+      }
       const citations = parseCitations(s.text);
       const claim = s.text
         .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))

@@ -140,11 +140,13 @@ describe("citations", () => {
 
   it("attaches each citation to its sentence, including one after the full stop", () => {
     const claims = citedClaims(
-      "## Answer\n\nFirst claim here [A, page 1]. Second claim. [B, page 2]\n- A bullet claim [C, page 3]",
+      "## Answer\n\nFirst claim here [A, page 1]. Second claim. [B, page 2] Third claim. [D, page 4] [E, page 5] Fourth.\n- A bullet claim [C, page 3]",
     );
     expect(claims.map((c) => [c.claim, c.citations.map((x) => x.paperId)])).toEqual([
       ["First claim here.", ["A"]],
       ["Second claim.", ["B"]],
+      ["Third claim.", ["D", "E"]],
+      ["Fourth.", []],
       ["A bullet claim", ["C"]],
     ]);
   });

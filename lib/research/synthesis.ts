@@ -64,7 +64,10 @@ export function pickSentences(
   const candidates: Candidate[] = [];
   evidence.forEach((passage, rank) => {
     for (const s of splitSentences(passage.text)) {
-      const text = s.text.trim();
+      // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
+      const raw = passage.text.slice(s.start, s.end);
+      const heading = /^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+[^\n]{1,80}\n/.exec(raw);
+      const text = heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : s.text.trim();
       if (!quotable(text) || excluded.has(text)) continue;
       const stems = new Set(tokenize(text));
       let hit = 0;

@@ -8,7 +8,7 @@ import { analyzeWithRules, extractKeywords } from "../analysis";
 import { type EvidencePassage, judgeCitations, malformedCitations, verifyCitations } from "../citations";
 import type { ResearchDeps, RunOptions } from "../orchestrator";
 import { buildReferences, formatReferences } from "../references";
-import { type RerankedResult, rerank } from "../rerank";
+import { keywordCoverage, type RerankedResult, rerank } from "../rerank";
 import { citeSentence, evidenceBlock, pickSentences, synthesizeWithLlm } from "../synthesis";
 import {
   applyEvent,
@@ -247,15 +247,25 @@ export function deepRunner(input: DeepRunInput) {
           return [] as RerankedResult[];
         }),
       );
-      // deduplicate across points: a passage belongs to the most important point that found it
+      // deduplicate across points: a passage found by several belongs to the one whose keywords it covers best
+      // (the more important point on a tie)
       const paperIds = [...new Set(found.flat().map((r) => r.paperId))];
       const meta = new Map((await getPapersByIds(deps.db, { ids: paperIds })).map((p) => [p.id, p]));
-      const seen = new Set<string>();
-      const perPoint = found.map((list) =>
+      const owner = new Map<string, { pi: number; coverage: number }>();
+      found.forEach((list, pi) => {
+        for (const r of list) {
+          const key = dedupKey({ doi: meta.get(r.paperId)?.doi, title: r.title, page: r.page, text: r.text });
+          const coverage = keywordCoverage((points[pi] as KnowledgePoint).search_keywords, r.text);
+          const cur = owner.get(key);
+          if (!cur || coverage > cur.coverage) owner.set(key, { pi, coverage });
+        }
+      });
+      const kept = new Set<string>();
+      const perPoint = found.map((list, pi) =>
         list.filter((r) => {
           const key = dedupKey({ doi: meta.get(r.paperId)?.doi, title: r.title, page: r.page, text: r.text });
-          if (seen.has(key)) return false;
-          seen.add(key);
+          if (owner.get(key)?.pi !== pi || kept.has(key)) return false;
+          kept.add(key);
           return true;
         }),
       );
