@@ -3,7 +3,9 @@ import { type DbHandle, openDatabase } from "@/db";
 import { getEnv } from "@/lib/env";
 import { isLecternError } from "@/lib/errors";
 import { runEval } from "./commands/eval";
+import { runExport } from "./commands/export";
 import { runIngest } from "./commands/ingest";
+import { runOutline } from "./commands/outline";
 import { runReembed } from "./commands/reembed";
 import { runResearchCommand } from "./commands/research";
 import { runSearch } from "./commands/search";
@@ -20,6 +22,9 @@ commands:
   search "<query>"               hybrid search [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024]
   eval <questions.json>          retrieval metrics [--retriever fts|vector|hybrid|hybrid-mmr|all]
   research "<question>"          a cited answer, its steps printed as they run (saved; open it at /research/<run id>)
+  outline "<question>"           a deep-research outline of knowledge points (edit it, then research --outline file.json)
+  research --outline file.json   a sectioned review over an (edited) outline
+  export <run_id>                a saved run as --format md (answer + references) or bibtex (cited papers)
   reembed                        re-embed the whole library with the configured embedder
   migrate                        apply database migrations (also done automatically)
 
@@ -42,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return command ? 0 : values.help ? 0 : 2;
   }
-  const known = ["ingest", "stats", "reembed", "migrate", "search", "eval", "research"];
+  const known = ["ingest", "stats", "reembed", "migrate", "search", "eval", "research", "outline", "export"];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
     return 2;
@@ -62,6 +67,10 @@ async function main(argv: string[]): Promise<number> {
         return await runEval(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "research":
         return await runResearchCommand(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "outline":
+        return await runOutline(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "export":
+        return await runExport(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "reembed":
         return await runReembed(handle, json);
       case "migrate":

@@ -1,15 +1,22 @@
+import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { DbHandle } from "@/db";
 import { getChatModel } from "@/lib/ai/providers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
+import { LecternError } from "@/lib/errors";
+import { parseOutline, startDeepRun } from "@/lib/research/deep";
+import type { Outline } from "@/lib/research/deep/types";
 import { startRun, waitForRun } from "@/lib/research/runs";
 import { applyEvent, type ResearchEvent, type ResearchRunState, type ResearchStep } from "@/lib/research/types";
 import { info, printJson } from "../output";
 
-const USAGE = 'usage: npm run cli -- research "<question>" [--json]';
+const USAGE =
+  'usage: npm run cli -- research "<question>" [--json]\n       npm run cli -- research --outline outline.json ["<question>"] [--json]';
 
 const STARTS: Record<string, string> = {
+  outline: "🗺️  Running the outline...",
+  framing: "✍️  Writing the introduction and conclusion...",
   analysis: "🧭 Analyzing the question...",
   query_expansion: "🧩 Expanding the search queries...",
   search_summaries: "🔍 Stage 1: Searching summaries for relevant papers...",
@@ -21,7 +28,9 @@ const STARTS: Record<string, string> = {
 
 /** One line per step change worth telling: its start, then its outcome. */
 export function describeStepEvent(step: ResearchStep, previous: ResearchStep | undefined): string | null {
-  if (step.status === "in_progress" && previous?.status !== "in_progress") return STARTS[step.id] ?? `${step.title}...`;
+  if (step.status === "in_progress" && previous?.status !== "in_progress") {
+    return STARTS[step.id] ?? (step.type === "rag_search" ? `🔍 ${step.title}...` : `✍️  ${step.title}...`);
+  }
   if (step.status === "completed") {
     const extra =
       step.id === "query_expansion" && step.queries.length > 0
@@ -57,13 +66,29 @@ export function researchJson(state: ResearchRunState) {
 }
 
 export async function runResearchCommand(handle: DbHandle, args: string[], json: boolean): Promise<number> {
-  const { positionals } = parseArgs({
+  const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     strict: false,
-    options: { json: { type: "boolean" } },
+    options: { json: { type: "boolean" }, outline: { type: "string" } },
   });
-  const question = positionals.join(" ").trim();
+  let outline: Outline | null = null;
+  if (typeof values.outline === "string") {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await fs.readFile(values.outline, "utf8"));
+    } catch (e) {
+      throw new LecternError(
+        "bad_request:file",
+        `Cannot read an outline from ${values.outline}: ${(e as Error).message}`,
+      );
+    }
+    // `outline --json` output ({ question, outline }) or a bare outline
+    const wrapped = raw as { question?: unknown; outline?: unknown };
+    outline = parseOutline(wrapped && typeof wrapped === "object" && "outline" in wrapped ? wrapped.outline : raw);
+    if (!positionals.length && typeof wrapped.question === "string") positionals.push(wrapped.question);
+  }
+  const question = (positionals.join(" ").trim() || outline?.title) ?? "";
   if (!question) {
     info(USAGE);
     return 2;
@@ -77,17 +102,16 @@ export async function runResearchCommand(handle: DbHandle, args: string[], json:
   process.once("SIGINT", onSigint);
   const say = (line: string) => (json ? info(line) : process.stdout.write(`${line}\n`));
   try {
-    const run = startRun(
-      {
-        db: handle.db,
-        embedder: getEmbeddingProvider(env),
-        chatModel: getChatModel(env),
-        llmTimeoutMs: env.LECTERN_LLM_TIMEOUT_MS,
-        runTimeoutMs: env.LECTERN_RESEARCH_TIMEOUT_MS,
-      },
-      question,
-      { signal: controller.signal },
-    );
+    const deps = {
+      db: handle.db,
+      embedder: getEmbeddingProvider(env),
+      chatModel: getChatModel(env),
+      llmTimeoutMs: env.LECTERN_LLM_TIMEOUT_MS,
+      runTimeoutMs: env.LECTERN_RESEARCH_TIMEOUT_MS,
+    };
+    const run = outline
+      ? startDeepRun(deps, { question, outline }, { signal: controller.signal })
+      : startRun(deps, question, { signal: controller.signal });
     let state: ResearchRunState | null = null;
     let streaming = false;
     for await (const event of run.events as AsyncIterable<ResearchEvent>) {

@@ -9,7 +9,10 @@ const STOP = new Set(
     "only very just over under after before during through via per use used using based show shows shown propose " +
     "proposed present paper papers work works approach approaches method methods result results model models new " +
     "first second third one two three however thus therefore et al section table figure fig appendix eq equation " +
-    "different large small high low well many much can cannot without within across"
+    "different large small high low well many much can cannot without within across arxiv preprint introduce " +
+    "introduces introduced enhance enhances effective process text framework performance state task tasks " +
+    "information system systems art recent various several further provide provides given improve improves " +
+    "improved additionally focuses focus focused find finds found https http doi org www com pdf abs corr"
   ).split(" "),
 );
 
@@ -44,7 +47,7 @@ export function keyPhrases(texts: string[], { max = 20, exclude = [] as string[]
         if (STOP.has(first) || STOP.has(last)) continue;
         if (gram.some((w) => w.length < 2 || /^\d+$/.test(w) || !/\p{L}/u.test(w))) continue;
         const stems = gram.flatMap((w) => tokenize(w));
-        if (stems.length !== n || stems.every((s) => excluded.has(s))) continue;
+        if (stems.length !== n) continue;
         const key = stems.join(" ");
         const entry = found.get(key) ?? { forms: new Map(), docs: new Set<number>(), stems };
         entry.docs.add(di);
@@ -56,9 +59,12 @@ export function keyPhrases(texts: string[], { max = 20, exclude = [] as string[]
   });
   const scored: KeyPhrase[] = [];
   for (const e of found.values()) {
-    if (e.docs.size < 2) continue;
+    // a single word must be common across the texts to say something; a phrase is specific already
+    if (e.docs.size < (e.stems.length === 1 ? 3 : 2)) continue;
+    // the question's own words are what every passage shares: not a sub-topic
+    if (e.stems.every((s) => excluded.has(s))) continue;
     const text = [...e.forms.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "";
-    scored.push({ text, stems: e.stems, docs: e.docs, score: e.docs.size * (1 + 0.5 * (e.stems.length - 1)) });
+    scored.push({ text, stems: e.stems, docs: e.docs, score: e.docs.size * (1 + 1.2 * (e.stems.length - 1)) });
   }
   scored.sort((a, b) => b.score - a.score || b.stems.length - a.stems.length || a.text.localeCompare(b.text));
   const out: KeyPhrase[] = [];

@@ -252,18 +252,21 @@ export async function outlineFromLibrary(
   const texts = [...papers.flatMap((p) => p.passages.map((s) => s.text)), ...passages.map((r) => r.text)];
   if (texts.length < 2) return null;
   const questionWords = extractKeywords(question);
-  const phrases = keyPhrases(texts, { max: 40 });
+  const phrases = keyPhrases(texts, { max: 40, exclude: [question] });
   // the question's own phrases lead; then the library's
   const groups = groupPhrases(phrases, GENERATED_POINTS.max);
+  // the question's most specific word (the longest) joins each point's keywords, to keep searches on the question
+  const anchor = [...questionWords].sort((a, b) => b.length - a.length)[0];
   const points: KnowledgePoint[] = groups.map((g, i) => {
-    const seed = g[0] as KeyPhrase;
+    // a group is named by its best multi-word phrase when it has one ("dense vector index" over "index")
+    const name = g.find((p) => p.stems.length > 1) ?? (g[0] as KeyPhrase);
     const importance: Importance =
       i < Math.ceil(groups.length / 3) ? "high" : i < Math.ceil((2 * groups.length) / 3) ? "medium" : "low";
-    const keywords = [...new Set([...g.map((p) => p.text), ...questionWords.slice(0, 2)])].slice(0, 6);
+    const keywords = [...new Set([name.text, ...g.map((p) => p.text), ...(anchor ? [anchor] : [])])].slice(0, 6);
     return {
       id: `kp${i + 1}`,
       category: categoryOf(g.map((p) => p.text).join(" ")),
-      topic: titleCase(seed.text),
+      topic: titleCase(name.text),
       search_keywords: keywords,
       importance,
     };
