@@ -37,9 +37,10 @@ async function libraryContext(deps: ResearchDeps, question: string) {
   } catch {
     papers = [];
   }
+  const passages = await searchContent(deps.db, question, deps.embedder, { k: 15, mmrAlpha: 0.6 }).catch(() => []);
   const years = papers.map((p) => p.year).filter((y): y is number => typeof y === "number");
-  const texts = papers.flatMap((p) => p.passages.map((s) => s.text));
-  const phrases = keyPhrases(texts, { max: 12, exclude: [] });
+  const texts = [...papers.flatMap((p) => p.passages.map((s) => s.text)), ...passages.map((r) => r.text)];
+  const phrases = keyPhrases(texts, { max: 12, exclude: [question] });
   return {
     papers,
     yearMin: years.length > 0 ? Math.min(...years) : null,
