@@ -1,16 +1,20 @@
-import { MessagesSquareIcon } from "lucide-react";
 import type { Metadata } from "next";
-import { NoticePage } from "@/components/layout/notice-page";
+import { ResearchView } from "@/components/research/research-view";
+import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "./actions";
+import { loadResearchPageData } from "./data";
 
 export const metadata: Metadata = { title: "Research" };
+export const dynamic = "force-dynamic";
 
-export default function ResearchPage() {
+export default async function ResearchPage() {
+  const { library, recentRuns, loadError } = await loadResearchPageData();
   return (
-    <NoticePage
-      testId="research-unavailable"
-      icon={MessagesSquareIcon}
-      title="Research is not available yet"
-      description="Asking questions across your papers, with cited answers and the research steps shown as they happen, is being built. Your library already works: upload papers there and read them at the page."
+    <ResearchView
+      initial={null}
+      library={library}
+      recentRuns={recentRuns}
+      loadError={loadError}
+      actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
     />
   );
 }

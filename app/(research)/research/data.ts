@@ -1,0 +1,34 @@
+import "server-only";
+import { exampleQuestions } from "@/components/research/examples";
+import type { RecentRun, ResearchLibrary } from "@/components/research/types";
+import { getDb } from "@/db";
+import { listPapers } from "@/db/queries/papers";
+import { listRuns } from "@/db/queries/research";
+import { isLecternError, userMessage } from "@/lib/errors";
+
+const RECENT_RUNS = 12;
+
+export interface ResearchPageData {
+  library: ResearchLibrary | null;
+  recentRuns: RecentRun[];
+  /** Why the library or the runs could not be read (e.g. another process holds the database). */
+  loadError: string | null;
+}
+
+/** What both research pages show beside a run: the question box's examples and the recent runs. */
+export async function loadResearchPageData(): Promise<ResearchPageData> {
+  try {
+    const db = await getDb();
+    const [papers, runs] = await Promise.all([listPapers(db, { sort: "added" }), listRuns(db, { limit: RECENT_RUNS })]);
+    const ready = papers.filter((p) => p.status === "ready");
+    return {
+      // examples from the newest papers
+      library: { ready: ready.length, processing: papers.length - ready.length, examples: exampleQuestions(ready) },
+      recentRuns: runs,
+      loadError: null,
+    };
+  } catch (e) {
+    if (!isLecternError(e)) console.error("[research]", e);
+    return { library: null, recentRuns: [], loadError: userMessage(e) };
+  }
+}

@@ -1,0 +1,183 @@
+"use client";
+
+import { TriangleAlertIcon } from "lucide-react";
+import { memo, useMemo } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { cn } from "@/components/ui/cn";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import type { Citation, Reference } from "@/lib/research/types";
+import { type MarkerCitation, resolveCitation, sameId, shortPaperId, stripReferencesSection } from "./citation-markers";
+import { CITATION_ATTR, CLAIM_CITES_ATTR, CLAIM_TEXT_ATTR, decodeCites, remarkCitations } from "./remark-citations";
+
+/** What the viewer needs to show a citation: the paper, the page, the passage to highlight. */
+export interface CitationTarget {
+  paperId: string;
+  page: number;
+  title: string;
+  /** The cited passage's best sentence (highlighted); empty while the answer is streaming. */
+  quote: string;
+  claim: string;
+  /** Null until verification has run. */
+  supported: boolean | null;
+  reason?: string;
+}
+
+export function citationTarget(
+  marker: MarkerCitation,
+  claim: string,
+  citations: readonly Citation[],
+  references: readonly Reference[],
+): CitationTarget {
+  const c = resolveCitation(citations, marker, claim);
+  const paperId = c?.paperId ?? marker.paperId;
+  const ref = references.find((r) => sameId(r.paperId, paperId));
+  return {
+    paperId: ref?.paperId ?? paperId,
+    page: c?.page ?? marker.page,
+    title: ref?.title ?? paperId,
+    quote: c?.quote ?? "",
+    claim: c?.claim ?? claim,
+    supported: c ? c.supported : null,
+    ...(c?.reason ? { reason: c.reason } : {}),
+  };
+}
+
+function CitationChip({ target, onOpen }: { target: CitationTarget; onOpen: (t: CitationTarget) => void }) {
+  const unsupported = target.supported === false;
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <button
+          type="button"
+          onClick={() => onOpen(target)}
+          className={cn(
+            "mx-0.5 inline-flex translate-y-[-1px] items-center gap-1 whitespace-nowrap rounded-md border px-1.5 py-px align-baseline font-medium text-[0.75em] leading-normal outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
+            unsupported
+              ? "border-warning/50 bg-warning/10 text-warning hover:bg-warning/20"
+              : "border-primary/25 bg-primary/5 text-primary hover:bg-primary/10",
+          )}
+          aria-label={`Open ${target.title}, page ${target.page}${unsupported ? " (claim not supported by this passage)" : ""}`}
+          data-testid="citation-chip"
+          data-paper-id={target.paperId}
+          data-page={target.page}
+          data-supported={target.supported === null ? "pending" : String(target.supported)}
+        >
+          {unsupported && <TriangleAlertIcon className="size-3" aria-hidden />}
+          <span className="font-mono">{shortPaperId(target.paperId)}</span>
+          <span className="opacity-75">p.&nbsp;{target.page}</span>
+        </button>
+      </TooltipTrigger>
+      <TooltipContent className="max-w-sm text-left">
+        <p className="font-medium">{target.title}</p>
+        <p className="opacity-80">Page {target.page}</p>
+        {unsupported && target.reason && <p className="mt-1">Not supported: {target.reason}</p>}
+      </TooltipContent>
+    </Tooltip>
+  );
+}
+
+/**
+ * A claim whose citation did not hold up: underlined in amber, with the reason on hover (the chip after it, which
+ * is focusable, says the same to keyboard and screen-reader users).
+ */
+function UnsupportedClaim({ children, reasons }: { children: React.ReactNode; reasons: string[] }) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <span
+          className="underline decoration-2 decoration-warning decoration-wavy underline-offset-4"
+          data-testid="unsupported-claim"
+        >
+          {children}
+          <span className="sr-only"> (not supported by the cited passage{reasons[0] ? `: ${reasons[0]}` : ""})</span>
+        </span>
+      </TooltipTrigger>
+      <TooltipContent className="max-w-sm text-left">
+        <p className="font-medium">Not supported by the cited passage</p>
+        {reasons.map((r, i) => (
+          <p key={i} className="opacity-80">
+            {r}
+          </p>
+        ))}
+      </TooltipContent>
+    </Tooltip>
+  );
+}
+
+/**
+ * The answer as markdown: headings, lists and tables; `[ID, page N]` as chips that open the cited page; unsupported
+ * claims marked. Raw HTML is not rendered, and links are sanitised by react-markdown.
+ */
+export const AnswerMarkdown = memo(function AnswerMarkdown({
+  markdown,
+  citations,
+  references,
+  onOpenCitation,
+  streaming,
+}: {
+  markdown: string;
+  citations: readonly Citation[];
+  references: readonly Reference[];
+  onOpenCitation: (target: CitationTarget) => void;
+  streaming: boolean;
+}) {
+  const components = useMemo<Components>(
+    () => ({
+      span: ({ node: _node, children, ...props }) => {
+        const attrs = props as Record<string, unknown>;
+        const cites = attrs[CITATION_ATTR];
+        if (typeof cites === "string") {
+          const claim = typeof attrs[CLAIM_TEXT_ATTR] === "string" ? (attrs[CLAIM_TEXT_ATTR] as string) : "";
+          return (
+            <>
+              {decodeCites(cites).map((m, i) => (
+                <CitationChip
+                  key={i}
+                  target={citationTarget(m, claim, citations, references)}
+                  onOpen={onOpenCitation}
+                />
+              ))}
+            </>
+          );
+        }
+        const claimCites = attrs[CLAIM_CITES_ATTR];
+        if (typeof claimCites === "string") {
+          const claim = typeof children === "string" ? children : "";
+          const resolved = decodeCites(claimCites).map((m) => resolveCitation(citations, m, claim));
+          const failed = resolved.filter((c): c is Citation => c !== null && !c.supported);
+          if (failed.length === 0) return <>{children}</>;
+          return (
+            <UnsupportedClaim
+              reasons={[...new Set(failed.map((c) => c.reason ?? "The cited text does not state it."))]}
+            >
+              {children}
+            </UnsupportedClaim>
+          );
+        }
+        return <span {...props}>{children}</span>;
+      },
+      a: ({ node: _node, href, children, ...props }) => (
+        <a href={href} {...props} target="_blank" rel="noreferrer noopener">
+          {children}
+        </a>
+      ),
+    }),
+    [citations, references, onOpenCitation],
+  );
+  return (
+    <div
+      className={cn(
+        "prose-summary text-[0.95rem] [&_h2:first-child]:mt-0 [&_h2]:text-base [&_h3]:text-[0.95rem] [&_h3]:text-muted-foreground",
+        // a caret after the last word while the answer is being written
+        streaming &&
+          "[&>*:last-child]:after:ml-0.5 [&>*:last-child]:after:animate-pulse [&>*:last-child]:after:content-['▍']",
+      )}
+      data-testid="research-answer-text"
+    >
+      <ReactMarkdown remarkPlugins={[remarkGfm, remarkCitations]} components={components}>
+        {stripReferencesSection(markdown)}
+      </ReactMarkdown>
+    </div>
+  );
+});

@@ -1,0 +1,81 @@
+"use client";
+
+import { ExternalLinkIcon, TriangleAlertIcon } from "lucide-react";
+import Link from "next/link";
+import { paperHref, paperPdfUrl } from "@/components/library/types";
+import { PdfViewer } from "@/components/pdf/pdf-viewer-loader";
+import { Button } from "@/components/ui/button";
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import type { CitationTarget } from "./answer-view";
+
+/** Query of the paper page for a citation: its page, with the quoted passage highlighted when there is one. */
+export function citationViewerParams(target: CitationTarget): Record<string, string | number | undefined> {
+  return { page: target.page, hl: target.quote.trim() || undefined };
+}
+
+/**
+ * The cited page beside the answer: the PDF viewer opened at the page with the quote highlighted, the claim it
+ * supports (or not), and a link to the paper's own page.
+ */
+export function CitationSheet({
+  target,
+  onOpenChange,
+}: {
+  target: CitationTarget | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Sheet open={target !== null} onOpenChange={onOpenChange}>
+      <SheetContent className="gap-0 sm:max-w-3xl" data-testid="citation-sheet" aria-describedby={undefined}>
+        {target && (
+          <>
+            <SheetHeader className="gap-2 border-b">
+              <SheetTitle data-testid="citation-sheet-title">{target.title}</SheetTitle>
+              <SheetDescription asChild>
+                <div className="space-y-2">
+                  <p>
+                    <span className="font-mono">{target.paperId}</span> · page {target.page}
+                  </p>
+                  {target.claim && (
+                    <blockquote className="border-l-2 pl-3 text-foreground/90" data-testid="citation-sheet-claim">
+                      {target.claim}
+                    </blockquote>
+                  )}
+                  {target.supported === false && (
+                    <p className="flex items-start gap-1.5 text-warning" data-testid="citation-sheet-unsupported">
+                      <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
+                      <span>Not supported by this passage{target.reason ? `: ${target.reason}` : "."}</span>
+                    </p>
+                  )}
+                </div>
+              </SheetDescription>
+              <div>
+                <Button asChild variant="outline" size="sm">
+                  <Link
+                    href={paperHref(target.paperId, citationViewerParams(target))}
+                    data-testid="citation-open-paper"
+                  >
+                    <ExternalLinkIcon />
+                    Open the paper's page
+                  </Link>
+                </Button>
+              </div>
+            </SheetHeader>
+            <div className="flex min-h-0 flex-1 flex-col p-3">
+              <PdfViewer
+                // a new citation is a new document position: start the viewer afresh
+                key={`${target.paperId}:${target.page}:${target.quote}`}
+                url={paperPdfUrl(target.paperId)}
+                pageCount={target.page}
+                initialPage={target.page}
+                passage={target.quote || null}
+                passagePage={target.quote ? target.page : null}
+                className="h-full"
+              />
+            </div>
+          </>
+        )}
+      </SheetContent>
+    </Sheet>
+  );
+}

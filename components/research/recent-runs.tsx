@@ -1,0 +1,67 @@
+import { CircleCheckIcon, CircleSlashIcon, CircleXIcon, HistoryIcon, LoaderIcon } from "lucide-react";
+import Link from "next/link";
+import { formatDate } from "@/components/library/format";
+import { cn } from "@/components/ui/cn";
+import type { RunStatus } from "@/lib/research/types";
+import type { RecentRun } from "./types";
+
+const statusText: Record<RunStatus, string> = {
+  running: "Running",
+  completed: "Answered",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+function StatusIcon({ status }: { status: RunStatus }) {
+  const cls = "size-3.5 shrink-0";
+  if (status === "running")
+    return <LoaderIcon className={cn(cls, "animate-spin text-primary motion-reduce:animate-none")} aria-hidden />;
+  if (status === "completed") return <CircleCheckIcon className={cn(cls, "text-success")} aria-hidden />;
+  if (status === "failed") return <CircleXIcon className={cn(cls, "text-destructive")} aria-hidden />;
+  return <CircleSlashIcon className={cn(cls, "text-muted-foreground")} aria-hidden />;
+}
+
+/** The latest questions asked, each a link to its saved run. */
+export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; currentId: string | null }) {
+  return (
+    <nav aria-labelledby="recent-runs-heading" className="space-y-2" data-testid="recent-runs">
+      <h2 id="recent-runs-heading" className="flex items-center gap-1.5 font-semibold text-sm">
+        <HistoryIcon className="size-4 text-muted-foreground" aria-hidden />
+        Recent questions
+      </h2>
+      {runs.length === 0 ? (
+        <p className="text-muted-foreground text-sm">Questions you ask are saved here, each with a link to share.</p>
+      ) : (
+        <ul className="space-y-0.5">
+          {runs.map((r) => {
+            const current = r.id === currentId;
+            return (
+              <li key={r.id}>
+                <Link
+                  href={`/research/${r.id}`}
+                  aria-current={current ? "page" : undefined}
+                  className={cn(
+                    "block rounded-md px-2 py-1.5 text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
+                    current ? "bg-secondary" : "hover:bg-accent/60",
+                  )}
+                  data-testid="recent-run"
+                  data-run-id={r.id}
+                  data-status={r.status}
+                >
+                  <span className="line-clamp-2 leading-snug">{r.question}</span>
+                  <span className="mt-0.5 flex items-center gap-1.5 text-muted-foreground text-xs">
+                    <StatusIcon status={r.status} />
+                    <span className="sr-only">{statusText[r.status]},</span>
+                    <time dateTime={r.startedAt} suppressHydrationWarning>
+                      {formatDate(r.startedAt, true)}
+                    </time>
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </nav>
+  );
+}

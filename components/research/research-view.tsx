@@ -1,0 +1,200 @@
+"use client";
+
+import { FileUpIcon, MessagesSquareIcon } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import type { ResearchRunState } from "@/lib/research/types";
+import { QuestionForm } from "./question-form";
+import { RecentRuns } from "./recent-runs";
+import { RunView, StartingRun } from "./run-view";
+import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView } from "./types";
+import { useResearchRun } from "./use-research-run";
+
+export function runPath(runId: string): string {
+  return `/research/${encodeURIComponent(runId)}`;
+}
+
+function EmptyLibrary() {
+  return (
+    <section
+      className="flex flex-col items-center gap-3 rounded-xl border border-dashed px-6 py-10 text-center"
+      data-testid="research-empty-library"
+    >
+      <MessagesSquareIcon className="size-9 text-muted-foreground" aria-hidden />
+      <h2 className="font-semibold">Your library is empty</h2>
+      <p className="max-w-md text-muted-foreground text-sm">
+        Research answers come only from your own papers, each claim cited to a paper and page. Add some PDFs to the
+        library first.
+      </p>
+      <Button asChild variant="outline">
+        <Link href="/">
+          <FileUpIcon />
+          Add papers to the library
+        </Link>
+      </Button>
+    </section>
+  );
+}
+
+/** Puts a run that just finished (or started) at the top of the recent list, replacing its older line. */
+function upsertRecent(list: readonly RecentRun[], run: ResearchRunState): RecentRun[] {
+  const item: RecentRun = {
+    id: run.runId,
+    question: run.question,
+    status: run.status,
+    mode: run.mode,
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+  };
+  const rest = list.filter((r) => r.id !== run.runId);
+  const at = list.findIndex((r) => r.id === run.runId);
+  if (at >= 0) return [...list.slice(0, at), item, ...list.slice(at + 1)];
+  return [item, ...rest];
+}
+
+/**
+ * The research page's one client root (`/research` and `/research/<id>`): the question box, the run — streamed live,
+ * followed after a reload, or as stored — and the recent questions.
+ */
+export function ResearchView({
+  initial,
+  library,
+  recentRuns,
+  loadError,
+  actions,
+}: {
+  /** The run of `/research/<id>`; null on `/research`. */
+  initial: ResearchRunView | null;
+  library: ResearchLibrary | null;
+  recentRuns: RecentRun[];
+  loadError: string | null;
+  actions: ResearchActions;
+}) {
+  const [recent, setRecent] = useState(recentRuns);
+  const pathname = usePathname();
+  /** The address this page gave itself with replaceState when a run started (not a navigation). */
+  const ownPath = useRef<string | null>(null);
+
+  const controller = useResearchRun({
+    initial,
+    actions,
+    onRunStarted: (event) => {
+      const path = runPath(event.runId);
+      ownPath.current = path;
+      // the shareable address, without a navigation (which would remount the page and drop the stream)
+      window.history.replaceState(null, "", path);
+      document.title = `${event.question.length > 60 ? `${event.question.slice(0, 60)}…` : event.question} · Lectern`;
+      setRecent((list) =>
+        upsertRecent(list, {
+          runId: event.runId,
+          question: event.question,
+          status: "running",
+          mode: event.mode,
+          model: event.model,
+          startedAt: event.startedAt,
+          durationMs: null,
+          steps: [],
+          answer: "",
+          citations: [],
+          references: [],
+          warnings: [],
+        }),
+      );
+    },
+    onRunFinished: (run) => setRecent((list) => upsertRecent(list, run)),
+  });
+  const { run, starting, problem, following, show, ask } = controller;
+
+  // A navigation that lands on this same page component (the header's Research link after a run changed the
+  // address, or a link to another run) brings new props but keeps the state: show what the server rendered.
+  const lastPath = useRef(pathname);
+  const latest = useRef({ initial, recentRuns });
+  latest.current = { initial, recentRuns };
+  useEffect(() => {
+    if (lastPath.current === pathname) return;
+    lastPath.current = pathname;
+    if (pathname === ownPath.current) return;
+    ownPath.current = null;
+    show(latest.current.initial);
+    setRecent(latest.current.recentRuns);
+  }, [pathname, show]);
+
+  const shown = useRef(run);
+  shown.current = run;
+  const askAgain = useCallback(
+    (question: string) => {
+      // the run in flight is cancelled by the new question; its stream is no longer read, so say so here
+      const replaced = shown.current?.status === "running" ? shown.current.runId : null;
+      if (replaced) setRecent((list) => list.map((r) => (r.id === replaced ? { ...r, status: "cancelled" } : r)));
+      ask(question);
+      window.scrollTo({ top: 0, behavior: "smooth" });
+    },
+    [ask],
+  );
+
+  const libraryEmpty = library !== null && library.ready === 0;
+  const running = run?.status === "running" && following;
+
+  return (
+    <div className="grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_17rem] xl:gap-12">
+      <div className="min-w-0 max-w-[52rem] space-y-6">
+        <header className="space-y-1">
+          <h1 className="font-semibold text-2xl tracking-tight">Research</h1>
+          <p className="text-muted-foreground text-sm">
+            Ask a question across your library. Watch the search happen step by step, and check every claim at its page.
+          </p>
+        </header>
+
+        {loadError && (
+          <Alert variant="destructive" data-testid="research-load-error">
+            <AlertTitle>The library could not be read</AlertTitle>
+            <AlertDescription>{loadError}</AlertDescription>
+          </Alert>
+        )}
+
+        {libraryEmpty ? (
+          <EmptyLibrary />
+        ) : (
+          <QuestionForm
+            onAsk={askAgain}
+            examples={library?.examples ?? []}
+            showExamples={!run && !starting}
+            busy={running || starting !== null}
+          />
+        )}
+        {library && library.ready === 0 && library.processing > 0 && (
+          <p className="text-muted-foreground text-sm">
+            {library.processing} {library.processing === 1 ? "paper is" : "papers are"} still being processed.
+          </p>
+        )}
+
+        {problem && (
+          <Alert variant="destructive" data-testid="research-problem">
+            <AlertTitle>{run ? "The live view stopped" : "The question could not be asked"}</AlertTitle>
+            <AlertDescription>{problem}</AlertDescription>
+          </Alert>
+        )}
+
+        {starting !== null && !run && <StartingRun question={starting} />}
+        {run && (
+          <RunView
+            key={run.runId}
+            run={run}
+            following={following}
+            cancelling={controller.cancelling}
+            feedback={controller.feedback}
+            onCancel={controller.cancel}
+            onAskAgain={askAgain}
+            sendFeedback={actions.feedback}
+          />
+        )}
+      </div>
+      <aside className="min-w-0 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:self-start lg:overflow-y-auto lg:border-l lg:pl-6">
+        <RecentRuns runs={recent} currentId={run?.runId ?? null} />
+      </aside>
+    </div>
+  );
+}

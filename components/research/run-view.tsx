@@ -1,0 +1,330 @@
+"use client";
+
+import {
+  CheckIcon,
+  CircleSlashIcon,
+  CpuIcon,
+  LinkIcon,
+  RotateCcwIcon,
+  SquareIcon,
+  TriangleAlertIcon,
+  WifiOffIcon,
+} from "lucide-react";
+import Link from "next/link";
+import { useCallback, useEffect, useState } from "react";
+import { formatDate } from "@/components/library/format";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import type { ResearchErrorCode, ResearchRunState, RunStatus } from "@/lib/research/types";
+import { AnswerMarkdown, type CitationTarget } from "./answer-view";
+import { CitationSheet } from "./citation-sheet";
+import { FeedbackForm } from "./feedback-form";
+import { ReferenceList } from "./reference-list";
+import { StepList, StepStatusBadge } from "./step-list";
+import { statusLine } from "./step-state";
+import type { ResearchActions, RunFeedback } from "./types";
+
+export function ModeBadge({ mode, model }: { mode: ResearchRunState["mode"]; model: string }) {
+  return mode === "offline" ? (
+    <Badge variant="secondary" data-testid="research-mode" data-mode="offline">
+      <WifiOffIcon aria-hidden />
+      Offline mode · extractive answer
+    </Badge>
+  ) : (
+    <Badge variant="secondary" data-testid="research-mode" data-mode="llm">
+      <CpuIcon aria-hidden />
+      {model}
+    </Badge>
+  );
+}
+
+const runStatusText: Record<RunStatus, string> = {
+  running: "Researching",
+  completed: "Answered",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+function RunStatusBadge({ status }: { status: RunStatus }) {
+  if (status === "cancelled") {
+    return (
+      <Badge variant="outline" className="text-muted-foreground" data-testid="research-run-status">
+        <CircleSlashIcon aria-hidden />
+        {runStatusText.cancelled}
+      </Badge>
+    );
+  }
+  const step = status === "running" ? "in_progress" : status;
+  return (
+    <span data-testid="research-run-status" className="contents">
+      <StepStatusBadge status={step} />
+    </span>
+  );
+}
+
+/** Copies the run's shareable address. */
+function CopyLinkButton({ runId }: { runId: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(t);
+  }, [copied]);
+  const copy = async () => {
+    const url = `${window.location.origin}/research/${encodeURIComponent(runId)}`;
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      // no clipboard API (an insecure origin): the old way, through a selected text field
+      const field = document.createElement("textarea");
+      field.value = url;
+      field.setAttribute("readonly", "");
+      field.style.position = "fixed";
+      field.style.opacity = "0";
+      document.body.append(field);
+      field.select();
+      document.execCommand("copy");
+      field.remove();
+    }
+    setCopied(true);
+  };
+  return (
+    <Button variant="outline" size="sm" onClick={() => void copy()} data-testid="research-copy-link">
+      {copied ? <CheckIcon className="text-success" /> : <LinkIcon />}
+      {copied ? "Link copied" : "Copy link"}
+      <span className="sr-only" role="status">
+        {copied ? "The link to this run is on the clipboard." : ""}
+      </span>
+    </Button>
+  );
+}
+
+const errorTitles: Record<ResearchErrorCode, string> = {
+  no_papers: "No relevant papers",
+  no_content: "No detailed content",
+  synthesis_failed: "The answer could not be written",
+  citation_warning: "Citation problems",
+  timeout: "The research took too long",
+  cancelled: "Cancelled",
+  bad_request: "The question could not be researched",
+  internal: "Something went wrong",
+};
+
+const defaultHints: Partial<Record<ResearchErrorCode, string>> = {
+  no_papers: "Try other words for the same topic, or add papers about it to the library.",
+  no_content: "Rebuild the index (npm run cli -- reembed), or upload the papers again.",
+  timeout: "Ask again, perhaps with a narrower question.",
+  synthesis_failed: "Ask again; if it keeps failing, check the model server.",
+};
+
+function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: (q: string) => void }) {
+  const error = run.error;
+  if (run.status === "cancelled") {
+    return (
+      <Alert data-testid="research-cancelled">
+        <CircleSlashIcon />
+        <AlertTitle>Research cancelled</AlertTitle>
+        <AlertDescription>
+          <p>The run was stopped before it finished; what it found so far is shown above.</p>
+          <Button variant="outline" size="sm" className="mt-1" onClick={() => onAskAgain(run.question)}>
+            <RotateCcwIcon />
+            Ask again
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  if (run.status !== "failed") return null;
+  const code = error?.code ?? "internal";
+  const hint = error?.hint ?? defaultHints[code];
+  return (
+    <Alert variant="destructive" data-testid="research-error" data-code={code}>
+      <TriangleAlertIcon />
+      <AlertTitle>{errorTitles[code]}</AlertTitle>
+      <AlertDescription>
+        <p data-testid="research-error-message">{error?.message ?? "The run failed."}</p>
+        {hint && <p className="text-muted-foreground">{hint}</p>}
+        <div className="mt-1 flex flex-wrap gap-2">
+          <Button variant="outline" size="sm" onClick={() => onAskAgain(run.question)} data-testid="research-retry">
+            <RotateCcwIcon />
+            Try again
+          </Button>
+          {code === "no_papers" && (
+            <Button asChild variant="ghost" size="sm">
+              <Link href="/">Go to the library</Link>
+            </Button>
+          )}
+        </div>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function AnswerPlaceholder({ run }: { run: ResearchRunState }) {
+  const writing = run.steps.some((s) => s.type === "synthesis" && s.status === "in_progress");
+  if (!writing) {
+    return (
+      <p className="text-muted-foreground text-sm" data-testid="research-answer-waiting">
+        The answer is written once the evidence is gathered.
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-2" aria-hidden data-testid="research-answer-writing">
+      <Skeleton className="h-4 w-2/3" />
+      <Skeleton className="h-4 w-full" />
+      <Skeleton className="h-4 w-5/6" />
+    </div>
+  );
+}
+
+/** Viewer parameters the PDF viewer writes into the address; they do not belong to a run's address. */
+const VIEWER_PARAMS = ["page", "hl", "start", "end"] as const;
+function clearViewerParams() {
+  const params = new URLSearchParams(window.location.search);
+  if (!VIEWER_PARAMS.some((k) => params.has(k))) return;
+  for (const k of VIEWER_PARAMS) params.delete(k);
+  const qs = params.toString();
+  window.history.replaceState(null, "", `${window.location.pathname}${qs ? `?${qs}` : ""}`);
+}
+
+/** Skeleton of a run between submitting a question and its first event. */
+export function StartingRun({ question }: { question: string }) {
+  return (
+    <article className="space-y-4" data-testid="research-starting" aria-busy>
+      <h2 className="font-semibold text-xl leading-snug tracking-tight">{question}</h2>
+      <p className="text-muted-foreground text-sm" role="status" aria-live="polite">
+        Starting the research…
+      </p>
+      <div className="space-y-1.5" aria-hidden>
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-11 w-full" />
+        ))}
+      </div>
+    </article>
+  );
+}
+
+/** One research run: the question, its steps, the answer with its citations and references, and feedback. */
+export function RunView({
+  run,
+  following,
+  cancelling,
+  feedback,
+  onCancel,
+  onAskAgain,
+  sendFeedback,
+}: {
+  run: ResearchRunState;
+  following: boolean;
+  cancelling: boolean;
+  feedback: RunFeedback | null;
+  onCancel: () => void;
+  onAskAgain: (question: string) => void;
+  sendFeedback: ResearchActions["feedback"];
+}) {
+  const [citation, setCitation] = useState<CitationTarget | null>(null);
+  const running = run.status === "running";
+  const openCitation = useCallback((target: CitationTarget) => {
+    clearViewerParams();
+    setCitation(target);
+  }, []);
+
+  return (
+    <article className="space-y-6" data-testid="research-run" data-run-id={run.runId} data-status={run.status}>
+      <header className="space-y-3">
+        <h2 className="font-semibold text-xl leading-snug tracking-tight" data-testid="research-run-question">
+          {run.question}
+        </h2>
+        <div className="flex flex-wrap items-center gap-2">
+          <ModeBadge mode={run.mode} model={run.model} />
+          <RunStatusBadge status={run.status} />
+          <time dateTime={run.startedAt} className="text-muted-foreground text-xs" suppressHydrationWarning>
+            {formatDate(run.startedAt, true)}
+          </time>
+          <div className="ml-auto flex flex-wrap gap-1.5">
+            {running && following && (
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={onCancel}
+                disabled={cancelling}
+                data-testid="research-cancel"
+              >
+                <SquareIcon className="fill-current" />
+                {cancelling ? "Cancelling…" : "Cancel"}
+              </Button>
+            )}
+            <CopyLinkButton runId={run.runId} />
+          </div>
+        </div>
+        <p
+          className="text-muted-foreground text-sm"
+          role="status"
+          aria-live="polite"
+          aria-atomic="true"
+          data-testid="research-status"
+        >
+          {statusLine(run, { live: following || !running })}
+        </p>
+      </header>
+
+      {run.steps.length > 0 && <StepList steps={run.steps} />}
+
+      <section aria-labelledby="research-answer-heading" className="space-y-4" data-testid="research-answer">
+        {/* the answer's markdown brings its own headings */}
+        <h2 id="research-answer-heading" className="sr-only">
+          Answer
+        </h2>
+        <RunError run={run} onAskAgain={onAskAgain} />
+        <div>
+          {run.answer ? (
+            <AnswerMarkdown
+              markdown={run.answer}
+              citations={run.citations}
+              references={run.references}
+              onOpenCitation={openCitation}
+              streaming={running}
+            />
+          ) : running ? (
+            <AnswerPlaceholder run={run} />
+          ) : run.status === "completed" ? (
+            <p className="text-muted-foreground text-sm">The run finished without an answer.</p>
+          ) : null}
+        </div>
+        {run.warnings.length > 0 && (
+          <Alert data-testid="research-warnings">
+            <TriangleAlertIcon className="text-warning" />
+            <AlertTitle>{run.warnings.length === 1 ? "Warning" : "Warnings"}</AlertTitle>
+            <AlertDescription>
+              <ul className="list-disc space-y-0.5 pl-4">
+                {run.warnings.map((w, i) => (
+                  <li key={i} data-testid="research-warning">
+                    {w}
+                  </li>
+                ))}
+              </ul>
+            </AlertDescription>
+          </Alert>
+        )}
+      </section>
+
+      <ReferenceList references={run.references} />
+
+      {!running && (run.answer || run.status === "failed") && (
+        <FeedbackForm runId={run.runId} initial={feedback} send={sendFeedback} />
+      )}
+
+      <CitationSheet
+        target={citation}
+        onOpenChange={(open) => {
+          if (open) return;
+          setCitation(null);
+          clearViewerParams();
+        }}
+      />
+    </article>
+  );
+}

@@ -1,0 +1,277 @@
+"use client";
+
+import {
+  BrainIcon,
+  ChevronDownIcon,
+  CircleCheckIcon,
+  CircleDashedIcon,
+  CircleXIcon,
+  FileSearchIcon,
+  LibraryBigIcon,
+  ListOrderedIcon,
+  ListTreeIcon,
+  LoaderIcon,
+  type LucideIcon,
+  PenLineIcon,
+  ShieldCheckIcon,
+} from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { paperHref } from "@/components/library/types";
+import { Badge } from "@/components/ui/badge";
+import { cn } from "@/components/ui/cn";
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
+import type { ResearchStep, StepSource, StepStatus } from "@/lib/research/types";
+import { displayableData, formatDuration, formatSimilarity, isStepOpen, sourceViewerParams } from "./step-state";
+
+function stepIcon(step: ResearchStep): LucideIcon {
+  switch (step.type) {
+    case "analysis":
+      return BrainIcon;
+    case "query_expansion":
+      return ListTreeIcon;
+    case "rag_search":
+      return step.stage === "summaries" ? LibraryBigIcon : FileSearchIcon;
+    case "synthesis":
+      return PenLineIcon;
+    case "verification":
+      return ShieldCheckIcon;
+    case "formatting":
+      return ListOrderedIcon;
+  }
+}
+
+const statusLabels: Record<StepStatus, string> = {
+  pending: "Pending",
+  in_progress: "Running",
+  completed: "Done",
+  failed: "Failed",
+};
+
+export function StepStatusBadge({ status }: { status: StepStatus }) {
+  const variant =
+    status === "completed"
+      ? "success"
+      : status === "failed"
+        ? "destructive"
+        : status === "in_progress"
+          ? "default"
+          : "outline";
+  const Icon =
+    status === "completed"
+      ? CircleCheckIcon
+      : status === "failed"
+        ? CircleXIcon
+        : status === "in_progress"
+          ? LoaderIcon
+          : CircleDashedIcon;
+  return (
+    <Badge
+      variant={variant}
+      className={cn(status === "pending" && "text-muted-foreground")}
+      data-testid="research-step-status"
+    >
+      <Icon className={cn(status === "in_progress" && "animate-spin motion-reduce:animate-none")} aria-hidden />
+      {statusLabels[status]}
+    </Badge>
+  );
+}
+
+function SourceChip({ source }: { source: StepSource }) {
+  const page = source.page;
+  const similarity = formatSimilarity(source.similarity);
+  return (
+    <li>
+      <Link
+        href={paperHref(source.paperId, sourceViewerParams(source))}
+        className="group flex max-w-full items-center gap-2 rounded-md border bg-background px-2.5 py-1.5 text-xs outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50"
+        title={source.excerpt ? source.excerpt.slice(0, 400) : source.title}
+        data-testid="research-source"
+        data-paper-id={source.paperId}
+        data-page={page ?? undefined}
+      >
+        <span className="min-w-0 truncate font-medium group-hover:underline">{source.title || source.paperId}</span>
+        {page !== null && <span className="shrink-0 text-muted-foreground">p. {page}</span>}
+        {similarity && (
+          <span className="shrink-0 text-muted-foreground tabular-nums">
+            <span className="sr-only">relevance </span>
+            {similarity}
+          </span>
+        )}
+      </Link>
+    </li>
+  );
+}
+
+function StepDetails({ step }: { step: ResearchStep }) {
+  const data = displayableData(step.data);
+  const empty =
+    !step.reasoning && !step.error && data.length === 0 && step.queries.length === 0 && step.sources.length === 0;
+  return (
+    <div className="space-y-3 text-sm">
+      {step.reasoning && (
+        <p className="text-muted-foreground leading-relaxed" data-testid="research-step-reasoning">
+          {step.reasoning}
+        </p>
+      )}
+      {step.error && (
+        <div className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-destructive">
+          <p>{step.error.message}</p>
+          {step.error.hint && <p className="mt-1 text-destructive/80 text-xs">{step.error.hint}</p>}
+        </div>
+      )}
+      {data.length > 0 && (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-xs">
+          {data.map((d) => (
+            <div key={d.key} className="contents">
+              <dt className="text-muted-foreground">{d.label}</dt>
+              <dd className="min-w-0 break-words">{d.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {step.queries.length > 0 && (
+        <div className="space-y-1.5">
+          <h4 className="font-medium text-muted-foreground text-xs">Search terms</h4>
+          <ul className="flex flex-wrap gap-1.5" aria-label="Search terms">
+            {step.queries.map((q, i) => (
+              <li key={`${i}-${q}`}>
+                <Badge
+                  variant="secondary"
+                  className="max-w-full whitespace-normal break-words text-left font-normal"
+                  data-testid="research-query"
+                >
+                  {q}
+                </Badge>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {step.sources.length > 0 && (
+        <div className="space-y-1.5">
+          <h4 className="font-medium text-muted-foreground text-xs">
+            {step.sources.length} {step.sources.length === 1 ? "source" : "sources"}
+          </h4>
+          <ul className="flex flex-wrap gap-1.5" aria-label="Sources">
+            {step.sources.map((s) => (
+              <SourceChip key={s.id} source={s} />
+            ))}
+          </ul>
+        </div>
+      )}
+      {empty && (
+        <p className="text-muted-foreground text-xs">
+          {step.status === "pending"
+            ? "Waiting for the steps before it."
+            : step.status === "in_progress"
+              ? "Working on it…"
+              : "Nothing to show for this step."}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function StepCard({
+  step,
+  position,
+  open,
+  onOpenChange,
+}: {
+  step: ResearchStep;
+  position: number;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const Icon = stepIcon(step);
+  const duration = formatDuration(step.durationMs);
+  return (
+    <li
+      data-testid="research-step"
+      data-step-id={step.id}
+      data-step-type={step.type}
+      data-stage={step.stage}
+      data-status={step.status}
+    >
+      <Collapsible
+        open={open}
+        onOpenChange={onOpenChange}
+        className={cn(
+          "rounded-lg border bg-card transition-colors",
+          step.status === "in_progress" && "border-primary/40",
+          step.status === "failed" && "border-destructive/40",
+        )}
+      >
+        <CollapsibleTrigger
+          className="flex w-full items-center gap-3 rounded-lg px-3 py-2.5 text-left outline-none transition-colors hover:bg-accent/50 focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          data-testid="research-step-toggle"
+        >
+          <span
+            className={cn(
+              "flex size-7 shrink-0 items-center justify-center rounded-md [&>svg]:size-4",
+              step.status === "pending" && "bg-muted text-muted-foreground",
+              step.status === "in_progress" && "bg-primary/10 text-primary",
+              step.status === "completed" && "bg-success/10 text-success",
+              step.status === "failed" && "bg-destructive/10 text-destructive",
+            )}
+            aria-hidden
+          >
+            <Icon />
+          </span>
+          <span className="min-w-0 flex-1">
+            <span className="sr-only">Step {position}: </span>
+            <span
+              className={cn("block truncate font-medium text-sm", step.status === "pending" && "text-muted-foreground")}
+              data-testid="research-step-title"
+            >
+              {step.title}
+            </span>
+          </span>
+          {duration && (
+            <span
+              className="hidden shrink-0 text-muted-foreground text-xs tabular-nums sm:inline"
+              data-testid="research-step-duration"
+            >
+              {duration}
+            </span>
+          )}
+          <StepStatusBadge status={step.status} />
+          <ChevronDownIcon
+            className={cn("size-4 shrink-0 text-muted-foreground transition-transform", open && "rotate-180")}
+            aria-hidden
+          />
+        </CollapsibleTrigger>
+        <CollapsibleContent className="border-t px-3 py-3" data-testid="research-step-details">
+          <StepDetails step={step} />
+        </CollapsibleContent>
+      </Collapsible>
+    </li>
+  );
+}
+
+/** "Research process · N steps": a card per step, the running one open, finished ones closed unless opened. */
+export function StepList({ steps }: { steps: readonly ResearchStep[] }) {
+  const [overrides, setOverrides] = useState<ReadonlyMap<string, boolean>>(() => new Map());
+  return (
+    <section aria-labelledby="research-process-heading" className="space-y-2" data-testid="research-steps">
+      <h2 id="research-process-heading" className="font-semibold text-sm">
+        Research process{" "}
+        <span className="font-normal text-muted-foreground">
+          · {steps.length} {steps.length === 1 ? "step" : "steps"}
+        </span>
+      </h2>
+      <ol className="space-y-1.5">
+        {steps.map((step, i) => (
+          <StepCard
+            key={step.id}
+            step={step}
+            position={i + 1}
+            open={isStepOpen(step, overrides)}
+            onOpenChange={(open) => setOverrides((prev) => new Map(prev).set(step.id, open))}
+          />
+        ))}
+      </ol>
+    </section>
+  );
+}

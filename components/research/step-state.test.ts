@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import type { ResearchRunState, ResearchStep, StepStatus } from "@/lib/research/types";
+import {
+  currentStep,
+  displayableData,
+  formatDuration,
+  formatSimilarity,
+  humanizeKey,
+  isStepOpen,
+  sourceViewerParams,
+  statusLine,
+} from "./step-state";
+
+function step(id: string, status: StepStatus, title = id): ResearchStep {
+  return {
+    id,
+    type: "analysis",
+    status,
+    title,
+    startedAt: null,
+    durationMs: null,
+    reasoning: "",
+    queries: [],
+    sources: [],
+    confidence: null,
+    data: {},
+  };
+}
+
+function run(partial: Partial<ResearchRunState>): ResearchRunState {
+  return {
+    runId: "r1",
+    question: "q",
+    mode: "offline",
+    model: "extractive",
+    status: "running",
+    startedAt: "2025-01-01T00:00:00.000Z",
+    durationMs: null,
+    steps: [],
+    answer: "",
+    citations: [],
+    references: [],
+    warnings: [],
+    ...partial,
+  };
+}
+
+describe("isStepOpen", () => {
+  it("opens the running and failed steps, closes pending and completed ones", () => {
+    const none = new Map<string, boolean>();
+    expect(isStepOpen(step("a", "in_progress"), none)).toBe(true);
+    expect(isStepOpen(step("a", "failed"), none)).toBe(true);
+    expect(isStepOpen(step("a", "completed"), none)).toBe(false);
+    expect(isStepOpen(step("a", "pending"), none)).toBe(false);
+  });
+
+  it("keeps a card as the user left it, whatever its status becomes", () => {
+    expect(isStepOpen(step("a", "completed"), new Map([["a", true]]))).toBe(true);
+    expect(isStepOpen(step("a", "in_progress"), new Map([["a", false]]))).toBe(false);
+    expect(isStepOpen(step("b", "completed"), new Map([["a", true]]))).toBe(false);
+  });
+});
+
+describe("statusLine", () => {
+  const steps = [step("a", "completed"), step("b", "completed"), step("c", "in_progress", "Searching full text")];
+
+  it("says which step is running, out of how many", () => {
+    expect(statusLine(run({ steps: [...steps, step("d", "pending")] }), { live: true })).toBe(
+      "Step 3 of 4: Searching full text",
+    );
+    expect(currentStep([step("a", "completed"), step("b", "pending", "Next")])).toEqual({
+      step: step("b", "pending", "Next"),
+      position: 2,
+    });
+  });
+
+  it("says how a run ended", () => {
+    expect(statusLine(run({ status: "completed", durationMs: 1234, steps }), { live: false })).toBe(
+      "Finished in 1.2 s · 3 steps",
+    );
+    const citation = { supported: false } as ResearchRunState["citations"][number];
+    expect(
+      statusLine(
+        run({ status: "completed", durationMs: 80, steps, citations: [citation, { ...citation, supported: true }] }),
+        {
+          live: false,
+        },
+      ),
+    ).toBe("Finished in 80 ms · 3 steps · 1 of 2 citations not supported");
+    expect(
+      statusLine(run({ status: "failed", error: { code: "no_papers", message: "No papers." } }), { live: false }),
+    ).toBe("Failed: No papers.");
+    expect(statusLine(run({ status: "cancelled" }), { live: false })).toBe("Cancelled");
+  });
+
+  it("says so when a running run is not followed any more", () => {
+    expect(statusLine(run({ steps }), { live: false })).toMatch(/stopped before it finished/);
+  });
+});
+
+describe("formatting", () => {
+  it("formats durations", () => {
+    expect(formatDuration(null)).toBe("");
+    expect(formatDuration(85.4)).toBe("85 ms");
+    expect(formatDuration(1234)).toBe("1.2 s");
+    expect(formatDuration(12_345)).toBe("12 s");
+    expect(formatDuration(65_000)).toBe("1 min 5 s");
+    expect(formatDuration(120_000)).toBe("2 min");
+  });
+
+  it("formats similarity as a clamped percentage", () => {
+    expect(formatSimilarity(0.834)).toBe("83%");
+    expect(formatSimilarity(1.2)).toBe("100%");
+    expect(formatSimilarity(Number.NaN)).toBe("");
+  });
+
+  it("humanizes data keys and keeps only what reads well", () => {
+    expect(humanizeKey("feedbackTerms")).toBe("Feedback terms");
+    expect(humanizeKey("cited_paper_ids")).toBe("Cited paper ids");
+    expect(
+      displayableData({
+        intent: "performance",
+        keywords: ["bleu", "wmt"],
+        total: 4,
+        support: 0.666,
+        fallback: true,
+        rules: ["shown as queries"],
+        nested: { a: 1 },
+        empty: "",
+      }),
+    ).toEqual([
+      { key: "intent", label: "Intent", value: "performance" },
+      { key: "keywords", label: "Keywords", value: "bleu, wmt" },
+      { key: "total", label: "Total", value: "4" },
+      { key: "support", label: "Support", value: "0.67" },
+      { key: "fallback", label: "Fallback", value: "yes" },
+    ]);
+  });
+});
+
+describe("sourceViewerParams", () => {
+  const source = {
+    id: "u1",
+    type: "passage" as const,
+    title: "T",
+    paperId: "p",
+    page: 2,
+    excerpt: "An excerpt.",
+    similarity: 0.5,
+  };
+  it("highlights by offsets when the passage has them, else by its excerpt", () => {
+    expect(sourceViewerParams({ ...source, charStart: 10, charEnd: 50 })).toEqual({ page: 2, start: 10, end: 50 });
+    expect(sourceViewerParams(source)).toEqual({ page: 2, hl: "An excerpt." });
+  });
+  it("links a paper without a page to the paper", () => {
+    expect(sourceViewerParams({ ...source, type: "paper", page: null })).toEqual({});
+  });
+});

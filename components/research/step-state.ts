@@ -1,0 +1,118 @@
+import type { ResearchRunState, ResearchStep, StepSource } from "@/lib/research/types";
+
+/**
+ * Which step cards are open: the one running and a failed one open by themselves, completed and pending ones closed;
+ * a card the user toggled stays as they left it.
+ */
+export function isStepOpen(step: ResearchStep, overrides: ReadonlyMap<string, boolean>): boolean {
+  const chosen = overrides.get(step.id);
+  if (chosen !== undefined) return chosen;
+  return step.status === "in_progress" || step.status === "failed";
+}
+
+/** `85 ms`, `1.2 s`, `1 min 5 s`. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return "";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const min = Math.floor(ms / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return s ? `${min} min ${s} s` : `${min} min`;
+}
+
+/** The step being worked on: the first in progress, else the first pending one after the last finished. */
+export function currentStep(steps: readonly ResearchStep[]): { step: ResearchStep; position: number } | null {
+  const running = steps.findIndex((s) => s.status === "in_progress");
+  if (running >= 0) return { step: steps[running] as ResearchStep, position: running + 1 };
+  const pending = steps.findIndex((s) => s.status === "pending");
+  if (pending >= 0) return { step: steps[pending] as ResearchStep, position: pending + 1 };
+  return null;
+}
+
+/**
+ * The short line the live region announces: where the run is (`Step 3 of 7: Searching full text`) or how it ended.
+ * Announced politely, so it changes once per step rather than with every token of the answer.
+ */
+export function statusLine(run: ResearchRunState, { live }: { live: boolean }): string {
+  const total = run.steps.length;
+  const steps = `${total} ${total === 1 ? "step" : "steps"}`;
+  switch (run.status) {
+    case "running": {
+      if (!live) return "This run stopped before it finished (the server restarted or the connection was lost).";
+      const cur = currentStep(run.steps);
+      if (!cur) return "Finishing…";
+      return `Step ${cur.position} of ${total}: ${cur.step.title}`;
+    }
+    case "completed": {
+      const unsupported = run.citations.filter((c) => !c.supported).length;
+      const checked = run.citations.length
+        ? unsupported
+          ? ` · ${unsupported} of ${run.citations.length} citations not supported`
+          : ` · ${run.citations.length} citations checked`
+        : "";
+      return `Finished in ${formatDuration(run.durationMs) || "—"} · ${steps}${checked}`;
+    }
+    case "failed":
+      return `Failed${run.error ? `: ${run.error.message}` : ""}`;
+    case "cancelled":
+      return "Cancelled";
+  }
+}
+
+/** Similarity as a whole percentage. */
+export function formatSimilarity(similarity: number): string {
+  if (!Number.isFinite(similarity)) return "";
+  return `${Math.round(Math.max(0, Math.min(1, similarity)) * 100)}%`;
+}
+
+/** Longest excerpt put in a viewer link's `?hl=` (the viewer highlights the longest run of it that it finds). */
+const MAX_HIGHLIGHT_CHARS = 600;
+
+/**
+ * Query of the viewer link for a source chip: its page, and the passage to highlight — by offsets into the page's
+ * stored text when known (exact), else by its excerpt.
+ */
+export function sourceViewerParams(source: StepSource): Record<string, string | number | undefined> {
+  if (source.page === null) return {};
+  if (source.charStart !== undefined && source.charEnd !== undefined && source.charEnd > source.charStart) {
+    return { page: source.page, start: source.charStart, end: source.charEnd };
+  }
+  const excerpt = source.excerpt.trim();
+  return { page: source.page, hl: excerpt ? excerpt.slice(0, MAX_HIGHLIGHT_CHARS) : undefined };
+}
+
+/** Readable label of a step-data key: `supportedCount` → `Supported count`. */
+export function humanizeKey(key: string): string {
+  const spaced = key
+    .replace(/_/g, " ")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** Step data the card shows elsewhere already (the queries as badges, the papers as sources, the references). */
+const SHOWN_ELSEWHERE = new Set(["rules", "llm", "papers", "citedPaperIds"]);
+
+/** Step data worth showing as `label: value` (numbers, short strings, lists of short strings). */
+export function displayableData(data: Record<string, unknown>): { key: string; label: string; value: string }[] {
+  const out: { key: string; label: string; value: string }[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (SHOWN_ELSEWHERE.has(key)) continue;
+    let shown: string | null = null;
+    if (typeof value === "number" && Number.isFinite(value))
+      shown = Number.isInteger(value) ? String(value) : value.toFixed(2);
+    else if (typeof value === "string" && value.length > 0 && value.length <= 160) shown = value;
+    else if (typeof value === "boolean") shown = value ? "yes" : "no";
+    else if (
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((v) => typeof v === "string" || typeof v === "number")
+    ) {
+      const joined = value.join(", ");
+      if (joined.length <= 240) shown = joined;
+    }
+    if (shown !== null) out.push({ key, label: humanizeKey(key), value: shown });
+  }
+  return out;
+}

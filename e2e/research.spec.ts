@@ -1,0 +1,286 @@
+// Relative import: Playwright does not resolve the `@/` alias.
+import { makeTestPdf } from "../lib/testing/pdf";
+import { expect, test } from "./fixtures";
+import { LibraryPage } from "./pages/library";
+import { PaperPage } from "./pages/paper";
+import { ResearchPage } from "./pages/research";
+
+/**
+ * Research runs against a paper of this file's own (uploaded before the tests, deleted after them), so the spec
+ * neither needs nor disturbs the papers of other specs. The e2e server runs offline: the answer is the extractive
+ * one, quoting the paper's sentences with their citations.
+ */
+const PAPER_ID = "2402.04321v1";
+const TITLE = "Lattice Hashing for Citation Auditing";
+const FILE_NAME = "research-e2e-lattice-hashing.pdf";
+/** The answer to QUESTION, alone on page 2 (short enough not to wrap, so the viewer can highlight it whole). */
+const SENTENCE = "Lattice hashing lowers the citation error rate on the Orchard benchmark to 3.7 percent.";
+const SENTENCE_PAGE = 2;
+const PAGES = [
+  [
+    `arXiv:${PAPER_ID} [cs.DL] 7 Feb 2024`,
+    TITLE,
+    "Rosalind Franklin, Claude Shannon",
+    "Abstract",
+    "We audit the citations of long scientific reports with lattice hashing. On the Orchard benchmark, lattice hashing finds unsupported citations that plain lexical matching misses.",
+    "1 Introduction",
+    "A citation error is a claim whose cited page does not state it. Auditors check citations by hand, which is slow.",
+  ].join("\n"),
+  [
+    "2 Results",
+    "The auditor reads every cited page and compares it with the claim that cites it.",
+    SENTENCE,
+    "Errors cluster in tables and footnotes, where text extraction is least reliable.",
+  ].join("\n"),
+  [
+    "3 Conclusion",
+    "Lattice hashing makes citation auditing fast enough to run on every report before it is published.",
+  ].join("\n"),
+];
+const QUESTION = "How much does lattice hashing lower the citation error rate on the Orchard benchmark?";
+const ABSENT_TOPIC = "What routes do Arctic terns migrate along over the southern oceans?";
+
+/** Letters and digits of a text, lower-cased: what the viewer's matcher compares. */
+function fold(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+const PLAN = [
+  "analysis",
+  "query_expansion",
+  "search_summaries",
+  "search_content",
+  "synthesis",
+  "verification",
+  "formatting",
+];
+
+test.describe
+  .serial("research", () => {
+    let runId = "";
+
+    test.beforeAll(async ({ browser }) => {
+      const page = await browser.newPage();
+      const library = new LibraryPage(page);
+      await library.goto();
+      const bytes = await makeTestPdf({ pages: PAGES, title: TITLE, author: "Rosalind Franklin, Claude Shannon" });
+      await page
+        .getByTestId("upload-input")
+        .setInputFiles({ name: FILE_NAME, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
+      await expect(library.uploadItem(FILE_NAME)).toHaveAttribute("data-status", /^(ingested|replaced|unchanged)$/, {
+        timeout: 60_000,
+      });
+      await expect(library.row(PAPER_ID)).toBeVisible();
+      await page.close();
+    });
+
+    test.afterAll(async ({ browser }) => {
+      const page = await browser.newPage();
+      const library = new LibraryPage(page);
+      await library.goto();
+      if (await library.row(PAPER_ID).isVisible()) {
+        await library.deletePaper(PAPER_ID);
+        await expect(library.row(PAPER_ID)).toHaveCount(0);
+      }
+      await page.close();
+    });
+
+    test("a question runs step by step into a cited answer, with a shareable address", async ({ page }) => {
+      const research = new ResearchPage(page);
+      await research.goto();
+      // examples come from the library's own papers
+      await expect(research.examples.filter({ hasText: TITLE }).first()).toBeVisible();
+
+      await research.recordStepActivation();
+      await research.ask(QUESTION);
+
+      // the run's address replaces /research as soon as the run has started
+      await expect(page).toHaveURL(/\/research\/[A-Za-z0-9_-]{16,}$/);
+      runId = research.runIdFromUrl() ?? "";
+      await expect(research.run).toHaveAttribute("data-run-id", runId);
+      await expect(page.getByTestId("research-run-question")).toHaveText(QUESTION);
+      await expect(page.getByTestId("research-mode")).toHaveText("Offline mode · extractive answer");
+
+      // the plan, in order, ending with every step completed
+      await expect(research.run).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+      expect(await research.steps.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.stepId))).toEqual(
+        PLAN,
+      );
+      expect(
+        await research.steps.evaluateAll((els) =>
+          els.map((e) => `${(e as HTMLElement).dataset.stepType}/${(e as HTMLElement).dataset.stage ?? ""}`),
+        ),
+      ).toEqual([
+        "analysis/",
+        "query_expansion/",
+        "rag_search/summaries",
+        "rag_search/content",
+        "synthesis/",
+        "verification/",
+        "formatting/",
+      ]);
+      for (const id of PLAN) await expect(research.step(id)).toHaveAttribute("data-status", "completed");
+      // no step started before the one above it
+      expect(await research.activationOrder()).toEqual(PLAN);
+      await expect(research.status).toHaveText(/^Finished in .+ · 7 steps/);
+      await expect(research.status).toHaveAttribute("aria-live", "polite");
+
+      // completed cards are closed; one opens from the keyboard and shows its search terms and sources
+      const content = research.step("search_content");
+      const toggle = content.getByTestId("research-step-toggle");
+      await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      await toggle.focus();
+      await page.keyboard.press("Enter");
+      await expect(toggle).toHaveAttribute("aria-expanded", "true");
+      await expect(content.getByTestId("research-query").first()).toBeVisible();
+      const source = content.locator(
+        `[data-testid="research-source"][data-paper-id="${PAPER_ID}"][data-page="${SENTENCE_PAGE}"]`,
+      );
+      await expect(source).toBeVisible();
+      await expect(source).toContainText(TITLE);
+      await expect(source).toContainText(`p. ${SENTENCE_PAGE}`);
+      await expect(source).toContainText(/\d+%/);
+      await expect(source).toHaveAttribute(
+        "href",
+        new RegExp(`^/papers/${PAPER_ID}\\?page=${SENTENCE_PAGE}&start=\\d+&end=\\d+$`),
+      );
+
+      // the answer quotes the sentence, cited to its page; the references list the paper
+      await expect(research.answer).toContainText(SENTENCE);
+      await expect(research.citationChips(PAPER_ID, SENTENCE_PAGE).first()).toBeVisible();
+      await expect(research.citationChips(PAPER_ID, SENTENCE_PAGE).first()).toHaveAttribute("data-supported", "true");
+      await expect(research.answer).not.toContainText(`[${PAPER_ID}, page`);
+      const reference = research.references.filter({ hasText: TITLE });
+      await expect(reference).toContainText(`${PAPER_ID} — ${TITLE}`);
+      await expect(reference.getByTestId("research-reference-link")).toHaveAttribute("href", `/papers/${PAPER_ID}`);
+
+      // the run is listed among the recent questions
+      await expect(page.locator(`[data-testid="recent-run"][data-run-id="${runId}"]`)).toContainText(QUESTION);
+    });
+
+    test("a citation opens the PDF at its page with the quoted passage highlighted", async ({ page }) => {
+      const research = new ResearchPage(page);
+      await research.goto(runId);
+      const chip = research.citationChips(PAPER_ID, SENTENCE_PAGE).first();
+      await chip.click();
+
+      await expect(research.sheet).toBeVisible();
+      await expect(page.getByTestId("citation-sheet-title")).toHaveText(TITLE);
+      await expect(research.sheet.getByTestId("pdf-viewer")).toHaveAttribute("data-page", String(SENTENCE_PAGE));
+      const marks = research.sheetHighlights(SENTENCE_PAGE);
+      await expect(marks.first()).toBeVisible({ timeout: 30_000 });
+      await expect(research.sheet.getByTestId("highlight-status")).toHaveAttribute("data-state", "found");
+      expect(fold((await marks.allTextContents()).join(""))).toBe(fold(SENTENCE));
+
+      // Escape closes the panel and leaves the run's address as it was
+      await page.keyboard.press("Escape");
+      await expect(research.sheet).toHaveCount(0);
+      expect(new URL(page.url()).pathname).toBe(`/research/${runId}`);
+      expect(new URL(page.url()).search).toBe("");
+
+      // the panel's link opens the paper's own page at the same place
+      await chip.click();
+      await research.sheet.getByTestId("citation-open-paper").click();
+      await expect(page).toHaveURL(new RegExp(`/papers/${PAPER_ID}\\?page=${SENTENCE_PAGE}&hl=`));
+      const paper = new PaperPage(page);
+      await expect(paper.viewer).toHaveAttribute("data-page", String(SENTENCE_PAGE));
+      await expect(paper.highlights(SENTENCE_PAGE).first()).toBeVisible({ timeout: 30_000 });
+      expect(fold((await paper.highlights(SENTENCE_PAGE).allTextContents()).join(""))).toBe(fold(SENTENCE));
+    });
+
+    test("the run's address shows the same run after a reload, and keeps feedback", async ({ page, context }) => {
+      const research = new ResearchPage(page);
+      await research.goto(runId);
+      await expect(research.run).toHaveAttribute("data-status", "completed");
+      const answer = await research.answer.textContent();
+      const steps = await research.steps.evaluateAll((els) =>
+        els.map((e) => `${(e as HTMLElement).dataset.stepId}:${(e as HTMLElement).dataset.status}`),
+      );
+      expect(steps).toEqual(PLAN.map((id) => `${id}:completed`));
+
+      await page.reload();
+      await expect(research.run).toHaveAttribute("data-run-id", runId);
+      expect(await research.answer.textContent()).toBe(answer);
+      expect(
+        await research.steps.evaluateAll((els) =>
+          els.map((e) => `${(e as HTMLElement).dataset.stepId}:${(e as HTMLElement).dataset.status}`),
+        ),
+      ).toEqual(steps);
+
+      // copy link puts the run's address on the clipboard
+      await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByTestId("research-copy-link").click();
+      await expect(page.getByTestId("research-copy-link")).toContainText("Link copied");
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+
+      // feedback is stored with the run
+      await page.getByTestId("feedback-helpful").click();
+      await expect(page.getByTestId("feedback-status")).toContainText("Feedback saved: helpful");
+      await page.getByTestId("feedback-comment").fill("Quoted the right sentence.");
+      await page.getByTestId("feedback-submit").click();
+      await expect(page.getByTestId("feedback-status")).toContainText("with a comment");
+      await page.reload();
+      await expect(research.feedback).toHaveAttribute("data-rating", "helpful");
+      await expect(page.getByTestId("feedback-helpful")).toHaveAttribute("aria-pressed", "true");
+      await expect(page.getByTestId("feedback-comment")).toHaveValue("Quoted the right sentence.");
+    });
+
+    test("a question about a topic absent from the library ends with the no-papers error", async ({ page }) => {
+      const research = new ResearchPage(page);
+      await research.goto();
+      await research.ask(ABSENT_TOPIC);
+      await expect(research.run).toHaveAttribute("data-status", "failed", { timeout: 30_000 });
+      await expect(research.error).toHaveAttribute("data-code", "no_papers");
+      await expect(page.getByTestId("research-error-message")).toHaveText(
+        `No papers found relevant to query: "${ABSENT_TOPIC}". Try refining your search terms.`,
+      );
+      await expect(research.step("search_summaries")).toHaveAttribute("data-status", "failed");
+      // the failed step is open and says why
+      await expect(research.step("search_summaries").getByTestId("research-step-toggle")).toHaveAttribute(
+        "aria-expanded",
+        "true",
+      );
+      await expect(research.step("search_summaries")).toContainText("No papers found relevant to query");
+      await expect(research.step("synthesis")).toHaveAttribute("data-status", "pending");
+      await expect(research.answer).toHaveCount(0);
+
+      // the stored run fails the same way
+      await page.reload();
+      await expect(research.run).toHaveAttribute("data-status", "failed");
+      await expect(research.error).toHaveAttribute("data-code", "no_papers");
+    });
+
+    test("questions that cannot be asked get a clear message, and unknown runs are not found", async ({ page }) => {
+      const research = new ResearchPage(page);
+      await research.goto();
+      // Shift+Enter is a new line, not a question
+      await research.question.fill("line one");
+      await research.question.press("Shift+Enter");
+      await research.question.pressSequentially("line two");
+      await expect(research.question).toHaveValue("line one\nline two");
+      await expect(research.run).toHaveCount(0);
+
+      await research.ask("   ");
+      await expect(page.getByTestId("research-question-problem")).toHaveText("Type a question about your papers.");
+      await research.ask("x".repeat(20_000));
+      await expect(page.getByTestId("research-question-problem")).toHaveText(
+        "The question is too long (20,000 characters); keep it under 2,000.",
+      );
+      // checked by the server
+      await research.ask("?!? … ***");
+      await expect(page.getByTestId("research-problem")).toContainText(
+        "The question has no words in it (only punctuation or symbols).",
+      );
+      await expect(page).toHaveURL(/\/research$/);
+      // hostile text is just a question
+      await research.ask("<img src=x onerror=alert(1)> lattice hashing?");
+      await expect(research.run).toHaveAttribute("data-status", /^(completed|failed)$/, { timeout: 30_000 });
+      await expect(page.getByTestId("research-run-question")).toHaveText(
+        "<img src=x onerror=alert(1)> lattice hashing?",
+      );
+
+      const response = await page.goto("/research/AAAAAAAAAAAAAAAAAAAAAA");
+      expect(response?.status()).toBe(404);
+      await expect(page.getByTestId("not-found")).toBeVisible();
+    });
+  });
