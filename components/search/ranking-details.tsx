@@ -21,7 +21,7 @@ function Item({ label, children, testId }: { label: string; children: React.Reac
  * retriever that did not return the passage among its candidates shows a dash.
  */
 export function RankingDetails({ ranking, className }: { ranking: Ranking; className?: string }) {
-  const { fts, vector } = ranking;
+  const { fts, proximity, vector } = ranking;
   const relevance = Math.max(0, Math.min(1, ranking.relevance));
   return (
     <dl
@@ -37,6 +37,9 @@ export function RankingDetails({ ranking, className }: { ranking: Ranking; class
       </Item>
       <Item label="Full text" testId="ranking-fts">
         {fts ? `#${fts.rank} · BM25 ${fts.score.toFixed(2)}` : "—"}
+      </Item>
+      <Item label="Proximity" testId="ranking-proximity">
+        {proximity ? `#${proximity.rank} · cover ${proximity.score.toFixed(3)}` : "—"}
       </Item>
       <Item label="Vector" testId="ranking-vector">
         {vector ? `#${vector.rank} · cosine ${vector.score.toFixed(3)}` : "—"}

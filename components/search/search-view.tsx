@@ -32,8 +32,10 @@ function HowRanked({ embedder }: { embedder: SearchLibrary["embedder"] | undefin
       <div className="mt-2 max-w-2xl space-y-1.5 rounded-lg border bg-card p-3 leading-relaxed">
         <p>
           <span className="font-medium text-foreground">Full text</span>: the passage's rank among full-text matches and
-          its BM25 score (rare query words count most). <span className="font-medium text-foreground">Vector</span>: its
-          rank by embedding similarity, with the cosine similarity.
+          its BM25 score (rare query words count most). <span className="font-medium text-foreground">Proximity</span>:
+          its rank by how close together the query's words are (Postgres cover density).{" "}
+          <span className="font-medium text-foreground">Vector</span>: its rank by embedding similarity, with the cosine
+          similarity.
         </p>
         <p>
           <span className="font-medium text-foreground">Fused</span>: the rankings — full text by BM25 and by how close

@@ -52,6 +52,8 @@ export interface Ranking {
   /** Calibrated relevance in [0, 1]: what the relevance cutoff is compared with. */
   relevance: number;
   fts: RetrieverScore | null;
+  /** Full text ranked by proximity (cover density: the query's words close together). */
+  proximity?: RetrieverScore | null;
   vector: RetrieverScore | null;
 }
 

@@ -77,6 +77,8 @@ export interface ContentResult {
   /** Calibrated relevance in [0, 1]: what the cutoff is compared with. */
   relevance: number;
   fts: RetrieverScore | null;
+  /** The proximity ranking of full text: Postgres cover density (the query's words close together). */
+  proximity: RetrieverScore | null;
   vector: RetrieverScore | null;
   /** The queries (as given) whose retrievers found this chunk. */
   queries: string[];
@@ -93,6 +95,7 @@ export interface SummaryPassage {
   score: number;
   relevance: number;
   fts: RetrieverScore | null;
+  proximity: RetrieverScore | null;
   vector: RetrieverScore | null;
   queries: string[];
 }
@@ -279,6 +282,7 @@ interface Candidate {
   id: string;
   paperId: string;
   fts: RetrieverScore | null;
+  proximity: RetrieverScore | null;
   vector: RetrieverScore | null;
   queries: Set<number>;
 }
@@ -350,7 +354,7 @@ async function retrieve(
   const touch = (id: string, paperId: string) => {
     let c = candidates.get(id);
     if (!c) {
-      c = { id, paperId, fts: null, vector: null, queries: new Set() };
+      c = { id, paperId, fts: null, proximity: null, vector: null, queries: new Set() };
       candidates.set(id, c);
     }
     return c;
@@ -374,6 +378,10 @@ async function retrieve(
     if (fts.length > 0) lists.push({ ids: fts.map((h) => h.chunkUid), weight: wFts });
     if (fts.length > 0 && wProx > 0) {
       const byProximity = [...fts].sort((a, b) => b.coverDensity - a.coverDensity);
+      byProximity.forEach((h, i) => {
+        const c = touch(h.chunkUid, h.paperId);
+        c.proximity = better(c.proximity, { score: h.coverDensity, rank: i + 1 });
+      });
       lists.push({ ids: byProximity.map((h) => h.chunkUid), weight: wProx });
     }
     if (vec.length > 0) lists.push({ ids: vec.map((h) => h.chunkUid), weight: wVec });
@@ -473,6 +481,7 @@ export async function searchContent(
         score: s.score,
         relevance: s.relevance,
         fts: s.cand.fts,
+        proximity: s.cand.proximity,
         vector: s.cand.vector,
         queries: [...s.cand.queries].sort((a, b) => a - b).map((i) => works[i]?.query.text ?? ""),
       },
@@ -547,6 +556,7 @@ export async function searchSummaries(
           score: p.score,
           relevance: p.relevance,
           fts: p.cand.fts,
+          proximity: p.cand.proximity,
           vector: p.cand.vector,
           queries: [...p.cand.queries].sort((a, b) => a - b).map((i) => works[i]?.query.text ?? ""),
         })),
