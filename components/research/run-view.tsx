@@ -313,7 +313,7 @@ export function RunView({
 
       <ReferenceList references={run.references} />
 
-      {!running && (run.answer || run.status === "failed") && (
+      {!running && run.answer && (
         <FeedbackForm runId={run.runId} initial={feedback} send={sendFeedback} />
       )}
 

@@ -5,6 +5,7 @@ import {
   ChevronDownIcon,
   CircleCheckIcon,
   CircleDashedIcon,
+  CircleSlashIcon,
   CircleXIcon,
   FileSearchIcon,
   LibraryBigIcon,
@@ -22,7 +23,14 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import type { ResearchStep, StepSource, StepStatus } from "@/lib/research/types";
-import { displayableData, formatDuration, formatSimilarity, isStepOpen, sourceViewerParams } from "./step-state";
+import {
+  displayableData,
+  formatDuration,
+  formatSimilarity,
+  isStepOpen,
+  isStoppedStep,
+  sourceViewerParams,
+} from "./step-state";
 
 function stepIcon(step: ResearchStep): LucideIcon {
   switch (step.type) {
@@ -48,7 +56,15 @@ const statusLabels: Record<StepStatus, string> = {
   failed: "Failed",
 };
 
-export function StepStatusBadge({ status }: { status: StepStatus }) {
+export function StepStatusBadge({ status, stopped = false }: { status: StepStatus; stopped?: boolean }) {
+  if (stopped) {
+    return (
+      <Badge variant="outline" className="text-muted-foreground" data-testid="research-step-status">
+        <CircleSlashIcon aria-hidden />
+        <span className="sr-only sm:not-sr-only">Stopped</span>
+      </Badge>
+    );
+  }
   const variant =
     status === "completed"
       ? "success"
@@ -72,7 +88,8 @@ export function StepStatusBadge({ status }: { status: StepStatus }) {
       data-testid="research-step-status"
     >
       <Icon className={cn(status === "in_progress" && "animate-spin motion-reduce:animate-none")} aria-hidden />
-      {statusLabels[status]}
+      {/* narrow screens: the icon says it, and the title keeps the room */}
+      <span className="sr-only sm:not-sr-only">{statusLabels[status]}</span>
     </Badge>
   );
 }
@@ -114,7 +131,8 @@ function StepDetails({ step }: { step: ResearchStep }) {
           {step.reasoning}
         </p>
       )}
-      {step.error && (
+      {step.error && isStoppedStep(step) && <p className="text-muted-foreground">{step.error.message}</p>}
+      {step.error && !isStoppedStep(step) && (
         <div className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-destructive">
           <p>{step.error.message}</p>
           {step.error.hint && <p className="mt-1 text-destructive/80 text-xs">{step.error.hint}</p>}
@@ -186,6 +204,8 @@ function StepCard({
 }) {
   const Icon = stepIcon(step);
   const duration = formatDuration(step.durationMs);
+  const stopped = isStoppedStep(step);
+  const tone = stopped ? "pending" : step.status;
   return (
     <li
       data-testid="research-step"
@@ -200,7 +220,7 @@ function StepCard({
         className={cn(
           "rounded-lg border bg-card transition-colors",
           step.status === "in_progress" && "border-primary/40",
-          step.status === "failed" && "border-destructive/40",
+          tone === "failed" && "border-destructive/40",
         )}
       >
         <CollapsibleTrigger
@@ -210,10 +230,10 @@ function StepCard({
           <span
             className={cn(
               "flex size-7 shrink-0 items-center justify-center rounded-md [&>svg]:size-4",
-              step.status === "pending" && "bg-muted text-muted-foreground",
-              step.status === "in_progress" && "bg-primary/10 text-primary",
-              step.status === "completed" && "bg-success/10 text-success",
-              step.status === "failed" && "bg-destructive/10 text-destructive",
+              tone === "pending" && "bg-muted text-muted-foreground",
+              tone === "in_progress" && "bg-primary/10 text-primary",
+              tone === "completed" && "bg-success/10 text-success",
+              tone === "failed" && "bg-destructive/10 text-destructive",
             )}
             aria-hidden
           >
@@ -236,7 +256,7 @@ function StepCard({
               {duration}
             </span>
           )}
-          <StepStatusBadge status={step.status} />
+          <StepStatusBadge status={step.status} stopped={stopped} />
           <ChevronDownIcon
             className={cn("size-4 shrink-0 text-muted-foreground transition-transform", open && "rotate-180")}
             aria-hidden

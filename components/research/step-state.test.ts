@@ -7,6 +7,7 @@ import {
   formatSimilarity,
   humanizeKey,
   isStepOpen,
+  isStoppedStep,
   sourceViewerParams,
   statusLine,
 } from "./step-state";
@@ -87,14 +88,28 @@ describe("statusLine", () => {
         },
       ),
     ).toBe("Finished in 80 ms · 3 steps · 1 of 2 citations not supported");
+    const stopped = [step("a", "completed"), step("b", "failed", "Searching paper summaries"), step("c", "pending")];
     expect(
-      statusLine(run({ status: "failed", error: { code: "no_papers", message: "No papers." } }), { live: false }),
-    ).toBe("Failed: No papers.");
+      statusLine(run({ status: "failed", steps: stopped, error: { code: "no_papers", message: "No papers." } }), {
+        live: false,
+      }),
+    ).toBe("Failed at step 2 of 3: Searching paper summaries");
+    expect(statusLine(run({ status: "cancelled", steps: stopped }), { live: false })).toBe(
+      "Cancelled at step 2 of 3: Searching paper summaries",
+    );
     expect(statusLine(run({ status: "cancelled" }), { live: false })).toBe("Cancelled");
   });
 
   it("says so when a running run is not followed any more", () => {
     expect(statusLine(run({ steps }), { live: false })).toMatch(/stopped before it finished/);
+  });
+});
+
+describe("isStoppedStep", () => {
+  it("is a step failed by cancellation, not by an error", () => {
+    expect(isStoppedStep({ ...step("a", "failed"), error: { code: "cancelled", message: "x" } })).toBe(true);
+    expect(isStoppedStep({ ...step("a", "failed"), error: { code: "no_papers", message: "x" } })).toBe(false);
+    expect(isStoppedStep(step("a", "completed"))).toBe(false);
   });
 });
 

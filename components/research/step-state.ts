@@ -53,10 +53,19 @@ export function statusLine(run: ResearchRunState, { live }: { live: boolean }): 
       return `Finished in ${formatDuration(run.durationMs) || "—"} · ${steps}${checked}`;
     }
     case "failed":
-      return `Failed${run.error ? `: ${run.error.message}` : ""}`;
-    case "cancelled":
-      return "Cancelled";
+    case "cancelled": {
+      // the message itself is in the error panel; the status line says where the run stopped
+      const verb = run.status === "failed" ? "Failed" : "Cancelled";
+      const at = run.steps.findIndex((s) => s.status === "failed" || s.status === "in_progress");
+      const step = run.steps[at];
+      return step ? `${verb} at step ${at + 1} of ${total}: ${step.title}` : verb;
+    }
   }
+}
+
+/** A step the run's cancellation stopped: shown as stopped, not as an error. */
+export function isStoppedStep(step: ResearchStep): boolean {
+  return step.status === "failed" && step.error?.code === "cancelled";
 }
 
 /** Similarity as a whole percentage. */
