@@ -2,13 +2,14 @@
 
 import { FileUpIcon, MessagesSquareIcon } from "lucide-react";
 import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ResearchRunState } from "@/lib/research/types";
 import { QuestionForm } from "./question-form";
 import { RecentRuns } from "./recent-runs";
+import { routeSync } from "./route-sync";
 import { RunView, StartingRun } from "./run-view";
 import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView } from "./types";
 import { useResearchRun } from "./use-research-run";
@@ -108,19 +109,32 @@ export function ResearchView({
   });
   const { run, starting, problem, following, show, ask } = controller;
 
-  // A navigation that lands on this same page component (the header's Research link after a run changed the
-  // address, or a link to another run) brings new props but keeps the state: show what the server rendered.
+  // Navigations that land on this same page component (the header's Research link after a run changed the address,
+  // a recent run, the back button) keep its state: show what the server rendered for the address (route-sync.ts).
+  const router = useRouter();
   const lastPath = useRef(pathname);
-  const latest = useRef({ initial, recentRuns });
-  latest.current = { initial, recentRuns };
+  const lastInitial = useRef(initial);
+  const refreshedFor = useRef<string | null>(null);
   useEffect(() => {
-    if (lastPath.current === pathname) return;
+    const action = routeSync({
+      pathname,
+      previousPath: lastPath.current,
+      ownPath: ownPath.current,
+      renderedRunId: initial?.run.runId ?? null,
+      initialChanged: lastInitial.current !== initial,
+      refreshedFor: refreshedFor.current,
+    });
     lastPath.current = pathname;
-    if (pathname === ownPath.current) return;
-    ownPath.current = null;
-    show(latest.current.initial);
-    setRecent(latest.current.recentRuns);
-  }, [pathname, show]);
+    lastInitial.current = initial;
+    if (action === "refresh") {
+      refreshedFor.current = pathname;
+      router.refresh();
+    } else if (action === "show") {
+      ownPath.current = null;
+      show(initial);
+      setRecent(recentRuns);
+    }
+  }, [pathname, initial, recentRuns, show, router]);
 
   const shown = useRef(run);
   shown.current = run;

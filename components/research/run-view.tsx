@@ -313,9 +313,7 @@ export function RunView({
 
       <ReferenceList references={run.references} />
 
-      {!running && run.answer && (
-        <FeedbackForm runId={run.runId} initial={feedback} send={sendFeedback} />
-      )}
+      {!running && run.answer && <FeedbackForm runId={run.runId} initial={feedback} send={sendFeedback} />}
 
       <CitationSheet
         target={citation}
