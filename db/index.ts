@@ -65,6 +65,26 @@ export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
   return handle;
 }
 
+/**
+ * PGlite runs in this thread and its queries resolve as microtasks, so a run of queries never lets the event loop
+ * turn: a response being streamed (research events) is written only when the work ends. One macrotask turn before
+ * each query (or transaction) lets pending I/O out; it costs microseconds.
+ */
+function yieldBeforeQueries(client: {
+  query: (...a: never[]) => Promise<unknown>;
+  exec: (...a: never[]) => Promise<unknown>;
+  transaction: (...a: never[]) => Promise<unknown>;
+}): void {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  for (const name of ["query", "exec", "transaction"] as const) {
+    const original = client[name].bind(client) as (...a: never[]) => Promise<unknown>;
+    client[name] = (async (...args: never[]) => {
+      await turn();
+      return original(...args);
+    }) as (typeof client)[typeof name];
+  }
+}
+
 async function openPglite(dataDir: string | null, role: string): Promise<DbHandle> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -82,6 +102,7 @@ async function openPglite(dataDir: string | null, role: string): Promise<DbHandl
     // The single-object form: PGlite 0.5 drops the options when the first argument is not a string.
     const client = new PGlite({ dataDir: pgDir, extensions: { vector } });
     await client.waitReady;
+    yieldBeforeQueries(client);
     const db = drizzle({ client, schema }) as unknown as Database;
     return {
       db,

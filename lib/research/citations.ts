@@ -145,6 +145,18 @@ export function verifyCitations(markdown: string, evidence: EvidencePassage[]): 
   return citations;
 }
 
+/** The passage as the judge sees it: whole, or a window around the quote that best matches the claim. */
+export function judgeWindow(passage: EvidencePassage | undefined, c: Citation, max = JUDGE_SOURCE_CHARS): string {
+  const text = passage?.text ?? "";
+  if (text.length <= max) return text;
+  const at = c.charStart !== null && passage ? Math.max(0, c.charStart - passage.charStart) : 0;
+  const start = Math.max(0, Math.min(text.length - max, at - Math.floor(max / 3)));
+  return `${start > 0 ? "…" : ""}${text.slice(start, start + max)}${start + max < text.length ? "…" : ""}`;
+}
+
+/** Characters of each cited passage shown to the model judge. */
+export const JUDGE_SOURCE_CHARS = 3000;
+
 const judgeSchema = z.object({
   verdicts: z.array(
     z.object({
@@ -169,7 +181,7 @@ export async function judgeCitations(
   if (resolved.length === 0) return citations;
   const byUid = new Map(evidence.map((e) => [e.chunkUid, e]));
   const items = resolved
-    .map((c) => `#${c.index}\nCLAIM: ${c.claim}\nSOURCE: ${(byUid.get(c.chunkUid ?? "")?.text ?? "").slice(0, 1500)}`)
+    .map((c) => `#${c.index}\nCLAIM: ${c.claim}\nSOURCE: ${judgeWindow(byUid.get(c.chunkUid ?? ""), c)}`)
     .join("\n\n");
   const { text } = await generateText({
     model,

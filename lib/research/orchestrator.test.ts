@@ -326,3 +326,18 @@ describe("interrupted runs", () => {
     expect((await getRun(handle.db, "new-run"))?.status).toBe("running");
   });
 });
+
+describe("event loop", () => {
+  it("lets timers and I/O run while a run is working (so a streamed response is written as it goes)", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const seen: number[] = [];
+    try {
+      await runResearch(deps(), QUESTION, { runId: "loop", onEvent: () => seen.push(ticks) });
+    } finally {
+      clearInterval(timer);
+    }
+    // timers fired between the first event and the last: the run did not hold the event loop
+    expect((seen.at(-1) ?? 0) - (seen[0] ?? 0)).toBeGreaterThan(0);
+  });
+});

@@ -267,7 +267,13 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
     const queries = await runStep("query_expansion", async () => {
       const rules = ruleExpansions(question, analysis);
       // pseudo-relevance feedback: the library's own words, from the top passages of a first search
-      const first = await searchContent(deps.db, question, deps.embedder, { k: 5, mmrAlpha: 1 });
+      // full text only: the feedback is lexical anyway, and this skips embedding the question twice
+      const first = await searchContent(deps.db, question, deps.embedder, {
+        k: 5,
+        mmrAlpha: 1,
+        retriever: "fts",
+        candidates: 20,
+      });
       const prf = feedbackTerms(
         question,
         first.map((r) => r.text),

@@ -276,3 +276,20 @@ describe("applyEvent", () => {
     expect(s?.steps[0]).toMatchObject({ status: "completed", durationMs: 5 });
   });
 });
+
+describe("judge window", () => {
+  it("shows a long passage around the cited quote, a short one whole", async () => {
+    const { judgeWindow } = await import("./citations");
+    const long: EvidencePassage = {
+      ...(EVIDENCE[0] as EvidencePassage),
+      charStart: 1000,
+      text: `${"a ".repeat(3000)}THE QUOTE HERE. ${"b ".repeat(3000)}`,
+    };
+    const at = long.text.indexOf("THE QUOTE");
+    const c = { charStart: 1000 + at } as Parameters<typeof judgeWindow>[1];
+    const w = judgeWindow(long, c, 1000);
+    expect(w).toContain("THE QUOTE HERE.");
+    expect(w.length).toBeLessThanOrEqual(1002);
+    expect(judgeWindow(EVIDENCE[1], c, 1000)).toBe(EVIDENCE[1]?.text);
+  });
+});
