@@ -336,7 +336,7 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
     });
 
     const evidenceResults = await runStep("search_content", async (progress) => {
-      progress({ title: `Searching full text of ${papers.length} papers (${queries.length} queries)`, queries });
+      progress({ title: `Searching knowledge base (${queries.length} queries, ${papers.length} papers)`, queries });
       const found = await searchContent(deps.db, queries, deps.embedder, {
         ...CONTENT_SEARCH,
         paperIds: papers.map((p) => p.paperId),
