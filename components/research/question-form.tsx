@@ -23,12 +23,20 @@ export function QuestionForm({
   examples,
   showExamples,
   busy,
+  testIdPrefix = "research",
+  placeholder = "Ask a question about your papers…",
+  submitLabel,
 }: {
   onAsk: (question: string) => void;
   examples: readonly string[];
   showExamples: boolean;
   /** A run is in flight: asking replaces it. */
   busy: boolean;
+  /** Prefix of the test ids (`research-question`, …): another form on the same page (deep research) has its own. */
+  testIdPrefix?: string;
+  placeholder?: string;
+  /** The submit button's text (default: Ask, or Ask instead while a run is in flight). */
+  submitLabel?: string;
 }) {
   const [question, setQuestion] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -55,7 +63,7 @@ export function QuestionForm({
           "rounded-xl border bg-card shadow-xs transition-[box-shadow,border-color] focus-within:border-ring focus-within:ring-[3px] focus-within:ring-ring/50",
           problem && "border-destructive",
         )}
-        data-testid="research-form"
+        data-testid={`${testIdPrefix}-form`}
       >
         <label htmlFor={id} className="sr-only">
           Your question
@@ -73,12 +81,12 @@ export function QuestionForm({
               ask(question);
             }
           }}
-          placeholder="Ask a question about your papers…"
+          placeholder={placeholder}
           rows={2}
           aria-invalid={problem ? true : undefined}
           aria-describedby={`${id}-hint${problem ? ` ${id}-problem` : ""}`}
           className="max-h-64 min-h-16 resize-none border-0 bg-transparent px-4 pt-3 shadow-none focus-visible:ring-0 dark:bg-transparent"
-          data-testid="research-question"
+          data-testid={`${testIdPrefix}-question`}
         />
         <div className="flex items-center justify-between gap-3 px-3 pb-2.5">
           <p id={`${id}-hint`} className="text-muted-foreground text-xs">
@@ -90,9 +98,9 @@ export function QuestionForm({
               </span>
             )}
           </p>
-          <Button type="submit" size="sm" data-testid="research-ask">
+          <Button type="submit" size="sm" data-testid={`${testIdPrefix}-ask`}>
             <ArrowUpIcon />
-            {busy ? "Ask instead" : "Ask"}
+            {submitLabel ?? (busy ? "Ask instead" : "Ask")}
           </Button>
         </div>
       </form>
@@ -101,13 +109,13 @@ export function QuestionForm({
           id={`${id}-problem`}
           role="alert"
           className="text-destructive text-sm"
-          data-testid="research-question-problem"
+          data-testid={`${testIdPrefix}-question-problem`}
         >
           {problem}
         </p>
       )}
       {showExamples && examples.length > 0 && (
-        <div className="space-y-1.5" data-testid="research-examples">
+        <div className="space-y-1.5" data-testid={`${testIdPrefix}-examples`}>
           <p className="flex items-center gap-1.5 text-muted-foreground text-xs">
             <SparklesIcon className="size-3.5" aria-hidden />
             From your library
@@ -119,7 +127,7 @@ export function QuestionForm({
                   type="button"
                   onClick={() => ask(q)}
                   className="w-full rounded-lg border bg-background px-3 py-1.5 text-left text-sm outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:w-auto"
-                  data-testid="research-example"
+                  data-testid={`${testIdPrefix}-example`}
                 >
                   {q}
                 </button>

@@ -4,6 +4,11 @@ import { FileUpIcon, MessagesSquareIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { DeepPlanner } from "@/components/deep/deep-planner";
+import { type ResearchMode, ResearchModes } from "@/components/deep/research-modes";
+import { deepRunSlots } from "@/components/deep/run-slots";
+import type { DeepActions, DeepRunInfo } from "@/components/deep/types";
+import { useDeepRun } from "@/components/deep/use-deep-run";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ResearchRunState } from "@/lib/research/types";
@@ -11,7 +16,7 @@ import { QuestionForm } from "./question-form";
 import { RecentRuns } from "./recent-runs";
 import { routeSync } from "./route-sync";
 import { RunView, StartingRun } from "./run-view";
-import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView } from "./types";
+import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView, ResearchStreamEvent } from "./types";
 import { useResearchRun } from "./use-research-run";
 
 export function runPath(runId: string): string {
@@ -66,6 +71,7 @@ export function ResearchView({
   recentRuns,
   loadError,
   actions,
+  deep,
 }: {
   /** The run of `/research/<id>`; null on `/research`. */
   initial: ResearchRunView | null;
@@ -73,7 +79,10 @@ export function ResearchView({
   recentRuns: RecentRun[];
   loadError: string | null;
   actions: ResearchActions;
+  /** Deep research: its actions, the shown run's outline and versions, and the mode the question box opens in. */
+  deep?: { actions: DeepActions; info: DeepRunInfo | null; initialMode?: ResearchMode };
 }) {
+  const [mode, setMode] = useState<ResearchMode>(deep?.initialMode ?? "quick");
   const [recent, setRecent] = useState(recentRuns);
   const pathname = usePathname();
   /** The address this page gave itself with replaceState when a run started (not a navigation). */
@@ -107,7 +116,7 @@ export function ResearchView({
     },
     onRunFinished: (run) => setRecent((list) => upsertRecent(list, run)),
   });
-  const { run, starting, problem, following, show, ask } = controller;
+  const { run, starting, problem, following, show, ask, startWith } = controller;
 
   // Navigations that land on this same page component (the header's Research link after a run changed the address,
   // a recent run, the back button) keep its state: show what the server rendered for the address (route-sync.ts).
@@ -149,8 +158,34 @@ export function ResearchView({
     [ask],
   );
 
+  /** A deep research run (new, rerun or improved) replaces the one shown, like a new question. */
+  const startDeep = useCallback(
+    (question: string, open: () => AsyncIterable<ResearchStreamEvent>) => {
+      const replaced = shown.current?.status === "running" ? shown.current.runId : null;
+      if (replaced) setRecent((list) => list.map((r) => (r.id === replaced ? { ...r, status: "cancelled" } : r)));
+      startWith(question, open);
+      // after the render that swaps the planner or the editor for the run (a scroll begun before it stops short)
+      requestAnimationFrame(() => window.scrollTo({ top: 0, behavior: "smooth" }));
+    },
+    [startWith],
+  );
+  const deepRun = useDeepRun({
+    run,
+    actions: deep?.actions ?? null,
+    initialInfo: deep?.info ?? null,
+    onStart: startDeep,
+  });
+
   const libraryEmpty = library !== null && library.ready === 0;
   const running = run?.status === "running" && following;
+  const questionForm = (
+    <QuestionForm
+      onAsk={askAgain}
+      examples={library?.examples ?? []}
+      showExamples={!run && !starting}
+      busy={running || starting !== null}
+    />
+  );
 
   return (
     <div className="grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_17rem] xl:gap-12">
@@ -171,13 +206,23 @@ export function ResearchView({
 
         {libraryEmpty ? (
           <EmptyLibrary />
-        ) : (
-          <QuestionForm
-            onAsk={askAgain}
-            examples={library?.examples ?? []}
-            showExamples={!run && !starting}
-            busy={running || starting !== null}
+        ) : deep ? (
+          <ResearchModes
+            mode={mode}
+            onModeChange={setMode}
+            quick={questionForm}
+            deep={
+              <DeepPlanner
+                actions={deep.actions}
+                examples={library?.examples ?? []}
+                showExamples={!run && !starting}
+                busy={running || starting !== null}
+                onStart={startDeep}
+              />
+            }
           />
+        ) : (
+          questionForm
         )}
         {library && library.ready === 0 && library.processing > 0 && (
           <p className="text-muted-foreground text-sm">
@@ -203,6 +248,7 @@ export function ResearchView({
             onCancel={controller.cancel}
             onAskAgain={askAgain}
             sendFeedback={actions.feedback}
+            slots={deep ? deepRunSlots(run, deepRun) : undefined}
           />
         )}
       </div>

@@ -216,6 +216,7 @@ export function RunView({
   onCancel,
   onAskAgain,
   sendFeedback,
+  slots,
 }: {
   run: ResearchRunState;
   following: boolean;
@@ -224,6 +225,8 @@ export function RunView({
   onCancel: () => void;
   onAskAgain: (question: string) => void;
   sendFeedback: ResearchActions["feedback"];
+  /** Deep research's parts of the run: header buttons (export), above the steps (outline, versions), and below. */
+  slots?: { actions?: React.ReactNode; top?: React.ReactNode; bottom?: React.ReactNode };
 }) {
   const [citation, setCitation] = useState<CitationTarget | null>(null);
   const running = run.status === "running";
@@ -257,6 +260,7 @@ export function RunView({
                 {cancelling ? "Cancelling…" : "Cancel"}
               </Button>
             )}
+            {slots?.actions}
             <CopyLinkButton runId={run.runId} />
           </div>
         </div>
@@ -270,6 +274,8 @@ export function RunView({
           {statusLine(run, { live: following || !running })}
         </p>
       </header>
+
+      {slots?.top}
 
       {run.steps.length > 0 && <StepList steps={run.steps} />}
 
@@ -312,6 +318,8 @@ export function RunView({
       </section>
 
       <ReferenceList references={run.references} />
+
+      {slots?.bottom}
 
       {!running && run.answer && <FeedbackForm runId={run.runId} initial={feedback} send={sendFeedback} />}
 

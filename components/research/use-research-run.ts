@@ -16,6 +16,11 @@ export interface ResearchRunController {
   feedback: RunFeedback | null;
   cancelling: boolean;
   ask: (question: string) => void;
+  /**
+   * Follows a run started elsewhere (deep research starts its runs itself): like `ask`, it replaces the run in
+   * flight, but the events come from `open` (from `run_started` on).
+   */
+  startWith: (question: string, open: () => AsyncIterable<ResearchStreamEvent>) => void;
   cancel: () => void;
   /** Show a run as the server rendered it (a navigation to another run, or back to an empty page). */
   show: (view: ResearchRunView | null) => void;
@@ -115,8 +120,11 @@ export function useResearchRun({
     [],
   );
 
-  const ask = useCallback(
-    (question: string) => {
+  const startWith = useCallback(
+    (
+      question: string,
+      open: () => AsyncIterable<ResearchStreamEvent> | Promise<AsyncIterable<ResearchStreamEvent>>,
+    ) => {
       const previous = generation.current;
       const inFlight = runRef.current?.status === "running" ? runRef.current.runId : null;
       const gen = ++generation.current;
@@ -130,9 +138,14 @@ export function useResearchRun({
       setCancelling(false);
       setStarting(question);
       setFollowing(true);
-      void follow(gen, () => callbacks.current.actions.start(question));
+      void follow(gen, open);
     },
     [follow],
+  );
+
+  const ask = useCallback(
+    (question: string) => startWith(question, () => callbacks.current.actions.start(question)),
+    [startWith],
   );
 
   const watch = useCallback(
@@ -191,5 +204,5 @@ export function useResearchRun({
     };
   }, [watch]);
 
-  return { run, following, starting, problem, feedback, cancelling, ask, cancel, show };
+  return { run, following, starting, problem, feedback, cancelling, ask, startWith, cancel, show };
 }

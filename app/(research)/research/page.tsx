@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ResearchView } from "@/components/research/research-view";
 import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "./actions";
 import { loadResearchPageData } from "./data";
+import { deepActions } from "./deep/deep-actions";
 
 export const metadata: Metadata = { title: "Research" };
 export const dynamic = "force-dynamic";
@@ -15,6 +16,7 @@ export default async function ResearchPage() {
       recentRuns={recentRuns}
       loadError={loadError}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
+      deep={{ actions: deepActions, info: null }}
     />
   );
 }

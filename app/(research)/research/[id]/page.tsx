@@ -8,6 +8,8 @@ import { getRun } from "@/db/queries/research";
 import { isRunLive } from "@/lib/research/runs";
 import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "../actions";
 import { loadResearchPageData } from "../data";
+import { loadDeepRunInfo } from "../deep/data";
+import { deepActions } from "../deep/deep-actions";
 import { runIdSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -35,6 +37,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ResearchRunPage({ params }: Props) {
   const [view, data] = await Promise.all([(async () => loadRun((await params).id))(), loadResearchPageData()]);
   if (!view) notFound();
+  // the outline and versions beside the answer; the answer still shows when they cannot be read
+  const deepInfo = await loadDeepRunInfo(await getDb(), view.run.runId).catch((e) => {
+    console.error("[research] versions", e);
+    return null;
+  });
   return (
     <ResearchView
       initial={view}
@@ -42,6 +49,7 @@ export default async function ResearchRunPage({ params }: Props) {
       recentRuns={data.recentRuns}
       loadError={data.loadError}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
+      deep={{ actions: deepActions, info: deepInfo }}
     />
   );
 }

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db";
+import { finishRun, insertRun, saveAnswer } from "@/db/queries/research";
+import { createTestDatabase } from "@/db/testing";
+import type { Reference } from "@/lib/research/types";
+import { exportFileName } from "./file-name";
+
+let handle: DbHandle;
+vi.mock("@/db", async (original) => ({
+  ...(await original<typeof import("@/db")>()),
+  getDb: async () => handle.db,
+}));
+const { GET } = await import("./route");
+
+const DONE = "dddddddddddddddddddddd";
+const RUNNING = "rrrrrrrrrrrrrrrrrrrrrr";
+const EMPTY = "eeeeeeeeeeeeeeeeeeeeee";
+const REF: Reference = {
+  number: 1,
+  paperId: "2401.01234v2",
+  title: "Sparse Retrieval for Long Scientific Documents",
+  authors: ["Ada Lovelace", "Alan Turing"],
+  published: "2024-01-05",
+  doi: null,
+  arxivId: "2401.01234v2",
+};
+const ANSWER =
+  "# Tidal sensing\n\nPage-level chunking improves recall [2401.01234v2, page 1].\n\n## References\n\n1. Lovelace";
+
+function get(id: string, format?: string): Promise<Response> {
+  const url = `http://localhost/research/${id}/export${format ? `?format=${format}` : ""}`;
+  return GET(new Request(url), { params: Promise.resolve({ id }) });
+}
+
+async function addRun(id: string, question: string) {
+  await insertRun(handle.db, {
+    id,
+    question,
+    mode: "offline",
+    model: "extractive",
+    startedAt: "2026-01-01T10:00:00.000Z",
+    steps: [],
+  });
+}
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  await addRun(DONE, "How does page-level chunking help? (Ü-test)");
+  await saveAnswer(handle.db, DONE, {
+    markdown: ANSWER,
+    citations: [],
+    references: [REF],
+    warnings: [],
+    retrieved: [],
+  });
+  await finishRun(handle.db, DONE, { status: "completed", durationMs: 10 });
+  await addRun(RUNNING, "Still going?");
+  await addRun(EMPTY, "Nothing found?");
+  await finishRun(handle.db, EMPTY, { status: "failed", durationMs: 10 });
+});
+
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe("GET /research/<id>/export", () => {
+  it("downloads the answer as Markdown, citations and references intact", async () => {
+    const res = await get(DONE, "md");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe(
+      'attachment; filename="lectern-how-does-page-level-chunking-help-u-test-dddddddd.md"',
+    );
+    const text = await res.text();
+    expect(text).toContain("[2401.01234v2, page 1]");
+    expect(text).toContain("## References");
+    expect(text).toContain(`Lectern research run ${DONE}`);
+    // md is the default
+    expect((await get(DONE)).headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+  });
+
+  it("downloads BibTeX of the cited papers", async () => {
+    const res = await get(DONE, "bibtex");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/x-bibtex; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toMatch(/filename=".+\.bib"$/);
+    const text = await res.text();
+    expect(text).toMatch(/^@misc\{lovelace2024sparse,/);
+    expect(text).toContain("eprint = {2401.01234v2}");
+  });
+
+  it("refuses unknown runs and formats, runs still going, and runs without an answer", async () => {
+    expect((await get("nnnnnnnnnnnnnnnnnnnnnn", "md")).status).toBe(404);
+    expect((await get("../etc", "md")).status).toBe(404);
+    const bad = await get(DONE, "pdf");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toBe("The format is md or bibtex.");
+    const running = await get(RUNNING, "md");
+    expect(running.status).toBe(409);
+    expect(await running.text()).toBe("That run is still going; export it when it has finished.");
+    expect((await get(EMPTY, "bibtex")).status).toBe(409);
+  });
+});
+
+describe("export file names", () => {
+  it("are ASCII words of the question and the run id's start", () => {
+    expect(exportFileName("Ça va? Über-große Modelle!", "AbC_d-12345", "md")).toBe(
+      "lectern-ca-va-uber-gro-e-modelle-AbC_d-12.md",
+    );
+    expect(exportFileName("???", "x", "bib")).toBe("lectern-research-x.bib");
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from "vitest";
+import type { DeepStreamEvent } from "@/components/deep/types";
+import type { Outline } from "@/lib/research/deep/types";
+
+vi.mock("server-only", () => ({}));
+const { clarifyAction, deepInfoAction, improveAction, outlineAction, rerunAction, startDeepAction } = await import(
+  "./actions"
+);
+
+async function collect(events: AsyncIterable<DeepStreamEvent>): Promise<DeepStreamEvent[]> {
+  const out: DeepStreamEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+const RUN = "q9XhC1v2b3n4m5k6j7h8gA";
+
+// Only the paths that never reach the database: invalid input is answered with a typed result or event.
+describe("deep research actions, invalid input", () => {
+  it("refuses questions that cannot be asked", async () => {
+    expect(await clarifyAction("")).toEqual({
+      ok: false,
+      error: { code: "bad_request:query", message: "Type a question about your papers." },
+    });
+    expect(await outlineAction("?!?", [])).toEqual({
+      ok: false,
+      error: { code: "bad_request:query", message: "The question has no words in it (only punctuation or symbols)." },
+    });
+    expect(await outlineAction("Why?", "nope" as unknown as [])).toMatchObject({
+      ok: false,
+      error: { code: "bad_request:query", message: "The answers must be a list." },
+    });
+  });
+
+  it("answers an invalid outline with one rejected event that names the field", async () => {
+    const outline = { title: "T", knowledge_points: [] } as unknown as Outline;
+    expect(await collect(startDeepAction("What is tidal sensing?", outline, []))).toEqual([
+      {
+        kind: "rejected",
+        error: {
+          code: "bad_request:outline",
+          message: "The outline is not valid (title): Too small: expected string to have >=2 characters",
+        },
+      },
+    ]);
+    expect(await collect(rerunAction("../x", outline))).toEqual([
+      { kind: "rejected", error: { code: "bad_request:input", message: "That is not a research run id." } },
+    ]);
+  });
+
+  it("refuses feedback that says nothing, before looking for the run", async () => {
+    expect(await collect(improveAction(RUN, " ok "))).toEqual([
+      {
+        kind: "rejected",
+        error: { code: "bad_request:feedback", message: "Say what to improve (a few words at least)." },
+      },
+    ]);
+    expect(await collect(improveAction(RUN, "x".repeat(1001)))).toEqual([
+      {
+        kind: "rejected",
+        error: { code: "bad_request:feedback", message: "Keep the feedback under 1,000 characters." },
+      },
+    ]);
+    expect(await deepInfoAction("")).toMatchObject({ ok: false, error: { code: "bad_request:input" } });
+  });
+});

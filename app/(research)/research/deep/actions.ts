@@ -1,0 +1,161 @@
+"use server";
+
+import type { ClarifyResult, DeepRunInfo, DeepStreamEvent, OutlineResult } from "@/components/deep/types";
+import { getDb } from "@/db";
+import { type ErrorCode, type Result, toErrorResult } from "@/lib/errors";
+import {
+  generateClarifyingQuestions,
+  generateOutline,
+  improveRun,
+  parseOutline,
+  rerunWithOutline,
+  startDeepRun,
+} from "@/lib/research/deep";
+import type { ClarifyingAnswer, Outline } from "@/lib/research/deep/types";
+import { getResearchDeps } from "@/lib/research/orchestrator";
+import type { ResearchEvent } from "@/lib/research/types";
+import { firstIssue, runInputSchema } from "../schema";
+import { loadDeepRunInfo } from "./data";
+import {
+  clarifyInputSchema,
+  improveInputSchema,
+  outlineInputSchema,
+  rerunInputSchema,
+  startDeepInputSchema,
+} from "./schema";
+
+/**
+ * Deep research: clarifying questions, the outline, and runs over an outline (new, rerun as a new version, improved
+ * with feedback). Each action parses its input, calls lib/research/deep and answers with a typed result; the run
+ * actions stream the run's events like the quick research does, or one `rejected` event when it cannot start.
+ */
+
+function invalid<T>(message: string, code: ErrorCode = "bad_request:input"): Result<T> {
+  return { ok: false, error: { code, message } };
+}
+
+function rejected(e: unknown): DeepStreamEvent {
+  return { kind: "rejected", error: toErrorResult(e).error };
+}
+
+async function* relay(events: AsyncIterable<ResearchEvent>): AsyncGenerator<DeepStreamEvent, void, undefined> {
+  try {
+    for await (const event of events) yield event;
+  } catch (e) {
+    yield rejected(e);
+  }
+}
+
+/** 2–4 clarifying questions with suggested answers (from the model, or from what the library holds). */
+export async function clarifyAction(question: string): Promise<Result<ClarifyResult>> {
+  const parsed = clarifyInputSchema.safeParse({ question });
+  if (!parsed.success) return invalid(firstIssue(parsed.error, "That question cannot be asked."), "bad_request:query");
+  try {
+    const r = await generateClarifyingQuestions(await getResearchDeps(), parsed.data.question);
+    return { ok: true, data: { questions: r.value, method: r.method, ...(r.warning ? { warning: r.warning } : {}) } };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}
+
+/** The knowledge-point outline of a question and its clarifications, for the researcher to edit. */
+export async function outlineAction(question: string, answers: ClarifyingAnswer[]): Promise<Result<OutlineResult>> {
+  const parsed = outlineInputSchema.safeParse({ question, answers });
+  if (!parsed.success)
+    return invalid(firstIssue(parsed.error, "That question cannot be planned."), "bad_request:query");
+  try {
+    const r = await generateOutline(await getResearchDeps(), parsed.data.question, parsed.data.answers);
+    return { ok: true, data: { outline: r.value, method: r.method, ...(r.warning ? { warning: r.warning } : {}) } };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}
+
+/** Runs an outline: `run_started` first (the run's id, the plan with a step per knowledge point), then live. */
+export async function* startDeepAction(
+  question: string,
+  outline: Outline,
+  answers: ClarifyingAnswer[],
+): AsyncGenerator<DeepStreamEvent, void, undefined> {
+  const parsed = startDeepInputSchema.safeParse({ question, outline, answers });
+  if (!parsed.success) {
+    yield {
+      kind: "rejected",
+      error: { code: "bad_request:query", message: firstIssue(parsed.error, "Invalid input.") },
+    };
+    return;
+  }
+  let events: AsyncIterable<ResearchEvent>;
+  try {
+    const checked = parseOutline(parsed.data.outline);
+    events = startDeepRun(await getResearchDeps(), {
+      question: parsed.data.question,
+      outline: checked,
+      answers: parsed.data.answers,
+    }).events;
+  } catch (e) {
+    yield rejected(e);
+    return;
+  }
+  yield* relay(events);
+}
+
+/** Runs an edited outline as a new version of a finished run. */
+export async function* rerunAction(runId: string, outline: Outline): AsyncGenerator<DeepStreamEvent, void, undefined> {
+  const parsed = rerunInputSchema.safeParse({ runId, outline });
+  if (!parsed.success) {
+    yield {
+      kind: "rejected",
+      error: { code: "bad_request:input", message: firstIssue(parsed.error, "Invalid input.") },
+    };
+    return;
+  }
+  let events: AsyncIterable<ResearchEvent>;
+  try {
+    const checked = parseOutline(parsed.data.outline);
+    events = (await rerunWithOutline(await getResearchDeps(), parsed.data.runId, checked)).events;
+  } catch (e) {
+    yield rejected(e);
+    return;
+  }
+  yield* relay(events);
+}
+
+/**
+ * "Improve: …" on a finished run (quick or deep): a new version re-written with the feedback. Its first event says
+ * which knowledge point was added for the feedback (none when the outline already covers it).
+ */
+export async function* improveAction(
+  runId: string,
+  feedback: string,
+): AsyncGenerator<DeepStreamEvent, void, undefined> {
+  const parsed = improveInputSchema.safeParse({ runId, feedback });
+  if (!parsed.success) {
+    yield {
+      kind: "rejected",
+      error: { code: "bad_request:feedback", message: firstIssue(parsed.error, "Invalid feedback.") },
+    };
+    return;
+  }
+  let events: AsyncIterable<ResearchEvent>;
+  try {
+    const { started, addedPoint } = await improveRun(await getResearchDeps(), parsed.data.runId, parsed.data.feedback);
+    events = started.events;
+    yield { kind: "improve_plan", feedback: parsed.data.feedback, addedPoint };
+  } catch (e) {
+    yield rejected(e);
+    return;
+  }
+  yield* relay(events);
+}
+
+/** A run's outline and versions (the run page reloads them when a new version starts or finishes). */
+export async function deepInfoAction(runId: string): Promise<Result<DeepRunInfo | null>> {
+  const parsed = runInputSchema.safeParse({ runId });
+  if (!parsed.success) return invalid(firstIssue(parsed.error, "That is not a research run id."));
+  try {
+    return { ok: true, data: await loadDeepRunInfo(await getDb(), parsed.data.runId) };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}

@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import { ResearchView } from "@/components/research/research-view";
+import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "../actions";
+import { loadResearchPageData } from "../data";
+import { deepActions } from "./deep-actions";
+
+export const metadata: Metadata = { title: "Deep research" };
+export const dynamic = "force-dynamic";
+
+/** `/research/deep`: the research page opened on deep research (clarify, edit the outline, run). */
+export default async function DeepResearchPage() {
+  const { library, recentRuns, loadError } = await loadResearchPageData();
+  return (
+    <ResearchView
+      initial={null}
+      library={library}
+      recentRuns={recentRuns}
+      loadError={loadError}
+      actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
+      deep={{ actions: deepActions, info: null, initialMode: "deep" }}
+    />
+  );
+}

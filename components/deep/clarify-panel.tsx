@@ -1,0 +1,153 @@
+"use client";
+
+import { ArrowRightIcon, CheckIcon, LoaderIcon, SkipForwardIcon } from "lucide-react";
+import { useId, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { Input } from "@/components/ui/input";
+import type { ClarifyingAnswer, ClarifyingQuestion, ClarifyPurpose } from "@/lib/research/deep/types";
+
+const purposeLabels: Record<ClarifyPurpose, string> = {
+  scope: "Scope",
+  focus: "Focus",
+  depth: "Depth",
+  timerange: "Time range",
+};
+
+function QuestionField({
+  question,
+  position,
+  value,
+  onChange,
+  disabled,
+}: {
+  question: ClarifyingQuestion;
+  position: number;
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  const id = useId();
+  return (
+    <li
+      className="space-y-2"
+      data-testid="clarify-question"
+      data-question-id={question.id}
+      data-purpose={question.purpose}
+    >
+      <div className="flex items-start gap-2">
+        <span className="mt-px font-medium text-muted-foreground text-sm tabular-nums" aria-hidden>
+          {position}.
+        </span>
+        <div className="min-w-0 flex-1 space-y-2">
+          <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
+            <label htmlFor={id} className="font-medium text-sm leading-snug" data-testid="clarify-question-text">
+              {question.question}
+            </label>
+            <Badge variant="outline" className="font-normal text-muted-foreground">
+              {purposeLabels[question.purpose]}
+            </Badge>
+          </div>
+          {question.options.length > 0 && (
+            <ul className="flex flex-wrap gap-1.5" aria-label={`Suggested answers to question ${position}`}>
+              {question.options.map((option) => {
+                const chosen = value.trim().toLowerCase() === option.toLowerCase();
+                return (
+                  <li key={option}>
+                    <button
+                      type="button"
+                      aria-pressed={chosen}
+                      disabled={disabled}
+                      onClick={() => onChange(chosen ? "" : option)}
+                      className={cn(
+                        "inline-flex max-w-full items-center gap-1 rounded-full border px-3 py-1 text-left text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50",
+                        chosen
+                          ? "border-primary bg-primary text-primary-foreground"
+                          : "bg-background hover:bg-accent hover:text-accent-foreground",
+                      )}
+                      data-testid="clarify-option"
+                    >
+                      {chosen && <CheckIcon className="size-3.5 shrink-0" aria-hidden />}
+                      <span className="min-w-0 break-words">{option}</span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          <Input
+            id={id}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            placeholder={question.options.length > 0 ? "…or write your own answer" : "Your answer (optional)"}
+            maxLength={1000}
+            disabled={disabled}
+            className="h-8"
+            data-testid="clarify-answer"
+          />
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The clarifying questions before the outline: each with suggested answers as chips (a chip fills in the answer,
+ * which can then be edited) and a field for a free answer. Unanswered questions are simply left out.
+ */
+export function ClarifyPanel({
+  questions,
+  onContinue,
+  onSkip,
+  busy,
+}: {
+  questions: readonly ClarifyingQuestion[];
+  onContinue: (answers: ClarifyingAnswer[]) => void;
+  onSkip: () => void;
+  /** The outline is being made. */
+  busy: boolean;
+}) {
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const answered = questions.filter((q) => (answers[q.id] ?? "").trim()).length;
+  return (
+    <form
+      className="space-y-5"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onContinue(
+          questions
+            .map((q) => ({ id: q.id, question: q.question, answer: (answers[q.id] ?? "").trim() }))
+            .filter((a) => a.answer.length > 0),
+        );
+      }}
+      data-testid="clarify-panel"
+    >
+      <ol className="space-y-5">
+        {questions.map((q, i) => (
+          <QuestionField
+            key={q.id}
+            question={q}
+            position={i + 1}
+            value={answers[q.id] ?? ""}
+            onChange={(value) => setAnswers((prev) => ({ ...prev, [q.id]: value }))}
+            disabled={busy}
+          />
+        ))}
+      </ol>
+      <div className="flex flex-wrap items-center gap-2 border-t pt-4">
+        <Button type="submit" disabled={busy} data-testid="clarify-continue">
+          {busy ? <LoaderIcon className="animate-spin motion-reduce:animate-none" /> : <ArrowRightIcon />}
+          {busy ? "Making the outline…" : "Continue to the outline"}
+        </Button>
+        <Button variant="ghost" onClick={onSkip} disabled={busy} data-testid="clarify-skip">
+          <SkipForwardIcon />
+          Skip
+        </Button>
+        <p className="text-muted-foreground text-xs" aria-live="polite">
+          {answered} of {questions.length} answered · unanswered questions are left to the outline
+        </p>
+      </div>
+    </form>
+  );
+}
