@@ -309,7 +309,7 @@ test.describe
       await expect(deep.currentVersion).toContainText("Edited outline");
       const diff = deep.diffLines;
       await expect(diff.filter({ hasText: "Title" })).toContainText("→ “Tidal salinity sensing, revisited”");
-      await expect(diff.filter({ hasText: "Years" })).toContainText("all years → 2020–2025");
+      await expect(diff.filter({ hasText: "Years" })).toHaveText("Years: all years → 2020–2025");
       await expect(diff.filter({ hasText: "Removed" })).toHaveText(`Removed “${firstTopic}”`);
       await expect(diff.filter({ hasText: "Changed" })).toHaveText(`Changed “${ADDED_TOPIC}”: importance`);
       await expect(research.answer.locator("h1")).toHaveText("Tidal salinity sensing, revisited");
@@ -345,7 +345,9 @@ test.describe
       await expect(deep.versions).toHaveCount(3);
       await expect(deep.currentVersion).toHaveAttribute("data-version", "3");
       await expect(deep.currentVersion).toContainText("Improved:");
-      await expect(deep.diffLines.filter({ hasText: "feedback" })).toContainText(FEEDBACK);
+      await expect(deep.diffLines.filter({ hasText: "feedback" })).toHaveText(
+        `Improved with the feedback “${FEEDBACK.replace("improve: ", "")}”`,
+      );
       await expect(deep.diffLines.filter({ hasText: "Added" })).toContainText("packet loss");
       // the new point was searched: the radio paper's result is in the review
       await expect(research.answer).toContainText("Tide-aware scheduling cut packet loss");

@@ -56,18 +56,23 @@ describe("versions", () => {
   it("lists what changed from the parent, a line per change", () => {
     expect(changeLines(version({ diff: edited }))).toEqual([
       { kind: "title", text: "Title “A” → “B”" },
-      { kind: "years", text: "Years all years → 2020–…" },
+      { kind: "years", text: "Years: all years → from 2020" },
       { kind: "added", text: "Added “Calibration” (high; saline, drift)" },
       { kind: "removed", text: "Removed “Buoys”" },
       { kind: "changed", text: "Changed “Sensors”: importance, keywords" },
       { kind: "reordered", text: "Points reordered" },
     ]);
     expect(changeLines(version({}))).toEqual([{ kind: "same", text: "Same outline as v1" }]);
-    expect(changeLines(version({ diff: null, feedback: "more on drift" }))).toEqual([
+    expect(changeLines(version({ diff: null, feedback: "Improve: more on drift" }))).toEqual([
       { kind: "feedback", text: "Improved with the feedback “more on drift”" },
       { kind: "origin", text: "Outline made for the quick answer of v1" },
     ]);
     expect(changeLines(version({ parentId: null, parentNumber: null, diff: null }))).toEqual([]);
+  });
+
+  it("says year ranges in words", () => {
+    const until: OutlineDiff = { ...none, yearsChanged: { from: "2019–2024", to: "…–2022" } };
+    expect(changeLines(version({ diff: until }))).toEqual([{ kind: "years", text: "Years: 2019–2024 → until 2022" }]);
   });
 
   it("sums a change up", () => {

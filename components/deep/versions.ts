@@ -4,10 +4,24 @@ import type { DeepVersion } from "./types";
 /** What made a version, in a few words. */
 export function versionLabel(v: DeepVersion): string {
   if (v.kind === "quick") return "Quick answer";
-  if (v.feedback) return `Improved: “${clip(v.feedback.replace(/^\s*improve\s*:\s*/i, ""), 48)}”`;
+  if (v.feedback) return `Improved: “${clip(withoutPrefix(v.feedback), 48)}”`;
   if (v.parentId === null) return "Deep research";
   if (!v.diff) return "Deep research of the quick answer";
   return isEmpty(v.diff) ? "Rerun, same outline" : "Edited outline";
+}
+
+/** "improve: add more on x" → "add more on x" (the box suggests the prefix; it says nothing). */
+function withoutPrefix(feedback: string): string {
+  return feedback.replace(/^\s*improve\s*:\s*/i, "");
+}
+
+/** The diff's `2020–…` as words: `from 2020` (and `until 2024`, `2019–2024`, `all years`). */
+function yearsWords(range: string): string {
+  const m = /^(\d{4}|…)–(\d{4}|…)$/.exec(range);
+  if (!m) return range;
+  if (m[1] === "…") return `until ${m[2]}`;
+  if (m[2] === "…") return `from ${m[1]}`;
+  return range;
 }
 
 function clip(s: string, n: number): string {
@@ -47,7 +61,8 @@ const fieldNames: Record<string, string> = {
 /** What changed in a version from its parent, a line per change (the run page's "What changed"). */
 export function changeLines(v: DeepVersion): ChangeLine[] {
   const lines: ChangeLine[] = [];
-  if (v.feedback) lines.push({ kind: "feedback", text: `Improved with the feedback “${clip(v.feedback, 200)}”` });
+  if (v.feedback)
+    lines.push({ kind: "feedback", text: `Improved with the feedback “${clip(withoutPrefix(v.feedback), 200)}”` });
   if (v.parentNumber === null) return lines;
   if (v.kind === "deep" && !v.diff) {
     lines.push({ kind: "origin", text: `Outline made for the quick answer of v${v.parentNumber}` });
@@ -56,7 +71,9 @@ export function changeLines(v: DeepVersion): ChangeLine[] {
   const d = v.diff;
   if (!d) return lines;
   if (d.titleChanged) lines.push({ kind: "title", text: `Title “${d.titleChanged.from}” → “${d.titleChanged.to}”` });
-  if (d.yearsChanged) lines.push({ kind: "years", text: `Years ${d.yearsChanged.from} → ${d.yearsChanged.to}` });
+  if (d.yearsChanged) {
+    lines.push({ kind: "years", text: `Years: ${yearsWords(d.yearsChanged.from)} → ${yearsWords(d.yearsChanged.to)}` });
+  }
   for (const p of d.added) {
     lines.push({
       kind: "added",
