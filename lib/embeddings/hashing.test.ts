@@ -121,16 +121,17 @@ describe("hashing embedder", () => {
     await expect(createHashingEmbedder().embed(texts, { signal: late.signal })).rejects.toThrow("stopped midway");
   });
 
-  it("embeds thousands of chunk-sized texts per second", async () => {
+  it("embeds a batch of chunk-sized texts, each to a unit vector of the right size", async () => {
+    // (its speed is measured by `npm run bench:ingest`, not asserted here)
     const vocab = "attention model layer retrieval passage query dense sparse index vector token training".split(" ");
-    const texts = Array.from({ length: 500 }, (_, i) =>
+    const texts = Array.from({ length: 200 }, (_, i) =>
       Array.from({ length: 350 }, (_, j) => `${vocab[(i * 7 + j * 13) % vocab.length]}${(i + j) % 50}`).join(" "),
     );
-    const e = createHashingEmbedder();
-    const started = performance.now();
-    await e.embed(texts);
-    const perSecond = texts.length / ((performance.now() - started) / 1000);
-    // ~4,000/s on the dev machine; the bound leaves room for a loaded CI box
-    expect(perSecond).toBeGreaterThan(300);
+    const vectors = await createHashingEmbedder().embed(texts);
+    expect(vectors).toHaveLength(texts.length);
+    for (const v of vectors) {
+      expect(v).toHaveLength(512);
+      expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+    }
   });
 });

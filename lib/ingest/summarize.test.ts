@@ -140,11 +140,14 @@ describe("summarizeExtractive", () => {
     expect(summarizeExtractive({ pages: [], metadata: { title: "T", authors: [], categories: [] } }).text).toBe("T");
   });
 
-  it("summarises a 300-page document quickly", () => {
-    const started = performance.now();
+  it("summarises a 300-page document, citing pages that exist", () => {
+    // (its speed is covered by `npm run bench:ingest`, not asserted here)
     const s = summarizeExtractive({ pages: syntheticPaper(300), metadata: meta });
     expect(s.sentences.length).toBeGreaterThan(2);
-    expect(performance.now() - started).toBeLessThan(10_000);
+    for (const x of s.sentences) {
+      expect(x.page).toBeGreaterThanOrEqual(1);
+      expect(x.page).toBeLessThanOrEqual(300);
+    }
   });
 });
 
