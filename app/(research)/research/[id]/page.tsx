@@ -49,7 +49,8 @@ export default async function ResearchRunPage({ params }: Props) {
       recentRuns={data.recentRuns}
       loadError={data.loadError}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
-      deep={{ actions: deepActions, info: deepInfo }}
+      // the question box stays in the mode of the run shown
+      deep={{ actions: deepActions, info: deepInfo, initialMode: deepInfo?.deep ? "deep" : "quick" }}
     />
   );
 }
