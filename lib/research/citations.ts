@@ -71,6 +71,9 @@ export function lexicalSupport(claim: string, text: string): number {
 /** A claim is supported offline when this share of its content words is in the cited passage. */
 export const LEXICAL_SUPPORT_THRESHOLD = 0.6;
 
+/** A numbered section heading on a line of its own ("5 Training", "B.1 Memory-efficient forward pass"). */
+export const HEADING_LINE = /^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+[^\n]{1,80}\n/;
+
 /** The sentence of the passage that best supports the claim, with its offsets on the page. */
 export function bestQuote(
   claim: string,
@@ -78,9 +81,13 @@ export function bestQuote(
 ): { quote: string; charStart: number; charEnd: number; support: number } {
   let best = { quote: passage.text.slice(0, 300), charStart: passage.charStart, charEnd: passage.charEnd, support: 0 };
   for (const s of splitSentences(passage.text)) {
-    const support = lexicalSupport(claim, s.text);
+    // a section heading on its own line run into the sentence is not part of the quote
+    const heading = HEADING_LINE.exec(passage.text.slice(s.start, s.end));
+    const start = s.start + (heading ? heading[0].length : 0);
+    const text = heading ? passage.text.slice(start, s.end).replace(/\s+/g, " ").trim() : s.text;
+    const support = lexicalSupport(claim, text);
     if (support > best.support) {
-      best = { quote: s.text, charStart: passage.charStart + s.start, charEnd: passage.charStart + s.end, support };
+      best = { quote: text, charStart: passage.charStart + start, charEnd: passage.charStart + s.end, support };
     }
   }
   return best;

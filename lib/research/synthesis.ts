@@ -1,7 +1,7 @@
 import { type LanguageModel, streamText } from "ai";
 import { tokenize } from "@/lib/embeddings/hashing";
 import { splitSentences } from "@/lib/ingest/chunk";
-import type { EvidencePassage } from "./citations";
+import { type EvidencePassage, HEADING_LINE } from "./citations";
 import type { Intent } from "./types";
 
 export function citationOf(paperId: string, page: number): string {
@@ -66,7 +66,7 @@ export function pickSentences(
     for (const s of splitSentences(passage.text)) {
       // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
       const raw = passage.text.slice(s.start, s.end);
-      const heading = /^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+[^\n]{1,80}\n/.exec(raw);
+      const heading = HEADING_LINE.exec(raw);
       const text = heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : s.text.trim();
       if (!quotable(text) || excluded.has(text)) continue;
       const stems = new Set(tokenize(text));

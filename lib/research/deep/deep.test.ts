@@ -192,6 +192,15 @@ describe("outlines", () => {
       expect(() => parseOutline(o)).toThrow(LecternError);
       expect(() => parseOutline(o)).toThrow(/The outline is not valid/);
     }
+    expect(() => parseOutline({ title: "Title", knowledge_points: [{ ...ATTENTION_POINT, topic: "x" }] })).toThrow(
+      "The outline is not valid: point 1's topic is too short (at least 2 characters).",
+    );
+    expect(() => parseOutline({ title: "Title", knowledge_points: [] })).toThrow(
+      "the list of knowledge points needs at least 1 entry.",
+    );
+    expect(() =>
+      parseOutline({ title: "Title", knowledge_points: [{ ...ATTENTION_POINT, importance: "urgent" }] }),
+    ).toThrow(/point 1's importance must be one of "high", "medium", "low"/);
   });
 });
 
@@ -295,6 +304,10 @@ describe("deep runs", () => {
       feedback: "improve: add more on training with GPUs and the Adam optimizer",
     });
     expect(second.state.citations.some((c) => c.page === 3 && c.paperId === "2001.00001v1")).toBe(true);
+    // lead-ins are not the topic
+    const asked = outlineForFeedback(outline([ATTENTION_POINT]), "improve: add more on GPU training schedules");
+    expect(asked.addedPoint?.topic).toBe("GPU training schedules");
+    expect(asked.addedPoint?.search_keywords).not.toContain("add");
     // feedback the outline already covers adds no point
     expect(
       outlineForFeedback(outline([ATTENTION_POINT]), "more on the softmax and dot products").addedPoint,

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { getRun } from "@/db/queries/research";
 import { LecternError } from "@/lib/errors";
 import type { ResearchDeps } from "../orchestrator";
@@ -10,13 +11,64 @@ import { outlineForFeedback } from "./versions";
 export { generateClarifyingQuestions, generateOutline } from "./plan";
 export { diffOutlines, isEmptyDiff, outlineForFeedback } from "./versions";
 
+const FIELD_NAMES: Record<string, string> = {
+  title: "the title",
+  knowledge_points: "the list of knowledge points",
+  search_strategy: "the search strategy",
+  year_from: "the first year",
+  year_to: "the last year",
+  id: "id",
+  category: "category",
+  topic: "topic",
+  search_keywords: "keywords",
+  importance: "importance",
+};
+
+/** A zod issue in plain English: "point 2's topic is too short (at least 2 characters)". */
+export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return "it is not an outline.";
+  const path = issue.path.map(String);
+  let where = "the outline";
+  if (path[0] === "knowledge_points" && path.length >= 2 && /^\d+$/.test(path[1] ?? "")) {
+    const field = path[2] ? (FIELD_NAMES[path[2]] ?? path[2]) : "";
+    where = `point ${Number(path[1]) + 1}${field ? `'s ${field}` : ""}${path[3] ? ` (item ${Number(path[3]) + 1})` : ""}`;
+  } else if (path[0]) {
+    where = FIELD_NAMES[path[0]] ?? path[0];
+  }
+  const i = issue as {
+    code: string;
+    minimum?: number | bigint;
+    maximum?: number | bigint;
+    origin?: string;
+    values?: unknown[];
+  };
+  switch (i.code) {
+    case "too_small":
+      return i.origin === "array"
+        ? `${where} needs at least ${i.minimum} ${i.minimum === 1 ? "entry" : "entries"}.`
+        : i.origin === "string"
+          ? `${where} is too short (at least ${i.minimum} characters).`
+          : `${where} is too small (at least ${i.minimum}).`;
+    case "too_big":
+      return i.origin === "array"
+        ? `${where} has too many entries (at most ${i.maximum}).`
+        : i.origin === "string"
+          ? `${where} is too long (at most ${i.maximum} characters).`
+          : `${where} is too large (at most ${i.maximum}).`;
+    case "invalid_value":
+      return `${where} must be one of ${(i.values ?? []).map((v) => JSON.stringify(v)).join(", ")}.`;
+    case "invalid_type":
+      return `${where} is missing or of the wrong kind.`;
+    default:
+      return `${where}: ${issue.message}`;
+  }
+}
+
 /** Validates an outline (as edited by hand or in the UI) with a message fit for a user. */
 export function parseOutline(value: unknown): Outline {
   const r = outlineSchema.safeParse(value);
   if (!r.success) {
-    const issue = r.error.issues[0];
-    const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
-    throw new LecternError("bad_request:outline", `The outline is not valid${where}: ${issue?.message ?? "invalid"}`);
+    throw new LecternError("bad_request:outline", `The outline is not valid: ${describeIssue(r.error.issues[0])}`);
   }
   return r.data;
 }

@@ -12,7 +12,8 @@ const STOP = new Set(
     "different large small high low well many much can cannot without within across arxiv preprint introduce " +
     "introduces introduced enhance enhances effective process text framework performance state task tasks " +
     "information system systems art recent various several further provide provides given improve improves " +
-    "improved additionally focuses focus focused find finds found https http doi org www com pdf abs corr"
+    "improved additionally focuses focus focused find finds found https http doi org www com pdf abs corr all any " +
+    "every none few lot lots way ways thing things part parts kind kinds type types able after before since until"
   ).split(" "),
 );
 
@@ -34,26 +35,29 @@ export function keyPhrases(texts: string[], { max = 20, exclude = [] as string[]
   const excluded = new Set(exclude.flatMap((e) => tokenize(e)));
   const found = new Map<string, { forms: Map<string, number>; docs: Set<number>; stems: string[] }>();
   texts.forEach((text, di) => {
-    const words = text
+    // phrases never cross punctuation or a line break (clause and heading boundaries)
+    const clauses = text
       .normalize("NFKC")
       .replace(/-\s*\n\s*/g, "")
-      .split(/[^\p{L}\p{N}-]+/u)
-      .filter(Boolean);
-    for (let i = 0; i < words.length; i++) {
-      for (let n = 1; n <= 3 && i + n <= words.length; n++) {
-        const gram = words.slice(i, i + n).map((w) => w.toLowerCase());
-        const first = gram[0] as string;
-        const last = gram[n - 1] as string;
-        if (STOP.has(first) || STOP.has(last)) continue;
-        if (gram.some((w) => w.length < 2 || /^\d+$/.test(w) || !/\p{L}/u.test(w))) continue;
-        const stems = gram.flatMap((w) => tokenize(w));
-        if (stems.length !== n) continue;
-        const key = stems.join(" ");
-        const entry = found.get(key) ?? { forms: new Map(), docs: new Set<number>(), stems };
-        entry.docs.add(di);
-        const form = gram.join(" ");
-        entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
-        found.set(key, entry);
+      .split(/[.,;:!?()[\]{}"“”'‘’\n]+/u);
+    for (const clause of clauses) {
+      const words = clause.split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
+      for (let i = 0; i < words.length; i++) {
+        for (let n = 1; n <= 3 && i + n <= words.length; n++) {
+          const gram = words.slice(i, i + n).map((w) => w.toLowerCase());
+          const first = gram[0] as string;
+          const last = gram[n - 1] as string;
+          if (STOP.has(first) || STOP.has(last)) continue;
+          if (gram.some((w) => w.length < 2 || /^\d+$/.test(w) || !/\p{L}/u.test(w))) continue;
+          const stems = gram.flatMap((w) => tokenize(w));
+          if (stems.length !== n) continue;
+          const key = stems.join(" ");
+          const entry = found.get(key) ?? { forms: new Map(), docs: new Set<number>(), stems };
+          entry.docs.add(di);
+          const form = gram.join(" ");
+          entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
+          found.set(key, entry);
+        }
       }
     }
   });

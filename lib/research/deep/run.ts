@@ -25,6 +25,8 @@ export const POINT_CONCURRENCY = 4;
 /** Candidates per point before re-ranking, and passages kept per point after it. */
 export const POINT_CANDIDATES = 20;
 export const POINT_KEEP = 10;
+/** Passages a point keeps even when other points found them first. */
+export const MIN_POINT_PASSAGES = 2;
 /** Evidence characters a section's model prompt may hold (the context budget). */
 export const SECTION_EVIDENCE_CHARS = 12_000;
 
@@ -261,28 +263,36 @@ export function deepRunner(input: DeepRunInput) {
         }
       });
       const kept = new Set<string>();
-      const perPoint = found.map((list, pi) =>
-        list.filter((r) => {
+      const perPoint = found.map((list, pi) => {
+        const own = list.filter((r) => {
           const key = dedupKey({ doi: meta.get(r.paperId)?.doi, title: r.title, page: r.page, text: r.text });
           if (owner.get(key)?.pi !== pi || kept.has(key)) return false;
           kept.add(key);
           return true;
-        }),
-      );
+        });
+        // a point left with almost nothing (a small library, overlapping topics) shares its best passages instead
+        // of saying the library holds nothing on it
+        if (own.length >= MIN_POINT_PASSAGES) return own;
+        const shared = list.filter((r) => !own.includes(r)).slice(0, MIN_POINT_PASSAGES - own.length);
+        return [...own, ...shared];
+      });
+      const recorded = new Set<string>();
       perPoint.forEach((list, pi) =>
         retrieved.push(
-          ...list.map((r, i) => ({
-            chunkUid: r.chunkUid,
-            paperId: r.paperId,
-            page: r.page,
-            stage: "content" as const,
-            rank: pi * 100 + i + 1,
-            score: r.rerankScore,
-          })),
+          ...list
+            .filter((r) => !recorded.has(r.chunkUid) && recorded.add(r.chunkUid))
+            .map((r, i) => ({
+              chunkUid: r.chunkUid,
+              paperId: r.paperId,
+              page: r.page,
+              stage: "content" as const,
+              rank: pi * 100 + i + 1,
+              score: r.rerankScore,
+            })),
         ),
       );
       opts.onRetrieved?.([...retrieved]);
-      const allEvidence = perPoint.flat().map(toEvidence);
+      const allEvidence = [...new Map(perPoint.flat().map((r) => [r.chunkUid, toEvidence(r)])).values()];
       if (allEvidence.length === 0) {
         throw Object.assign(new Error("no evidence"), {
           detail: {

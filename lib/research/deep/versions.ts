@@ -58,7 +58,18 @@ export function outlineForFeedback(
   feedback: string,
 ): { outline: Outline; addedPoint: KnowledgePoint | null } {
   const text = feedback.replace(/^\s*improve\s*:\s*/i, "").trim();
-  const keywords = extractKeywords(text, 6);
+  // "add more on X", "expand on X", "cover X" ask for X
+  const subject = text
+    .replace(
+      /^(?:please\s+)?(?:add|include|give|write|say|tell me)?\s*(?:(?:a\s+(?:bit|lot)\s+)?more|some(?:thing)?|details?)?\s*(?:on|about|regarding|of)\s+/i,
+      "",
+    )
+    .replace(/^(?:expand|elaborate|focus|go deeper)\s+(?:on|into)\s+/i, "")
+    .replace(/^(?:cover|discuss|explain|describe)\s+/i, "")
+    .trim();
+  const keywords = extractKeywords(subject || text, 6).filter(
+    (k) => !/^(add|more|expand|cover|include|details?)$/i.test(k),
+  );
   if (keywords.length === 0) return { outline, addedPoint: null };
   const best = Math.max(
     0,
@@ -70,7 +81,10 @@ export function outlineForFeedback(
   const point: KnowledgePoint = {
     id: `kp${n}`,
     category: "Requested",
-    topic: text.length > 120 ? `${text.slice(0, 119)}…` : text.charAt(0).toUpperCase() + text.slice(1),
+    topic: (() => {
+      const t = subject || text;
+      return t.length > 120 ? `${t.slice(0, 119)}…` : t.charAt(0).toUpperCase() + t.slice(1);
+    })(),
     search_keywords: keywords,
     importance: "high",
   };
