@@ -23,7 +23,7 @@ function quotable(s: string): boolean {
   if (letters / s.length < 0.6) return false; // tables, equations
   if (/^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,)/.test(s)) return false; // reference entries
   if (/\bet al\.,? \d{4}[a-z]?\.\s*$/.test(s) && s.length < 120) return false;
-  if (/^(figure|fig\.|table)\s+\d+[:.]?\s*$/i.test(s)) return false;
+  if (/\b(figure|fig\.|table)\s*\d+\s*:/i.test(s)) return false; // a caption, often run into figure labels
   if (/^(\d+|[A-Z](?=\.\d))(\.\d+)*\.?\s+\p{Lu}/u.test(s)) return false; // a section heading run into its first sentence
   if (!/^[\p{Lu}\p{N}("“]/u.test(s.trim())) return false; // starts mid-sentence (chunk boundary)
   return true;
