@@ -39,7 +39,7 @@ describe("deep research actions, invalid input", () => {
         kind: "rejected",
         error: {
           code: "bad_request:outline",
-          message: "The outline is not valid (title): Too small: expected string to have >=2 characters",
+          message: "The outline is not valid: the title is too short (at least 2 characters).",
         },
       },
     ]);
