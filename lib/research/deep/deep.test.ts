@@ -237,6 +237,7 @@ describe("deep runs", () => {
     expect(state.answer).toContain("## Scaled dot-product attention");
     expect(state.answer).toContain("## Low-rank adapters");
     expect(state.answer).toContain("## References");
+    expect(state.answer).toMatch(/## Conclusion\n\n[^\n]+\n\n## References/);
     expect(state.citations.length).toBeGreaterThan(1);
     expect(state.citations.every((c) => c.supported)).toBe(true);
     // sections stream as they are written, in order

@@ -367,13 +367,14 @@ export function deepRunner(input: DeepRunInput) {
           `This review answers “${question.trim()}” from ${allEvidence.length} passages of ${papers} ${papers === 1 ? "paper" : "papers"} in your library, ` +
           `in ${covered.length} ${covered.length === 1 ? "topic" : "topics"}: ${covered.join("; ")}.` +
           (feedback ? ` This version also addresses: “${feedback}”.` : "");
-        const closing = pickSentences(question, allEvidence, {
-          intent,
-          keywords: extractKeywords(question),
-          maxSentences: 2,
-          exclude: used,
-        });
-        const conclusionMd = closing.length > 0 ? `## Conclusion\n\n${closing.map(citeSentence).join(" ")}` : "";
+        const opts = { intent, keywords: extractKeywords(question), maxSentences: 2 };
+        // the strongest evidence not quoted yet; when every good sentence is in a section already, the best one again
+        const fresh = pickSentences(question, allEvidence, { ...opts, exclude: used });
+        const closing = fresh.length > 0 ? fresh : pickSentences(question, allEvidence, { ...opts, maxSentences: 1 });
+        const conclusionMd =
+          closing.length > 0
+            ? `## Conclusion\n\n${closing.map(citeSentence).join(" ")}`
+            : "## Conclusion\n\n_The passages found say little that bears on the question as a whole; see the sections above._";
         return {
           result: { intro: introMd, conclusion: conclusionMd },
           patch: { title: "Wrote the introduction and conclusion", data: { topics: covered.length } },
