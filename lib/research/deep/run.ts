@@ -25,8 +25,8 @@ export const POINT_CONCURRENCY = 4;
 /** Candidates per point before re-ranking, and passages kept per point after it. */
 export const POINT_CANDIDATES = 20;
 export const POINT_KEEP = 10;
-/** Passages a point keeps even when other points found them first. */
-export const MIN_POINT_PASSAGES = 2;
+/** A point that owns fewer passages than this borrows its best ones from the points that own them. */
+export const MIN_POINT_PASSAGES = 1;
 /** Evidence characters a section's model prompt may hold (the context budget). */
 export const SECTION_EVIDENCE_CHARS = 12_000;
 
@@ -263,6 +263,7 @@ export function deepRunner(input: DeepRunInput) {
         }
       });
       const kept = new Set<string>();
+      const borrowed = new Set<string>();
       const perPoint = found.map((list, pi) => {
         const own = list.filter((r) => {
           const key = dedupKey({ doi: meta.get(r.paperId)?.doi, title: r.title, page: r.page, text: r.text });
@@ -273,7 +274,8 @@ export function deepRunner(input: DeepRunInput) {
         // a point left with almost nothing (a small library, overlapping topics) shares its best passages instead
         // of saying the library holds nothing on it
         if (own.length >= MIN_POINT_PASSAGES) return own;
-        const shared = list.filter((r) => !own.includes(r)).slice(0, MIN_POINT_PASSAGES - own.length);
+        const shared = list.filter((r) => !own.includes(r)).slice(0, 2);
+        for (const r of shared) borrowed.add(`${pi}:${r.chunkUid}`);
         return [...own, ...shared];
       });
       const recorded = new Set<string>();
@@ -321,7 +323,9 @@ export function deepRunner(input: DeepRunInput) {
               maxSentences: point.importance === "high" ? 5 : point.importance === "medium" ? 4 : 3,
               exclude: used,
             });
-            used.push(...picked.map((p) => p.text));
+            // sentences quoted from borrowed passages stay free for the section that owns them
+            const isBorrowed = (p: { passage: EvidencePassage }) => borrowed.has(`${pi}:${p.passage.chunkUid}`);
+            used.push(...picked.filter((p) => !isBorrowed(p)).map((p) => p.text));
             return picked.length > 0 ? `${heading}\n\n${picked.map(citeSentence).join(" ")}` : "";
           };
           const sep = sections.length > 0 ? "\n\n" : "";
