@@ -225,7 +225,8 @@ describe("runResearch with a model (AI SDK mocks)", () => {
   it("abandons a model call after its timeout and carries on offline", async () => {
     const { model } = citingModel({ delayMs: 5_000 });
     const { state } = await run("RWKV scaling dot products", { chatModel: model, llmTimeoutMs: 100 });
-    expect(state.warnings.some((w) => /^Query analysis fell back to rules: .*timeout/i.test(w))).toBe(true);
+    // (the abort reason is worded by the runtime or the SDK: only the fallback is asserted)
+    expect(state.warnings.some((w) => w.startsWith("Query analysis fell back to rules:"))).toBe(true);
     expect(state.status).toBe("completed");
     expect(state.steps[0]?.data).toMatchObject({ method: "rules" });
     expect(state.warnings.some((w) => w.startsWith("Failed to synthesize research answer:"))).toBe(true);
