@@ -44,7 +44,9 @@ async function main() {
       }
       report[name] = { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
     }
-    console.log(JSON.stringify({ driver: handle.driver, questions: questions.length, rounds, latencyMs: report }, null, 2));
+    console.log(
+      JSON.stringify({ driver: handle.driver, questions: questions.length, rounds, latencyMs: report }, null, 2),
+    );
   } finally {
     await handle.close();
   }

@@ -3,8 +3,6 @@ import { type Database, queryRows } from "@/db";
 
 // No `import "server-only"` here: the CLI and the benchmarks run these same queries outside Next.js.
 
-type Executor = Pick<Database, "execute">;
-
 /** The two searchable indexes: page chunks and summary passages. */
 export type SearchTable = "chunks" | "summary_chunks";
 
@@ -123,7 +121,9 @@ export async function getDocumentFrequencies(
     db,
     sql`select ${sql.join(cols, sql`, `)} from ${tableSql(table)}`,
   );
-  safe.forEach((l, i) => out.set(l, Number(row?.[`d${i}`] ?? 0)));
+  safe.forEach((l, i) => {
+    out.set(l, Number(row?.[`d${i}`] ?? 0));
+  });
   return out;
 }
 

@@ -152,13 +152,6 @@ function withTimeout(parent: AbortSignal, ms: number): AbortSignal {
   return AbortSignal.any([parent, AbortSignal.timeout(ms)]);
 }
 
-function isAbort(e: unknown): boolean {
-  return (
-    e instanceof Error &&
-    (e.name === "AbortError" || e.name === "TimeoutError" || /aborted|timed? ?out/i.test(e.message))
-  );
-}
-
 export interface RunOptions {
   runId: string;
   signal?: AbortSignal;

@@ -279,7 +279,7 @@ export function deepRunner(input: DeepRunInput) {
         return [...own, ...shared];
       });
       const recorded = new Set<string>();
-      perPoint.forEach((list, pi) =>
+      perPoint.forEach((list, pi) => {
         retrieved.push(
           ...list
             .filter((r) => !recorded.has(r.chunkUid) && recorded.add(r.chunkUid))
@@ -291,8 +291,8 @@ export function deepRunner(input: DeepRunInput) {
               rank: pi * 100 + i + 1,
               score: r.rerankScore,
             })),
-        ),
-      );
+        );
+      });
       opts.onRetrieved?.([...retrieved]);
       const allEvidence = [...new Map(perPoint.flat().map((r) => [r.chunkUid, toEvidence(r)])).values()];
       if (allEvidence.length === 0) {
