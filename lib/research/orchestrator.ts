@@ -8,12 +8,13 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
 import { parseQueries } from "@/lib/search/query";
-import { type ContentResult, type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
+import { searchContent, searchSummaries } from "@/lib/search/search";
 import { analyzeWithLlm, analyzeWithRules, type QueryAnalysis, RULE_CONFIDENCE_THRESHOLD } from "./analysis";
-import { type EvidencePassage, judgeCitations, malformedCitations, parseCitations, verifyCitations } from "./citations";
+import { judgeCitations, malformedCitations, parseCitations, verifyCitations } from "./citations";
 import { feedbackTerms, llmExpansions, mergeQueries, ruleExpansions } from "./expansion";
 import { buildReferences, formatReferences } from "./references";
 import { type RerankedResult, rerank } from "./rerank";
+import { errorMessage, paperSource, passageSource, pendingStep, toEvidence } from "./step-kit";
 import { synthesizeExtractive, synthesizeWithLlm } from "./synthesis";
 import {
   applyEvent,
@@ -23,7 +24,6 @@ import {
   type ResearchEvent,
   type ResearchRunState,
   type ResearchStep,
-  type StepSource,
 } from "./types";
 
 export interface ResearchDeps {
@@ -73,78 +73,15 @@ function modelIdOf(model: LanguageModel): string {
 }
 
 function plan(): ResearchStep[] {
-  const step = (id: string, type: ResearchStep["type"], title: string, stage?: ResearchStep["stage"]) => ({
-    id,
-    type,
-    ...(stage ? { stage } : {}),
-    status: "pending" as const,
-    title,
-    startedAt: null,
-    durationMs: null,
-    reasoning: "",
-    queries: [],
-    sources: [],
-    confidence: null,
-    data: {},
-  });
   return [
-    step("analysis", "analysis", "Analyzing the question"),
-    step("query_expansion", "query_expansion", "Expanding the search queries"),
-    step("search_summaries", "rag_search", "Searching paper summaries", "summaries"),
-    step("search_content", "rag_search", "Searching full text", "content"),
-    step("synthesis", "synthesis", "Writing the answer"),
-    step("verification", "verification", "Verifying citations"),
-    step("formatting", "formatting", "Formatting references"),
+    pendingStep("analysis", "analysis", "Analyzing the question"),
+    pendingStep("query_expansion", "query_expansion", "Expanding the search queries"),
+    pendingStep("search_summaries", "rag_search", "Searching paper summaries", "summaries"),
+    pendingStep("search_content", "rag_search", "Searching full text", "content"),
+    pendingStep("synthesis", "synthesis", "Writing the answer"),
+    pendingStep("verification", "verification", "Verifying citations"),
+    pendingStep("formatting", "formatting", "Formatting references"),
   ];
-}
-
-function clip(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
-}
-
-function paperSource(p: PaperResult): StepSource {
-  const best = p.passages[0];
-  return {
-    id: p.paperId,
-    type: "paper",
-    title: p.title,
-    paperId: p.paperId,
-    page: best?.pages[0] ?? null,
-    excerpt: clip(best?.text ?? "", 240),
-    similarity: Math.round(p.relevance * 100) / 100,
-  };
-}
-
-function passageSource(r: ContentResult): StepSource {
-  return {
-    id: r.chunkUid,
-    type: "passage",
-    title: r.title,
-    paperId: r.paperId,
-    page: r.page,
-    excerpt: clip(r.text, 240),
-    similarity: Math.round(r.relevance * 100) / 100,
-    charStart: r.charStart,
-    charEnd: r.charEnd,
-  };
-}
-
-function toEvidence(r: ContentResult): EvidencePassage {
-  return {
-    chunkUid: r.chunkUid,
-    paperId: r.paperId,
-    title: r.title,
-    page: r.page,
-    charStart: r.charStart,
-    charEnd: r.charEnd,
-    text: r.text,
-  };
-}
-
-function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  return String(e);
 }
 
 /** A signal that aborts with the parent or after `ms`, whichever is first. */

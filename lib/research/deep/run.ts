@@ -9,15 +9,9 @@ import { type EvidencePassage, judgeCitations, malformedCitations, verifyCitatio
 import type { ResearchDeps, RunOptions } from "../orchestrator";
 import { buildReferences, formatReferences } from "../references";
 import { keywordCoverage, type RerankedResult, rerank } from "../rerank";
+import { errorMessage, passageSource, pendingStep, toEvidence } from "../step-kit";
 import { citeSentence, evidenceBlock, pickSentences, synthesizeWithLlm } from "../synthesis";
-import {
-  applyEvent,
-  type ResearchError,
-  type ResearchEvent,
-  type ResearchRunState,
-  type ResearchStep,
-  type StepSource,
-} from "../types";
+import { applyEvent, type ResearchError, type ResearchEvent, type ResearchRunState, type ResearchStep } from "../types";
 import type { KnowledgePoint, Outline } from "./types";
 
 /** Searches run at once (one per knowledge point). */
@@ -61,41 +55,6 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) =>
   return out;
 }
 
-function clip(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
-}
-
-function source(r: RerankedResult): StepSource {
-  return {
-    id: r.chunkUid,
-    type: "passage",
-    title: r.title,
-    paperId: r.paperId,
-    page: r.page,
-    excerpt: clip(r.text, 240),
-    similarity: Math.round(r.relevance * 100) / 100,
-    charStart: r.charStart,
-    charEnd: r.charEnd,
-  };
-}
-
-function toEvidence(r: RerankedResult): EvidencePassage {
-  return {
-    chunkUid: r.chunkUid,
-    paperId: r.paperId,
-    title: r.title,
-    page: r.page,
-    charStart: r.charStart,
-    charEnd: r.charEnd,
-    text: r.text,
-  };
-}
-
-function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 const SECTION_INSTRUCTIONS =
   "You write one section of a literature review using ONLY the source passages given. Do not use outside knowledge. " +
   "Start with the section heading given (## ...). Cite EVERY factual sentence with the exact citation of its source " +
@@ -122,32 +81,13 @@ export function deepRunner(input: DeepRunInput) {
     const points = [...outline.knowledge_points].sort(
       (a, b) => IMPORTANCE_ORDER[a.importance] - IMPORTANCE_ORDER[b.importance],
     );
-    const blank = (
-      id: string,
-      type: ResearchStep["type"],
-      title: string,
-      stage?: ResearchStep["stage"],
-    ): ResearchStep => ({
-      id,
-      type,
-      ...(stage ? { stage } : {}),
-      status: "pending",
-      title,
-      startedAt: null,
-      durationMs: null,
-      reasoning: "",
-      queries: [],
-      sources: [],
-      confidence: null,
-      data: {},
-    });
     const plan: ResearchStep[] = [
-      blank("outline", "analysis", `Outline: ${outline.knowledge_points.length} knowledge points`),
-      ...points.map((p) => blank(`point_${p.id}`, "rag_search", `Searching: ${p.topic}`, "content")),
-      ...points.map((p) => blank(`section_${p.id}`, "synthesis", `Writing: ${p.topic}`)),
-      blank("framing", "synthesis", "Writing the introduction and conclusion"),
-      blank("verification", "verification", "Verifying citations"),
-      blank("formatting", "formatting", "Formatting references"),
+      pendingStep("outline", "analysis", `Outline: ${outline.knowledge_points.length} knowledge points`),
+      ...points.map((p) => pendingStep(`point_${p.id}`, "rag_search", `Searching: ${p.topic}`, "content")),
+      ...points.map((p) => pendingStep(`section_${p.id}`, "synthesis", `Writing: ${p.topic}`)),
+      pendingStep("framing", "synthesis", "Writing the introduction and conclusion"),
+      pendingStep("verification", "verification", "Verifying citations"),
+      pendingStep("formatting", "formatting", "Formatting references"),
     ];
     let state: ResearchRunState | null = null;
     const emit = (e: ResearchEvent) => {
@@ -236,7 +176,7 @@ export function deepRunner(input: DeepRunInput) {
             patch: {
               title: `Searched: ${point.topic} (${top.length} passages)`,
               queries,
-              sources: top.map(source),
+              sources: top.map(passageSource),
               reasoning: `${queries.length} queries from the topic and its keywords; ${results.length} candidates, re-ranked by keyword coverage, best ${top.length} kept.`,
               confidence: top.length > 0 ? Math.max(...top.map((r) => r.relevance)) : 0,
               data: { point: point.id, candidates: results.length, kept: top.length },
