@@ -52,6 +52,14 @@ function floatArray(values: number[]): SQL {
   )}]::float8[]`;
 }
 
+/**
+ * The lexemes of a tsvector that are among `lexemes`, as text[]: marked with weight A (stored vectors carry none) and
+ * filtered on it, all in C — unnesting the whole vector to compare each lexeme costs several times more.
+ */
+function lexemesIn(tsv: SQL, lexemes: string[]): SQL {
+  return sql`tsvector_to_array(ts_filter(setweight(setweight(${tsv}, 'D'), 'A', ${textArray(lexemes)}), '{a}'))`;
+}
+
 /** `'a' | 'b' | 'c'` over already-stemmed, validated lexemes: an OR query, parsed with the `simple` configuration. */
 function orTsQuery(lexemes: string[]): SQL {
   const safe = lexemes.filter((l) => SAFE_LEXEME.test(l));
@@ -60,26 +68,30 @@ function orTsQuery(lexemes: string[]): SQL {
 }
 
 /**
- * The English lexemes (stemmed, stop words removed) of each query text, in order of first appearance. The texts must
- * already be sanitised into plain words (lib/search/query.ts); this only asks Postgres for its stemmer.
+ * The English lexemes (stemmed, stop words removed) of each query text, in order of first appearance, and the row
+ * count of `table` (what the statistics cache is keyed on) in the same round trip. The texts must already be
+ * sanitised into plain words (lib/search/query.ts); this only asks Postgres for its stemmer.
  */
-export async function getQueryLexemes(db: Database, { texts }: { texts: string[] }): Promise<string[][]> {
-  if (texts.length === 0) return [];
-  const r = await queryRows<{ i: number; lexemes: string[] | null }>(
+export async function getQueryLexemes(
+  db: Database,
+  { texts, table }: { texts: string[]; table: SearchTable },
+): Promise<{ lexemes: string[][]; rows: number }> {
+  const r = await queryRows<{ i: number | null; lexemes: string[] | null; n: number }>(
     db,
     sql`
-    select t.i::int as i,
+    select t.i::int as i, (select count(*) from ${tableSql(table)})::int as n,
       (select array_agg(u.lexeme order by u.first_pos)
          from (select lexeme, positions[1] as first_pos from unnest(to_tsvector('english', t.q))) u) as lexemes
-    from unnest(${textArray(texts)}) with ordinality as t(q, i)
-    order by t.i`,
+    from (select null::text as q, null::bigint as i union all
+          select * from unnest(${textArray(texts)}) with ordinality) as t(q, i)
+    order by t.i nulls first`,
   );
-  const out: string[][] = texts.map(() => []);
+  const lexemes: string[][] = texts.map(() => []);
   for (const row of r) {
-    const lexemes = (row.lexemes ?? []).filter((l) => SAFE_LEXEME.test(l));
-    out[Number(row.i) - 1] = lexemes;
+    if (row.i == null) continue;
+    lexemes[Number(row.i) - 1] = (row.lexemes ?? []).filter((l) => SAFE_LEXEME.test(l));
   }
-  return out;
+  return { lexemes, rows: Number(r[0]?.n ?? 0) };
 }
 
 export interface LexemeStats {
@@ -89,12 +101,6 @@ export interface LexemeStats {
   avgLength: number;
   /** Rows containing each lexeme. */
   df: Map<string, number>;
-}
-
-/** Rows in the table: cheap, and what the statistics cache is keyed on. */
-export async function countRows(db: Database, { table }: { table: SearchTable }): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${tableSql(table)}`);
-  return Number(row?.n ?? 0);
 }
 
 /** Mean tsvector length (distinct lexemes per row). Reads every row: callers cache it. */
@@ -183,7 +189,8 @@ export async function searchFullText(
   // tsvector, several times slower. The idf of each matched lexeme is looked up by its position in the query's list.
   const rows = await db.transaction(async (tx) => {
     await tx.execute(
-      sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
+      sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
+        set_config('jit', 'off', true)`,
     );
     return queryRows<{
       chunk_uid: string;
@@ -195,28 +202,29 @@ export async function searchFullText(
       tx,
       sql`
     with cand as materialized (
-      select c.chunk_uid, c.paper_id, c.tsv, greatest(length(c.tsv), 1)::float8 as dl
+      select c.chunk_uid, c.paper_id, c.tsv, greatest(length(c.tsv), 1)::float8 as dl,
+        ts_filter(setweight(c.tsv, 'A', ${textArray(safe)}), '{a}') as qv
       from ${t} c join papers p on p.id = c.paper_id
       where c.tsv @@ ${orTsQuery(match.length > 0 ? match : safe)} and ${filterSql(filters)}
     ),
     scored as (
-      select cand.chunk_uid, cand.paper_id, cand.tsv,
+      select cand.chunk_uid,
         sum((${floatArray(weights)})[array_position(${textArray(safe)}, u.lexeme)]
             * (u.tf * (${k1}::float8 + 1))
             / (u.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * cand.dl / ${avgLength}::float8))) as bm25,
         array_agg(u.lexeme) as matched
       from cand
       cross join lateral (
-        select lexeme, coalesce(array_length(positions, 1), 1)::float8 as tf
-        from unnest(cand.tsv) where lexeme = any(${textArray(safe)})
+        select lexeme, coalesce(array_length(positions, 1), 1)::float8 as tf from unnest(cand.qv)
       ) u
-      group by cand.chunk_uid, cand.paper_id, cand.tsv
+      group by cand.chunk_uid
+      order by bm25 desc, cand.chunk_uid
+      limit ${limit}::int
     )
-    select chunk_uid, paper_id, bm25::float8 as bm25,
-      ts_rank_cd(tsv, ${orTsQuery(safe)}, 1)::float8 as cover_density, matched
-    from scored
-    order by bm25 desc, chunk_uid
-    limit ${limit}::int`,
+    select scored.chunk_uid, cand.paper_id, scored.bm25::float8 as bm25,
+      ts_rank_cd(cand.tsv, ${orTsQuery(safe)}, 1)::float8 as cover_density, scored.matched
+    from scored join cand on cand.chunk_uid = scored.chunk_uid
+    order by scored.bm25 desc, scored.chunk_uid`,
     );
   });
   return rows.map((row) => ({
@@ -255,6 +263,14 @@ export async function searchVector(
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('hnsw.ef_search', ${String(Math.max(limit, efSearch))}, true),
       set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+    // Over the whole library the HNSW index is the plan we want, but the planner, costing it by ef_search, prefers to
+    // compute and sort every distance until the table is large (30 ms instead of 7 at 2,000 chunks on PGlite). Within
+    // a few papers (a paper-id filter) the exact scan through the paper index is both faster and exact: left to it.
+    // The disabled plans' penalty costs would switch Postgres's JIT on (190 ms of compiling for a 2 ms query): off.
+    if (!filters.paperIds) {
+      await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true),
+        set_config('jit', 'off', true)`);
+    }
     const r = await queryRows<{ chunk_uid: string; paper_id: string; distance: number }>(
       tx,
       sql`
@@ -285,9 +301,10 @@ export interface ContentRow {
   text: string;
   title: string;
   year: number | null;
-  embedding: number[] | null;
   /** Lexemes of the row, restricted to the ones asked about. */
   lexemes: string[];
+  /** Lexemes of the paper's title, restricted to the ones asked about. */
+  titleLexemes: string[];
 }
 
 function parseVector(v: unknown): number[] | null {
@@ -297,7 +314,32 @@ function parseVector(v: unknown): number[] | null {
   return null;
 }
 
-/** Page chunks by uid, with their paper's title, embedding, and which of `lexemes` they contain. */
+/**
+ * Stored vectors by uid (rows without one are left out). Separate from the row queries because reading and parsing a
+ * vector costs more than the rest of the row: only the candidates diversification compares are read.
+ */
+export async function getEmbeddings(
+  db: Database,
+  { table, chunkUids }: { table: SearchTable; chunkUids: string[] },
+): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  if (chunkUids.length === 0) return out;
+  const r = await queryRows<{ chunk_uid: string; embedding: string | null }>(
+    db,
+    sql`select c.chunk_uid, c.embedding::text as embedding from ${tableSql(table)} c
+        where c.embedding is not null and c.chunk_uid in (${sql.join(
+          chunkUids.map((u) => sql`${u}`),
+          sql`, `,
+        )})`,
+  );
+  for (const row of r) {
+    const v = parseVector(row.embedding);
+    if (v) out.set(row.chunk_uid, v);
+  }
+  return out;
+}
+
+/** Page chunks by uid, with their paper's title and which of `lexemes` they and the title contain. */
 export async function getContentRows(
   db: Database,
   { chunkUids, lexemes }: { chunkUids: string[]; lexemes: string[] },
@@ -313,14 +355,15 @@ export async function getContentRows(
     text: string;
     title: string;
     year: number | null;
-    embedding: string | null;
     lexemes: string[] | null;
+    title_lexemes: string[] | null;
   }>(
     db,
     sql`
     select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.text,
-      p.title, p.year, c.embedding::text as embedding,
-      array(select x from unnest(tsvector_to_array(c.tsv)) x where x = any(${textArray(lexemes)})) as lexemes
+      p.title, p.year,
+      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes,
+      ${lexemesIn(sql`to_tsvector('english', p.title)`, lexemes)} as title_lexemes
     from chunks c join papers p on p.id = c.paper_id
     where c.chunk_uid in (${sql.join(
       chunkUids.map((u) => sql`${u}`),
@@ -337,8 +380,8 @@ export async function getContentRows(
     text: row.text,
     title: row.title,
     year: row.year == null ? null : Number(row.year),
-    embedding: parseVector(row.embedding),
     lexemes: row.lexemes ?? [],
+    titleLexemes: row.title_lexemes ?? [],
   }));
 }
 
@@ -353,8 +396,8 @@ export interface SummaryRow {
   title: string;
   year: number | null;
   authors: string[];
-  embedding: number[] | null;
   lexemes: string[];
+  titleLexemes: string[];
 }
 
 /** Summary passages by uid, with their paper's title, year and authors. */
@@ -374,14 +417,15 @@ export async function getSummaryRows(
     title: string;
     year: number | null;
     authors: string[] | null;
-    embedding: string | null;
     lexemes: string[] | null;
+    title_lexemes: string[] | null;
   }>(
     db,
     sql`
     select c.chunk_uid, c.paper_id, c.chunk_index, c.char_start, c.char_end, c.text, c.pages,
-      p.title, p.year, p.authors, c.embedding::text as embedding,
-      array(select x from unnest(tsvector_to_array(c.tsv)) x where x = any(${textArray(lexemes)})) as lexemes
+      p.title, p.year, p.authors,
+      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes,
+      ${lexemesIn(sql`to_tsvector('english', p.title)`, lexemes)} as title_lexemes
     from summary_chunks c join papers p on p.id = c.paper_id
     where c.chunk_uid in (${sql.join(
       chunkUids.map((u) => sql`${u}`),
@@ -399,28 +443,7 @@ export async function getSummaryRows(
     title: row.title,
     year: row.year == null ? null : Number(row.year),
     authors: row.authors ?? [],
-    embedding: parseVector(row.embedding),
     lexemes: row.lexemes ?? [],
+    titleLexemes: row.title_lexemes ?? [],
   }));
-}
-
-/** Which of `lexemes` occur in each paper's title (a field weight: the title names what the paper is about). */
-export async function getTitleLexemes(
-  db: Database,
-  { paperIds, lexemes }: { paperIds: string[]; lexemes: string[] },
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (paperIds.length === 0 || lexemes.length === 0) return out;
-  const r = await queryRows<{ id: string; lexemes: string[] | null }>(
-    db,
-    sql`
-    select p.id, array(select x from unnest(tsvector_to_array(to_tsvector('english', p.title))) x
-                       where x = any(${textArray(lexemes)})) as lexemes
-    from papers p where p.id in (${sql.join(
-      paperIds.map((u) => sql`${u}`),
-      sql`, `,
-    )})`,
-  );
-  for (const row of r) out.set(row.id, row.lexemes ?? []);
-  return out;
 }

@@ -1,14 +1,13 @@
 import type { Database } from "@/db";
 import { getMeta } from "@/db/queries/meta";
 import {
-  countRows,
   type FullTextHit,
   getAverageLength,
   getContentRows,
   getDocumentFrequencies,
+  getEmbeddings,
   getQueryLexemes,
   getSummaryRows,
-  getTitleLexemes,
   type LexemeStats,
   type SearchFilters,
   type SearchTable,
@@ -126,6 +125,8 @@ const VECTOR_CALIBRATION: Record<EmbeddingProvider["kind"], { floor: number; cei
   openai: { floor: 0.2, ceiling: 0.6 },
 };
 export const DEFAULT_CUTOFF = 0.38;
+/** Content search: MMR chooses among the best `MMR_POOL_FACTOR × k` candidates. */
+const MMR_POOL_FACTOR = 3;
 
 interface QueryWork {
   query: ParsedQuery;
@@ -194,16 +195,15 @@ interface CachedStats {
 const statsCache = new WeakMap<Database, Map<SearchTable, CachedStats>>();
 
 /**
- * Corpus statistics for IDF and BM25, cached per database and table while the row count stays the same (a cheap
- * check per search); only lexemes not seen before cost a pass over the table.
+ * Corpus statistics for IDF and BM25, cached per database and table while the row count (`total`, read with the query's
+ * lexemes) stays the same; only lexemes not seen before cost a pass over the table.
  */
-async function lexemeStats(db: Database, table: SearchTable, lexemes: string[]): Promise<LexemeStats> {
+async function lexemeStats(db: Database, table: SearchTable, total: number, lexemes: string[]): Promise<LexemeStats> {
   let byTable = statsCache.get(db);
   if (!byTable) {
     byTable = new Map();
     statsCache.set(db, byTable);
   }
-  const total = await countRows(db, { table });
   let cached = byTable.get(table);
   if (!cached || cached.total !== total) {
     cached = { total, avgLength: await getAverageLength(db, { table }), df: new Map() };
@@ -230,9 +230,9 @@ async function prepareQueries(
   table: SearchTable,
   queries: ParsedQuery[],
 ): Promise<{ works: QueryWork[]; avgLength: number }> {
-  const lexemeLists = await getQueryLexemes(db, { texts: queries.map((q) => q.terms.join(" ")) });
+  const { lexemes: lexemeLists, rows } = await getQueryLexemes(db, { texts: queries.map((q) => q.terms.join(" ")), table });
   const all = [...new Set(lexemeLists.flat())];
-  const stats = await lexemeStats(db, table, all);
+  const stats = await lexemeStats(db, table, rows, all);
   const works = queries.map((query, i) => {
     const lexemes = lexemeLists[i] ?? [];
     const idf = lexemes.map((l) => idfOf(stats, l));
@@ -447,13 +447,12 @@ export async function searchContent(
   const allLexemes = [...new Set(works.flatMap((w) => w.lexemes))];
   const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 6, 60));
   const rows = await getContentRows(db, { chunkUids: ranked.map(([id]) => id), lexemes: allLexemes });
-  const titles = await getTitleLexemes(db, { paperIds: [...new Set(rows.map((r) => r.paperId))], lexemes: allLexemes });
   const byId = new Map(rows.map((r) => [r.chunkUid, r]));
   const scored = ranked.flatMap(([id, score]) => {
     const row = byId.get(id);
     const cand = candidates.get(id);
     if (!row || !cand) return [];
-    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titles.get(row.paperId) ?? []);
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, row.titleLexemes);
     const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
     return [{ row, cand, score, relevance }];
   });
@@ -461,8 +460,13 @@ export async function searchContent(
     scored.filter((s) => s.relevance >= cutoff),
     positiveInt("perPage", opts.perPage, 1, 1000),
   );
+  // MMR compares the best MMR_POOL_FACTOR × k candidates: further down, a candidate's fused score is too far below
+  // the leaders' for diversity to pick it, and reading vectors is the costly part of this stage.
+  const pool = alpha < 1 ? kept.slice(0, k * MMR_POOL_FACTOR) : kept;
+  const vectors =
+    alpha < 1 ? await getEmbeddings(db, { table: "chunks", chunkUids: pool.map((s) => s.row.chunkUid) }) : new Map();
   const order = maximalMarginalRelevance(
-    kept.map((s) => ({ id: s.row.chunkUid, relevance: s.score, embedding: s.row.embedding })),
+    pool.map((s) => ({ id: s.row.chunkUid, relevance: s.score, embedding: vectors.get(s.row.chunkUid) ?? null })),
     { k, alpha },
   );
   const byKept = new Map(kept.map((s) => [s.row.chunkUid, s]));
@@ -510,13 +514,12 @@ export async function searchSummaries(
   const allLexemes = [...new Set(works.flatMap((w) => w.lexemes))];
   const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 8, 60));
   const rows = await getSummaryRows(db, { chunkUids: ranked.map(([id]) => id), lexemes: allLexemes });
-  const titles = await getTitleLexemes(db, { paperIds: [...new Set(rows.map((r) => r.paperId))], lexemes: allLexemes });
   const byId = new Map(rows.map((r) => [r.chunkUid, r]));
   const passages = ranked.flatMap(([id, score]) => {
     const row = byId.get(id);
     const cand = candidates.get(id);
     if (!row || !cand) return [];
-    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titles.get(row.paperId) ?? []);
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, row.titleLexemes);
     const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
     return relevance >= cutoff ? [{ row, cand, score, relevance }] : [];
   });
@@ -527,11 +530,13 @@ export async function searchSummaries(
     list.push(p);
     papersById.set(p.row.paperId, list);
   }
+  const bestIds = [...papersById.values()].flatMap((list) => (list[0] ? [list[0].row.chunkUid] : []));
+  const vectors = alpha < 1 ? await getEmbeddings(db, { table: "summary_chunks", chunkUids: bestIds }) : new Map();
   const order = maximalMarginalRelevance(
     [...papersById.entries()].map(([paperId, list]) => ({
       id: paperId,
       relevance: list[0]?.score ?? 0,
-      embedding: list[0]?.row.embedding ?? null,
+      embedding: list[0] ? (vectors.get(list[0].row.chunkUid) ?? null) : null,
     })),
     { k, alpha },
   );
