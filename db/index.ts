@@ -152,6 +152,9 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       // biome-ignore lint/suspicious/noExplicitAny: as above
       await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
     }
+    const { backfillSearchText } = await import("./queries/ingest");
+    const filled = await backfillSearchText(handle.db);
+    if (filled > 0) console.error(`[db] indexed the search terms of ${filled} stored passages (migration 0003)`);
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
     const hint = /extension "vector"|vector\.control|type "vector"/.test(msg)

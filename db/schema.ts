@@ -90,7 +90,13 @@ export const chunks = pgTable(
     charEnd: integer("char_end").notNull(),
     tokenCount: integer("token_count").notNull(),
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
-    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('english', "text")`),
+    /**
+     * The terms full-text search indexes (`searchText` of lib/text/terms.ts: the text's words without stop words,
+     * lightly stemmed), written with the row; null only for rows stored before it existed, until the backfill that
+     * runs after migrations (db/index.ts) fills them.
+     */
+    searchText: text("search_text"),
+    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('simple', coalesce("search_text", ''))`),
   },
   (t) => [
     index("chunks_paper_page_idx").on(t.paperId, t.pageNumber),
@@ -132,7 +138,9 @@ export const summaryChunks = pgTable(
     /** Pages of the paper the passage's sentences came from (extractive summaries); empty when unknown. */
     pages: integer("pages").array().notNull().default(sql`'{}'::int[]`),
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
-    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('english', "text")`),
+    /** As for chunks: the indexed terms of `text`. */
+    searchText: text("search_text"),
+    tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('simple', coalesce("search_text", ''))`),
   },
   (t) => [
     index("summary_chunks_paper_idx").on(t.paperId),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { chunks, EMBEDDING_DIMENSIONS, papers } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
+import { searchText } from "@/lib/text/terms";
 
 /**
  * Integration test of the test-database factory itself, against whichever backend the run uses:
@@ -97,6 +98,7 @@ describe("createTestDatabase", () => {
         pageNumber: 2,
         chunkIndex: 0,
         text,
+        searchText: searchText(text),
         charStart: 0,
         charEnd: text.length,
         tokenCount: 14,
@@ -115,20 +117,21 @@ describe("createTestDatabase", () => {
       },
     ]);
 
-    // The generated tsvector column is filled by the database (stemmed English lexemes).
+    // The generated tsvector column is filled by the database from the row's search terms (lib/text/terms.ts).
     const [stored] = await db
       .select({ tsv: chunks.tsv, embedding: chunks.embedding })
       .from(chunks)
       .where(eq(chunks.chunkUid, "c1"));
-    expect(stored?.tsv).toContain("'retriev'");
+    expect(stored?.tsv).toContain("'retriev'"); // retriever, light-stemmed
     expect(stored?.tsv).toContain("'fusion'");
+    expect(stored?.tsv).not.toContain("'the'"); // stop word
     expect(stored?.embedding).toHaveLength(EMBEDDING_DIMENSIONS);
 
     // Full-text search over the generated column.
     const lexical = await db
       .select({ uid: chunks.chunkUid })
       .from(chunks)
-      .where(sql`${chunks.tsv} @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`);
+      .where(sql`${chunks.tsv} @@ to_tsquery('simple', ${searchText("reciprocal rank fusion").split(" ").join(" & ")})`);
     expect(lexical.map((r) => r.uid)).toEqual(["c1"]);
 
     // Nearest neighbour by cosine distance: c1's own direction finds c1 first, at distance ~0.

@@ -1,4 +1,4 @@
-import { tokenize } from "@/lib/embeddings/hashing";
+import { tokenize } from "@/lib/text/terms";
 
 /**
  * Emphasis of query words in result passages, and the excerpt of a passage worth showing first. Words are compared

@@ -1,11 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
+import { searchText } from "@/lib/text/terms";
 
 export interface PaperContent {
   paper: NewPaper;
   pages: { pageNumber: number; text: string }[];
-  chunks: (Omit<NewChunk, "paperId" | "tsv"> & { embedding: number[] })[];
+  chunks: (Omit<NewChunk, "paperId" | "tsv" | "searchText"> & { embedding: number[] })[];
   summary: { text: string; method: "extractive" | "llm"; model: string | null };
   summaryChunks: {
     chunkUid: string;
@@ -48,11 +49,17 @@ export async function savePaperContent(
     await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
     await insertBatched(content.pages, (b) => tx.insert(pages).values(b.map((p) => ({ ...p, paperId }))));
     await insertBatched(content.chunks, (b) =>
-      tx.insert(chunks).values(b.map((c) => ({ ...c, paperId, embedding: toStoredVector(c.embedding) }))),
+      tx.insert(chunks).values(
+        b.map((c) => ({ ...c, paperId, searchText: searchText(c.text), embedding: toStoredVector(c.embedding) })),
+      ),
     );
     await tx.insert(summaries).values({ paperId, ...content.summary });
     await insertBatched(content.summaryChunks, (b) =>
-      tx.insert(summaryChunks).values(b.map((c) => ({ ...c, paperId, embedding: toStoredVector(c.embedding) }))),
+      tx
+        .insert(summaryChunks)
+        .values(
+          b.map((c) => ({ ...c, paperId, searchText: searchText(c.text), embedding: toStoredVector(c.embedding) })),
+        ),
     );
   });
 }
@@ -95,4 +102,37 @@ export async function updateEmbeddings(
         .where(eq(t.chunkUid, r.chunkUid));
     }
   });
+}
+
+/**
+ * Fills `search_text` of rows stored before the column existed (migration 0003), one statement per batch, and returns
+ * how many rows it filled. Quick when there is nothing to do (an index-free check of a nullable column on rows that
+ * are almost all filled is a short scan; nothing else runs).
+ */
+export async function backfillSearchText(db: Database, { batch = 500 }: { batch?: number } = {}): Promise<number> {
+  let filled = 0;
+  for (const table of [chunks, summaryChunks] as const) {
+    for (;;) {
+      const rows = await db
+        .select({ chunkUid: table.chunkUid, text: table.text })
+        .from(table)
+        .where(sql`${table.searchText} is null`)
+        .limit(batch);
+      if (rows.length === 0) break;
+      const uids = sql.join(
+        rows.map((r) => sql`${r.chunkUid}`),
+        sql`, `,
+      );
+      const terms = sql.join(
+        rows.map((r) => sql`${searchText(r.text)}`),
+        sql`, `,
+      );
+      await db.execute(sql`
+        update ${table} set search_text = u.terms
+        from unnest(array[${uids}]::text[], array[${terms}]::text[]) as u(uid, terms)
+        where ${table.chunkUid} = u.uid`);
+      filled += rows.length;
+    }
+  }
+  return filled;
 }

@@ -68,9 +68,10 @@ function orTsQuery(lexemes: string[]): SQL {
 }
 
 /**
- * The English lexemes (stemmed, stop words removed) of each query text, in order of first appearance, and the row
- * count of `table` (what the statistics cache is keyed on) in the same round trip. The texts must already be
- * sanitised into plain words (lib/search/query.ts); this only asks Postgres for its stemmer.
+ * The index lexemes of each query, in order of first appearance, and the row count of `table` (what the statistics
+ * cache is keyed on) in the same round trip. `texts` are the queries' terms as the index stores them
+ * (`searchText` of lib/text/terms.ts); Postgres's `simple` parser turns them into lexemes exactly as it did for the
+ * stored rows, so both sides always agree.
  */
 export async function getQueryLexemes(
   db: Database,
@@ -81,7 +82,7 @@ export async function getQueryLexemes(
     sql`
     select t.i::int as i, (select count(*) from ${tableSql(table)})::int as n,
       (select array_agg(u.lexeme order by u.first_pos)
-         from (select lexeme, positions[1] as first_pos from unnest(to_tsvector('english', t.q))) u) as lexemes
+         from (select lexeme, positions[1] as first_pos from unnest(to_tsvector('simple', t.q))) u) as lexemes
     from (select null::text as q, null::bigint as i union all
           select * from unnest(${textArray(texts)}) with ordinality) as t(q, i)
     order by t.i nulls first`,
@@ -303,8 +304,6 @@ export interface ContentRow {
   year: number | null;
   /** Lexemes of the row, restricted to the ones asked about. */
   lexemes: string[];
-  /** Lexemes of the paper's title, restricted to the ones asked about. */
-  titleLexemes: string[];
 }
 
 function parseVector(v: unknown): number[] | null {
@@ -339,7 +338,7 @@ export async function getEmbeddings(
   return out;
 }
 
-/** Page chunks by uid, with their paper's title and which of `lexemes` they and the title contain. */
+/** Page chunks by uid, with their paper's title and which of `lexemes` they contain. */
 export async function getContentRows(
   db: Database,
   { chunkUids, lexemes }: { chunkUids: string[]; lexemes: string[] },
@@ -356,14 +355,12 @@ export async function getContentRows(
     title: string;
     year: number | null;
     lexemes: string[] | null;
-    title_lexemes: string[] | null;
   }>(
     db,
     sql`
     select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.text,
       p.title, p.year,
-      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes,
-      ${lexemesIn(sql`to_tsvector('english', p.title)`, lexemes)} as title_lexemes
+      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes
     from chunks c join papers p on p.id = c.paper_id
     where c.chunk_uid in (${sql.join(
       chunkUids.map((u) => sql`${u}`),
@@ -381,7 +378,6 @@ export async function getContentRows(
     title: row.title,
     year: row.year == null ? null : Number(row.year),
     lexemes: row.lexemes ?? [],
-    titleLexemes: row.title_lexemes ?? [],
   }));
 }
 
@@ -397,7 +393,6 @@ export interface SummaryRow {
   year: number | null;
   authors: string[];
   lexemes: string[];
-  titleLexemes: string[];
 }
 
 /** Summary passages by uid, with their paper's title, year and authors. */
@@ -418,14 +413,12 @@ export async function getSummaryRows(
     year: number | null;
     authors: string[] | null;
     lexemes: string[] | null;
-    title_lexemes: string[] | null;
   }>(
     db,
     sql`
     select c.chunk_uid, c.paper_id, c.chunk_index, c.char_start, c.char_end, c.text, c.pages,
       p.title, p.year, p.authors,
-      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes,
-      ${lexemesIn(sql`to_tsvector('english', p.title)`, lexemes)} as title_lexemes
+      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes
     from summary_chunks c join papers p on p.id = c.paper_id
     where c.chunk_uid in (${sql.join(
       chunkUids.map((u) => sql`${u}`),
@@ -444,6 +437,5 @@ export async function getSummaryRows(
     year: row.year == null ? null : Number(row.year),
     authors: row.authors ?? [],
     lexemes: row.lexemes ?? [],
-    titleLexemes: row.title_lexemes ?? [],
   }));
 }

@@ -90,7 +90,7 @@ describe("ingestFiles", () => {
     }
     const fts = await queryRows<{ n: number }>(
       db,
-      sql`select count(*)::int as n from chunks where tsv @@ websearch_to_tsquery('english', 'reciprocal rank fusion')`,
+      sql`select count(*)::int as n from chunks where tsv @@ to_tsquery('simple', 'reciprocal & rank & fusion')`,
     );
     expect(fts[0]?.n).toBe(1);
 

@@ -1,5 +1,5 @@
 import { generateText, type LanguageModel } from "ai";
-import { tokenize } from "@/lib/embeddings/hashing";
+import { tokenize } from "@/lib/text/terms";
 import { splitSentences } from "@/lib/ingest/chunk";
 import type { PaperMetadata, PaperSummary, SummaryChunk, SummarySentence } from "@/lib/ingest/types";
 

@@ -1,6 +1,6 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
-import { tokenize } from "@/lib/embeddings/hashing";
+import { tokenize } from "@/lib/text/terms";
 import { splitSentences } from "@/lib/ingest/chunk";
 import { BRACKET, type CitationMarker, parseCitations, sameId } from "./citation-format";
 import { parseModelJson } from "./json";

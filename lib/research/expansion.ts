@@ -1,6 +1,6 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
-import { tokenize } from "@/lib/embeddings/hashing";
+import { tokenize } from "@/lib/text/terms";
 import type { QueryAnalysis } from "./analysis";
 import { parseModelJson } from "./json";
 import type { Intent } from "./types";

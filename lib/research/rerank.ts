@@ -1,4 +1,4 @@
-import { tokenize } from "@/lib/embeddings/hashing";
+import { tokenize } from "@/lib/text/terms";
 import type { ContentResult } from "@/lib/search/search";
 import type { Intent } from "./types";
 

@@ -1,5 +1,5 @@
 import { type LanguageModel, streamText } from "ai";
-import { tokenize } from "@/lib/embeddings/hashing";
+import { tokenize } from "@/lib/text/terms";
 import { splitSentences } from "@/lib/ingest/chunk";
 import { type EvidencePassage, HEADING_LINE } from "./citations";
 import type { Intent } from "./types";

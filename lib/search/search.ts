@@ -19,6 +19,7 @@ import { EMBEDDING_META_KEY } from "@/lib/embeddings/guard";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { maximalMarginalRelevance, type RankedList, reciprocalRankFusion } from "./fusion";
+import { searchText, tokenize } from "@/lib/text/terms";
 import { type ParsedQuery, parseQueries } from "./query";
 
 export type Retriever = "fts" | "vector" | "hybrid";
@@ -43,7 +44,7 @@ export interface SearchOptions {
   retriever?: Retriever;
   /**
    * RRF weight of each ranking: full text by BM25, full text by proximity (Postgres cover density: the query's words
-   * close together), vectors. 0 leaves a ranking out.
+   * close together), vectors. 0 leaves a ranking out. Defaults: DEFAULT_WEIGHTS.
    */
   weights?: { fts?: number; proximity?: number; vector?: number };
   /** Content search: chunks kept per page (the best ones), so one page does not fill the list; default 1. */
@@ -125,6 +126,12 @@ const VECTOR_CALIBRATION: Record<EmbeddingProvider["kind"], { floor: number; cei
   openai: { floor: 0.2, ceiling: 0.6 },
 };
 export const DEFAULT_CUTOFF = 0.38;
+/**
+ * Default RRF weights. Proximity is shown on results (its own rank and score) but not fused by default: over the
+ * library's light-stemmed terms it moved no evidence page into the top 5 on the dev set and pushed the first one down
+ * (full-text MRR 0.45 without it, 0.31 with it at weight 1; docs/benchmarks.md).
+ */
+export const DEFAULT_WEIGHTS = { fts: 1, proximity: 0, vector: 1 } as const;
 /** Content search: MMR chooses among the best `MMR_POOL_FACTOR × k` candidates. */
 const MMR_POOL_FACTOR = 3;
 
@@ -230,7 +237,10 @@ async function prepareQueries(
   table: SearchTable,
   queries: ParsedQuery[],
 ): Promise<{ works: QueryWork[]; avgLength: number }> {
-  const { lexemes: lexemeLists, rows } = await getQueryLexemes(db, { texts: queries.map((q) => q.terms.join(" ")), table });
+  const { lexemes: lexemeLists, rows } = await getQueryLexemes(db, {
+    texts: queries.map((q) => searchText(q.terms.join(" "))),
+    table,
+  });
   const all = [...new Set(lexemeLists.flat())];
   const stats = await lexemeStats(db, table, rows, all);
   const works = queries.map((query, i) => {
@@ -317,9 +327,9 @@ async function retrieve(
   const filters = toFilters(opts);
   const limit = positiveInt("candidates", opts.candidates, 60, 1000);
   const efSearch = positiveInt("efSearch", opts.efSearch, 100, 1000);
-  const wFts = opts.weights?.fts ?? 1;
-  const wVec = opts.weights?.vector ?? 1;
-  const wProx = opts.weights?.proximity ?? 1;
+  const wFts = opts.weights?.fts ?? DEFAULT_WEIGHTS.fts;
+  const wVec = opts.weights?.vector ?? DEFAULT_WEIGHTS.vector;
+  const wProx = opts.weights?.proximity ?? DEFAULT_WEIGHTS.proximity;
 
   const [{ works, avgLength }, embeddings] = await Promise.all([
     prepareQueries(db, table, queries),
@@ -378,13 +388,14 @@ async function retrieve(
       similarity.set(h.chunkUid, Math.max(similarity.get(h.chunkUid) ?? -1, h.similarity));
     });
     if (fts.length > 0) lists.push({ ids: fts.map((h) => h.chunkUid), weight: wFts });
-    if (fts.length > 0 && wProx > 0) {
+    if (fts.length > 0) {
+      // ranked either way, so results can show it; fused only with a weight
       const byProximity = [...fts].sort((a, b) => b.coverDensity - a.coverDensity);
       byProximity.forEach((h, i) => {
         const c = touch(h.chunkUid, h.paperId);
         c.proximity = better(c.proximity, { score: h.coverDensity, rank: i + 1 });
       });
-      lists.push({ ids: byProximity.map((h) => h.chunkUid), weight: wProx });
+      if (wProx > 0) lists.push({ ids: byProximity.map((h) => h.chunkUid), weight: wProx });
     }
     if (vec.length > 0) lists.push({ ids: vec.map((h) => h.chunkUid), weight: wVec });
   });
@@ -406,6 +417,18 @@ function lexicalRelevance(run: RetrievalRun, paperId: string, lexemes: string[],
       return 0.5 * coverage(w, passage) + 0.5 * coverage(w, paper);
     }),
   );
+}
+
+/** The terms of a paper title (a field weight: the title names what the paper is about), cached: titles repeat. */
+const titleCache = new Map<string, string[]>();
+function titleTerms(title: string): string[] {
+  let t = titleCache.get(title);
+  if (!t) {
+    t = tokenize(title);
+    if (titleCache.size > 10_000) titleCache.clear();
+    titleCache.set(title, t);
+  }
+  return t;
 }
 
 function vectorRelevance(kind: EmbeddingProvider["kind"], similarity: number | undefined): number {
@@ -452,7 +475,7 @@ export async function searchContent(
     const row = byId.get(id);
     const cand = candidates.get(id);
     if (!row || !cand) return [];
-    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, row.titleLexemes);
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titleTerms(row.title));
     const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
     return [{ row, cand, score, relevance }];
   });
@@ -519,7 +542,7 @@ export async function searchSummaries(
     const row = byId.get(id);
     const cand = candidates.get(id);
     if (!row || !cand) return [];
-    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, row.titleLexemes);
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titleTerms(row.title));
     const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
     return relevance >= cutoff ? [{ row, cand, score, relevance }] : [];
   });

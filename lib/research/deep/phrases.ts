@@ -1,4 +1,4 @@
-import { tokenize } from "@/lib/embeddings/hashing";
+import { tokenize } from "@/lib/text/terms";
 
 /** Words that never start or end a key phrase. */
 const STOP = new Set(

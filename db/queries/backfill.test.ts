@@ -1,0 +1,79 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DbHandle, queryRows } from "@/db";
+import { backfillSearchText } from "@/db/queries/ingest";
+import { chunks, papers, summaryChunks } from "@/db/schema";
+import { createTestDatabase } from "@/db/testing";
+import { searchText } from "@/lib/text/terms";
+
+let handle: DbHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe("backfillSearchText", () => {
+  it("indexes rows stored before search_text existed, in batches, and then has nothing left to do", async () => {
+    const { db } = handle;
+    await db.insert(papers).values({
+      id: "p1",
+      docId: "b".repeat(64),
+      title: "Old rows",
+      filePath: "papers/x.pdf",
+      fileName: "x.pdf",
+      fileSize: 1,
+      pageCount: 1,
+      status: "ready",
+    });
+    const texts = [
+      "Reciprocal rank fusion merges rankings.",
+      "Dense retrievers embed passages.",
+      "Citations open the page.",
+    ];
+    // as a library migrated from 0002 holds them: no search_text, so an empty tsvector
+    await db.insert(chunks).values(
+      texts.map((text, i) => ({
+        chunkUid: `c${i}`,
+        paperId: "p1",
+        pageNumber: 1,
+        chunkIndex: i,
+        text,
+        charStart: 0,
+        charEnd: text.length,
+        tokenCount: 5,
+      })),
+    );
+    await db.insert(summaryChunks).values({
+      chunkUid: "s0",
+      paperId: "p1",
+      chunkIndex: 0,
+      text: "A summary about fusion.",
+      charStart: 0,
+      charEnd: 23,
+    });
+    const before = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from chunks where tsv @@ to_tsquery('simple', 'fusion')`,
+    );
+    expect(before[0]?.n).toBe(0);
+
+    expect(await backfillSearchText(db, { batch: 2 })).toBe(4);
+
+    const [c0] = await db.select({ s: chunks.searchText }).from(chunks).where(eq(chunks.chunkUid, "c0"));
+    expect(c0?.s).toBe(searchText(texts[0] as string));
+    const found = await queryRows<{ uid: string }>(
+      db,
+      sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'fusion')`,
+    );
+    expect(found.map((r) => r.uid)).toEqual(["c0"]);
+    const summary = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from summary_chunks where tsv @@ to_tsquery('simple', 'fusion')`,
+    );
+    expect(summary[0]?.n).toBe(1);
+
+    expect(await backfillSearchText(db)).toBe(0);
+  });
+});

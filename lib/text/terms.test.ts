@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { searchText, stem, termOf, tokenize } from "./terms";
+
+describe("terms", () => {
+  it("keeps the words a question hinges on apart, where an aggressive stemmer would merge them", () => {
+    // Snowball maps each pair to one lexeme (use, origin, differ, general)
+    expect(stem("useful")).not.toBe(stem("use"));
+    expect(stem("original")).not.toBe(stem("origin"));
+    expect(stem("generation")).not.toBe(stem("general"));
+    // while plain inflections still meet
+    expect(stem("models")).toBe(stem("model"));
+    expect(stem("retrieved")).toBe(stem("retriever"));
+  });
+
+  it("drops stop words, 1-letter words and long bare numbers but keeps short numbers and alphanumerics", () => {
+    expect(termOf("the")).toBeNull();
+    expect(termOf("x")).toBeNull();
+    expect(termOf("123456")).toBeNull();
+    expect(termOf("2017")).toBe("2017");
+    expect(tokenize("GPT-3 has 175B parameters, trained in 2020.")).toEqual(["gpt", "175b", "paramet", "train", "2020"]);
+  });
+
+  it("gives the index text: terms in order, space-separated, words over 64 characters left out", () => {
+    expect(searchText("The Transformer's attention: scaled dot-products!")).toBe("transform attention scal dot product");
+    expect(searchText(`${"a".repeat(70)} attention`)).toBe("attention");
+    expect(searchText("")).toBe("");
+    expect(searchText("of the and")).toBe("");
+  });
+
+  it("normalises compatibility forms and case like the query side does", () => {
+    expect(searchText("ﬁne-tuning ＢＥＲＴ")).toBe(searchText("fine-tuning bert"));
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The library's one tokenizer: the words of a text, lower-cased and NFKC-normalised, without stop words, 1-letter words
+ * or long bare numbers, lightly stemmed. Full-text search indexes and queries these terms (`searchText`), the offline
+ * embedder hashes them, and the research steps (expansion, re-ranking, verification) compare them.
+ *
+ * Why a light stemmer rather than Postgres's Snowball: Snowball conflates words a scientific question hinges on
+ * (`useful`/`use`, `original`/`origin`, `different`/`differ`, `generation`/`general`). On the dev question set, BM25
+ * over these terms ranked the evidence page at MRR 0.44 against 0.35 over Snowball's lexemes (docs/benchmarks.md).
+ */
+
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "a an and are as at be been being but by can could did do does doing for from had has have having he her here " +
+    "hers him his how i if in into is it its itself just me more most my no nor not of off on once only or other our " +
+    "ours out over own same she should so some such than that the their theirs them then there these they this those " +
+    "through to too under until up very was we were what when where which while who whom why will with would you your " +
+    "yours also may might must shall us via per each both either neither whether than thus hence however"
+  ).split(" "),
+);
+
+/** A light suffix stripper: enough to conflate plurals and common verb/noun forms (`models`/`model`, `trained`/`training`). */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
+  for (const suffix of ["ational", "ization", "ation", "ness", "ment", "ing", "ed", "ly", "er"]) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (w.endsWith("e") && w.length > 4) w = w.slice(0, -1);
+  return w;
+}
+
+const NON_ASCII = /[^\t\n\r -~]/; // anything outside printable ASCII may need NFKC
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Lower-case, NFKC-normalised word tokens without stop words, 1-letter words or long bare numbers, stemmed. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachWord(text, (raw) => {
+    const t = termOf(raw);
+    if (t) out.push(t);
+  });
+  return out;
+}
+
+/**
+ * Calls `fn` with each run of letters/digits of the lower-cased text (the same words as /[\p{L}\p{N}]+/gu, scanned by
+ * hand: ASCII is decided by char code, only other characters pay for a Unicode property test).
+ */
+export function forEachWord(text: string, fn: (word: string) => void): void {
+  let s = text.toLowerCase();
+  if (NON_ASCII.test(s)) s = s.normalize("NFKC");
+  let start = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let isWord: boolean;
+    let width = 1;
+    if (c < 128) isWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+    else {
+      const cp = s.codePointAt(i) as number;
+      width = cp > 0xffff ? 2 : 1;
+      isWord = WORD_CHAR.test(String.fromCodePoint(cp));
+    }
+    if (isWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      fn(s.slice(start, i));
+      start = -1;
+    }
+    i += width - 1;
+  }
+  if (start >= 0) fn(s.slice(start));
+}
+
+/** Per-word cache of terms (words repeat across chunks): null = not a term. */
+const termCache = new Map<string, string | null>();
+const TERM_CACHE_LIMIT = 200_000;
+
+/** The term of one lower-cased word from `forEachWord`, or null for a stop word, a 1-letter word or a long number. */
+export function termOf(raw: string): string | null {
+  const cached = termCache.get(raw);
+  if (cached !== undefined) return cached;
+  const skip = raw.length < 2 || STOP_WORDS.has(raw) || (raw.length > 4 && /^\d+$/.test(raw)); // long numbers: noise
+  const term = skip ? null : stem(raw);
+  if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+  termCache.set(raw, term);
+  return term;
+}
+
+/** Longest term kept in the search index: Postgres refuses longer words, and such strings are not words anyway. */
+const MAX_TERM_CHARS = 64;
+
+/**
+ * The text full-text search indexes: the terms in order, space-separated (Postgres's `simple` configuration turns it
+ * into the tsvector, so positions still tell which terms stand together).
+ */
+export function searchText(text: string): string {
+  const out: string[] = [];
+  forEachWord(text, (raw) => {
+    const t = termOf(raw);
+    if (t && t.length <= MAX_TERM_CHARS) out.push(t);
+  });
+  return out.join(" ");
+}
