@@ -131,7 +131,9 @@ describe("createTestDatabase", () => {
     const lexical = await db
       .select({ uid: chunks.chunkUid })
       .from(chunks)
-      .where(sql`${chunks.tsv} @@ to_tsquery('simple', ${searchText("reciprocal rank fusion").split(" ").join(" & ")})`);
+      .where(
+        sql`${chunks.tsv} @@ to_tsquery('simple', ${searchText("reciprocal rank fusion").split(" ").join(" & ")})`,
+      );
     expect(lexical.map((r) => r.uid)).toEqual(["c1"]);
 
     // Nearest neighbour by cosine distance: c1's own direction finds c1 first, at distance ~0.

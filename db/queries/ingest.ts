@@ -49,9 +49,11 @@ export async function savePaperContent(
     await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
     await insertBatched(content.pages, (b) => tx.insert(pages).values(b.map((p) => ({ ...p, paperId }))));
     await insertBatched(content.chunks, (b) =>
-      tx.insert(chunks).values(
-        b.map((c) => ({ ...c, paperId, searchText: searchText(c.text), embedding: toStoredVector(c.embedding) })),
-      ),
+      tx
+        .insert(chunks)
+        .values(
+          b.map((c) => ({ ...c, paperId, searchText: searchText(c.text), embedding: toStoredVector(c.embedding) })),
+        ),
     );
     await tx.insert(summaries).values({ paperId, ...content.summary });
     await insertBatched(content.summaryChunks, (b) =>

@@ -1,7 +1,7 @@
 import { generateText, type LanguageModel } from "ai";
-import { tokenize } from "@/lib/text/terms";
 import { splitSentences } from "@/lib/ingest/chunk";
 import type { PaperMetadata, PaperSummary, SummaryChunk, SummarySentence } from "@/lib/ingest/types";
+import { tokenize } from "@/lib/text/terms";
 
 /**
  * Paper summaries: an extractive one that always works offline, an LLM one when a model is configured (the caller

@@ -1,7 +1,7 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
-import { tokenize } from "@/lib/text/terms";
 import { splitSentences } from "@/lib/ingest/chunk";
+import { tokenize } from "@/lib/text/terms";
 import { BRACKET, type CitationMarker, parseCitations, sameId } from "./citation-format";
 import { parseModelJson } from "./json";
 import type { Citation } from "./types";

@@ -1,5 +1,5 @@
-import { tokenize } from "@/lib/text/terms";
 import type { ContentResult } from "@/lib/search/search";
+import { tokenize } from "@/lib/text/terms";
 import type { Intent } from "./types";
 
 export interface RerankedResult extends ContentResult {

@@ -1,6 +1,6 @@
 import { type LanguageModel, streamText } from "ai";
-import { tokenize } from "@/lib/text/terms";
 import { splitSentences } from "@/lib/ingest/chunk";
+import { tokenize } from "@/lib/text/terms";
 import { type EvidencePassage, HEADING_LINE } from "./citations";
 import type { Intent } from "./types";
 

@@ -18,8 +18,8 @@ import {
 import { EMBEDDING_META_KEY } from "@/lib/embeddings/guard";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
-import { maximalMarginalRelevance, type RankedList, reciprocalRankFusion } from "./fusion";
 import { searchText, tokenize } from "@/lib/text/terms";
+import { maximalMarginalRelevance, type RankedList, reciprocalRankFusion } from "./fusion";
 import { type ParsedQuery, parseQueries } from "./query";
 
 export type Retriever = "fts" | "vector" | "hybrid";

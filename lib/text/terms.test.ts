@@ -17,11 +17,19 @@ describe("terms", () => {
     expect(termOf("x")).toBeNull();
     expect(termOf("123456")).toBeNull();
     expect(termOf("2017")).toBe("2017");
-    expect(tokenize("GPT-3 has 175B parameters, trained in 2020.")).toEqual(["gpt", "175b", "paramet", "train", "2020"]);
+    expect(tokenize("GPT-3 has 175B parameters, trained in 2020.")).toEqual([
+      "gpt",
+      "175b",
+      "paramet",
+      "train",
+      "2020",
+    ]);
   });
 
   it("gives the index text: terms in order, space-separated, words over 64 characters left out", () => {
-    expect(searchText("The Transformer's attention: scaled dot-products!")).toBe("transform attention scal dot product");
+    expect(searchText("The Transformer's attention: scaled dot-products!")).toBe(
+      "transform attention scal dot product",
+    );
     expect(searchText(`${"a".repeat(70)} attention`)).toBe("attention");
     expect(searchText("")).toBe("");
     expect(searchText("of the and")).toBe("");
