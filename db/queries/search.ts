@@ -44,6 +44,14 @@ function textArray(values: string[]): SQL {
   )}]::text[]`;
 }
 
+function intArray(values: number[]): SQL {
+  if (values.length === 0) return sql`array[]::int[]`;
+  return sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::int[]`;
+}
+
 function floatArray(values: number[]): SQL {
   if (values.length === 0) return sql`array[]::float8[]`;
   return sql`array[${sql.join(
@@ -152,18 +160,27 @@ export interface FullTextHit {
   matched: string[];
 }
 
+/** One query of a full-text search: its lexemes with their IDF, and the (rarer) ones that select candidates. */
+export interface FullTextQuery {
+  lexemes: string[];
+  /** The lexemes that select candidates (the rarer ones); all of `lexemes` count in the score. Default: all. */
+  matchLexemes?: string[];
+  /** IDF of each of `lexemes`, same order. */
+  idf: number[];
+}
+
 /**
- * Full-text candidates: rows matching ANY of `matchLexemes` (an OR tsquery, through the GIN index), scored by BM25
- * over all the query's lexemes from the stored positions (term frequency = number of positions), and by `ts_rank_cd`
- * (cover density: the query's terms close together). Ranked by BM25.
+ * Full-text candidates for several queries in ONE statement (the research orchestrator sends up to six expanded
+ * queries; they share most words, so one candidate pass and one tsvector read serve them all): rows matching ANY
+ * query's selecting lexemes (an OR tsquery, through the GIN index), scored for each query by BM25 over that query's
+ * lexemes from the stored positions (term frequency = number of positions), best `limit` per query, each with
+ * `ts_rank_cd` (cover density: the query's terms close together). Returns one list per query, by BM25.
  */
 export async function searchFullText(
   db: Database,
   {
     table,
-    lexemes,
-    matchLexemes,
-    idf,
+    queries,
     avgLength,
     filters,
     limit,
@@ -171,36 +188,47 @@ export async function searchFullText(
     b = 0.5,
   }: {
     table: SearchTable;
-    lexemes: string[];
-    /** The lexemes that select candidates (the rarer ones); all of `lexemes` count in the score. */
-    matchLexemes?: string[];
-    idf: number[];
+    queries: FullTextQuery[];
     avgLength: number;
     filters: SearchFilters;
     limit: number;
     k1?: number;
     b?: number;
   },
-): Promise<FullTextHit[]> {
-  const safe: string[] = [];
-  const weights: number[] = [];
-  lexemes.forEach((l, i) => {
-    if (SAFE_LEXEME.test(l) && !safe.includes(l)) {
+): Promise<FullTextHit[][]> {
+  const out: FullTextHit[][] = queries.map(() => []);
+  // (query index, lexeme, idf) triples of the safe lexemes; the OR of every query's selecting lexemes
+  const qi: number[] = [];
+  const qLexeme: string[] = [];
+  const qIdf: number[] = [];
+  const coverQueries: string[] = [];
+  const selecting = new Set<string>();
+  queries.forEach((q, i) => {
+    const safe: string[] = [];
+    q.lexemes.forEach((l, j) => {
+      if (!SAFE_LEXEME.test(l) || safe.includes(l)) return;
       safe.push(l);
-      weights.push(idf[i] ?? 0);
-    }
+      qi.push(i + 1);
+      qLexeme.push(l);
+      qIdf.push(q.idf[j] ?? 0);
+    });
+    coverQueries.push(safe.map((l) => `'${l}'`).join(" | "));
+    const match = (q.matchLexemes ?? safe).filter((l) => safe.includes(l));
+    for (const l of match.length > 0 ? match : safe) selecting.add(l);
   });
-  if (safe.length === 0) return [];
+  if (selecting.size === 0) return out;
+  const all = [...new Set(qLexeme)];
   const t = tableSql(table);
-  const match = (matchLexemes ?? safe).filter((l) => safe.includes(l));
   // Candidates come through the GIN index: the planner, misled by wide rows, would rather scan (and detoast) every
-  // tsvector, several times slower. The idf of each matched lexeme is looked up by its position in the query's list.
+  // tsvector, several times slower. Each candidate's vector is cut down to the queries' lexemes once (in C), and
+  // cover density is computed only for the rows that make a query's top `limit`.
   const rows = await db.transaction(async (tx) => {
     await tx.execute(
       sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
         set_config('jit', 'off', true)`,
     );
     return queryRows<{
+      qi: number;
       chunk_uid: string;
       paper_id: string;
       bm25: number;
@@ -209,39 +237,53 @@ export async function searchFullText(
     }>(
       tx,
       sql`
-    with cand as materialized (
+    with q as (
+      select * from unnest(${intArray(qi)}, ${textArray(qLexeme)}, ${floatArray(qIdf)}) as q(qi, lexeme, idf)
+    ),
+    qt as (
+      select qt.qi::int as qi, to_tsquery('simple', qt.t) as tq
+      from unnest(${textArray(coverQueries)}) with ordinality as qt(t, qi) where qt.t <> ''
+    ),
+    cand as materialized (
       select c.chunk_uid, c.paper_id, c.tsv, greatest(length(c.tsv), 1)::float8 as dl,
-        ts_filter(setweight(c.tsv, 'A', ${textArray(safe)}), '{a}') as qv
+        ts_filter(setweight(c.tsv, 'A', ${textArray(all)}), '{a}') as qv
       from ${t} c join papers p on p.id = c.paper_id
-      where c.tsv @@ ${orTsQuery(match.length > 0 ? match : safe)} and ${filterSql(filters)}
+      where c.tsv @@ ${orTsQuery([...selecting])} and ${filterSql(filters)}
     ),
     scored as (
-      select cand.chunk_uid,
-        sum((${floatArray(weights)})[array_position(${textArray(safe)}, u.lexeme)]
-            * (u.tf * (${k1}::float8 + 1))
+      select q.qi, cand.chunk_uid,
+        sum(q.idf * (u.tf * (${k1}::float8 + 1))
             / (u.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * cand.dl / ${avgLength}::float8))) as bm25,
         array_agg(u.lexeme) as matched
       from cand
       cross join lateral (
         select lexeme, coalesce(array_length(positions, 1), 1)::float8 as tf from unnest(cand.qv)
       ) u
-      group by cand.chunk_uid
-      order by bm25 desc, cand.chunk_uid
-      limit ${limit}::int
+      join q on q.lexeme = u.lexeme
+      group by q.qi, cand.chunk_uid
+    ),
+    top as (
+      select * from (
+        select scored.*, row_number() over (partition by scored.qi order by scored.bm25 desc, scored.chunk_uid) as rn
+        from scored
+      ) r where r.rn <= ${limit}::int
     )
-    select scored.chunk_uid, cand.paper_id, scored.bm25::float8 as bm25,
-      ts_rank_cd(cand.tsv, ${orTsQuery(safe)}, 1)::float8 as cover_density, scored.matched
-    from scored join cand on cand.chunk_uid = scored.chunk_uid
-    order by scored.bm25 desc, scored.chunk_uid`,
+    select top.qi::int as qi, top.chunk_uid, cand.paper_id, top.bm25::float8 as bm25,
+      ts_rank_cd(cand.tsv, qt.tq, 1)::float8 as cover_density, top.matched
+    from top join cand on cand.chunk_uid = top.chunk_uid join qt on qt.qi = top.qi
+    order by top.qi, top.rn`,
     );
   });
-  return rows.map((row) => ({
-    chunkUid: row.chunk_uid,
-    paperId: row.paper_id,
-    bm25: Number(row.bm25),
-    coverDensity: Number(row.cover_density),
-    matched: row.matched ?? [],
-  }));
+  for (const row of rows) {
+    out[Number(row.qi) - 1]?.push({
+      chunkUid: row.chunk_uid,
+      paperId: row.paper_id,
+      bm25: Number(row.bm25),
+      coverDensity: Number(row.cover_density),
+      matched: row.matched ?? [],
+    });
+  }
+  return out;
 }
 
 export interface VectorHit {

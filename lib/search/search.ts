@@ -338,27 +338,20 @@ async function retrieve(
       : Promise.resolve([] as number[][]),
   ]);
 
-  const perQuery = await Promise.all(
-    works.map(async (w, qi) => {
-      const [fts, vec] = await Promise.all([
-        useFts && w.matchLexemes.length > 0
-          ? searchFullText(db, {
-              table,
-              lexemes: w.lexemes,
-              matchLexemes: w.matchLexemes,
-              idf: w.idf,
-              avgLength,
-              filters,
-              limit,
-            })
-          : Promise.resolve([] as FullTextHit[]),
+  const ftsWorks = useFts ? works.map((w) => (w.matchLexemes.length > 0 ? w : { ...w, lexemes: [], idf: [] })) : [];
+  const [ftsLists, vecLists] = await Promise.all([
+    useFts && ftsWorks.some((w) => w.lexemes.length > 0)
+      ? searchFullText(db, { table, queries: ftsWorks, avgLength, filters, limit })
+      : Promise.resolve(works.map(() => [] as FullTextHit[])),
+    Promise.all(
+      works.map((_, qi) =>
         useVector && embeddings[qi]
           ? searchVector(db, { table, embedding: embeddings[qi] as number[], filters, limit, efSearch })
           : Promise.resolve([] as VectorHit[]),
-      ]);
-      return { fts, vec };
-    }),
-  );
+      ),
+    ),
+  ]);
+  const perQuery = works.map((_, qi) => ({ fts: ftsLists[qi] ?? [], vec: vecLists[qi] ?? [] }));
 
   const candidates = new Map<string, Candidate>();
   const similarity = new Map<string, number>();
