@@ -153,8 +153,12 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
     }
     const { backfillSearchText } = await import("./queries/ingest");
+    const t0 = performance.now();
     const filled = await backfillSearchText(handle.db);
-    if (filled > 0) console.error(`[db] indexed the search terms of ${filled} stored passages (migration 0003)`);
+    if (filled > 0) {
+      const s = ((performance.now() - t0) / 1000).toFixed(1);
+      console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s (migration 0003)`);
+    }
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
     const hint = /extension "vector"|vector\.control|type "vector"/.test(msg)

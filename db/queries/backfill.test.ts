@@ -76,4 +76,28 @@ describe("backfillSearchText", () => {
 
     expect(await backfillSearchText(db)).toBe(0);
   });
+
+  it("above the threshold, drops the table's HNSW and GIN indexes, fills the rows and recreates the indexes", async () => {
+    const { db } = handle;
+    await db.execute(sql`update chunks set search_text = null`);
+    const indexesOf = async () =>
+      (
+        await queryRows<{ indexname: string }>(
+          db,
+          sql`select indexname from pg_indexes where schemaname = current_schema() and tablename = 'chunks'
+              order by indexname`,
+        )
+      ).map((r) => r.indexname);
+    const before = await indexesOf();
+    expect(before).toEqual(expect.arrayContaining(["chunks_embedding_hnsw", "chunks_tsv_gin"]));
+
+    expect(await backfillSearchText(db, { batch: 2, rebuildIndexesAbove: 1 })).toBe(3);
+
+    expect(await indexesOf()).toEqual(before);
+    const found = await queryRows<{ uid: string }>(
+      db,
+      sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'fusion')`,
+    );
+    expect(found.map((r) => r.uid)).toEqual(["c0"]);
+  });
 });

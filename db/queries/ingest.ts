@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "@/db";
+import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { searchText } from "@/lib/text/terms";
 
@@ -107,34 +107,66 @@ export async function updateEmbeddings(
 }
 
 /**
- * Fills `search_text` of rows stored before the column existed (migration 0003), one statement per batch, and returns
- * how many rows it filled. Quick when there is nothing to do (an index-free check of a nullable column on rows that
- * are almost all filled is a short scan; nothing else runs).
+ * Fills `search_text` of rows stored before the column existed (migration 0003) and returns how many rows it filled.
+ * Quick when there is nothing to do (one count per table). Filling rewrites each row, and every new row version is
+ * inserted again into the HNSW and GIN indexes — hours for 100k chunks — so above `rebuildIndexesAbove` rows the
+ * table's HNSW and GIN indexes are dropped, the rows filled and the indexes recreated from their own definitions, all
+ * in one transaction (a failure leaves the table and its indexes as they were).
  */
-export async function backfillSearchText(db: Database, { batch = 500 }: { batch?: number } = {}): Promise<number> {
+export async function backfillSearchText(
+  db: Database,
+  { batch = 500, rebuildIndexesAbove = 5_000 }: { batch?: number; rebuildIndexesAbove?: number } = {},
+): Promise<number> {
   let filled = 0;
-  for (const table of [chunks, summaryChunks] as const) {
-    for (;;) {
-      const rows = await db
-        .select({ chunkUid: table.chunkUid, text: table.text })
-        .from(table)
-        .where(sql`${table.searchText} is null`)
-        .limit(batch);
-      if (rows.length === 0) break;
-      const uids = sql.join(
-        rows.map((r) => sql`${r.chunkUid}`),
-        sql`, `,
-      );
-      const terms = sql.join(
-        rows.map((r) => sql`${searchText(r.text)}`),
-        sql`, `,
-      );
-      await db.execute(sql`
-        update ${table} set search_text = u.terms
-        from unnest(array[${uids}]::text[], array[${terms}]::text[]) as u(uid, terms)
-        where ${table.chunkUid} = u.uid`);
-      filled += rows.length;
+  for (const [name, table] of [
+    ["chunks", chunks],
+    ["summary_chunks", summaryChunks],
+  ] as const) {
+    const [pending] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from ${table} where ${table.searchText} is null`,
+    );
+    const n = Number(pending?.n ?? 0);
+    if (n === 0) continue;
+    const fill = async (tx: Pick<Database, "select" | "execute">) => {
+      for (;;) {
+        const rows = await tx
+          .select({ chunkUid: table.chunkUid, text: table.text })
+          .from(table)
+          .where(sql`${table.searchText} is null`)
+          .limit(batch);
+        if (rows.length === 0) return;
+        const uids = sql.join(
+          rows.map((r) => sql`${r.chunkUid}`),
+          sql`, `,
+        );
+        const terms = sql.join(
+          rows.map((r) => sql`${searchText(r.text)}`),
+          sql`, `,
+        );
+        await tx.execute(sql`
+          update ${table} set search_text = u.terms
+          from unnest(array[${uids}]::text[], array[${terms}]::text[]) as u(uid, terms)
+          where ${table.chunkUid} = u.uid`);
+        filled += rows.length;
+      }
+    };
+    if (n <= rebuildIndexesAbove) {
+      await fill(db);
+      continue;
     }
+    await db.transaction(async (tx) => {
+      const indexes = await queryRows<{ indexname: string; indexdef: string }>(
+        tx,
+        sql`select indexname, indexdef from pg_indexes
+            where schemaname = current_schema() and tablename = ${name}
+              and (indexdef ilike '% using hnsw %' or indexdef ilike '% using gin %')`,
+      );
+      for (const ix of indexes) await tx.execute(sql`drop index ${sql.identifier(ix.indexname)}`);
+      await fill(tx);
+      await tx.execute(sql`select set_config('maintenance_work_mem', '256MB', true)`);
+      for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
+    });
   }
   return filled;
 }
