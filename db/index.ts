@@ -154,7 +154,10 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
     }
     const { backfillSearchText } = await import("./queries/ingest");
     const t0 = performance.now();
-    const filled = await backfillSearchText(handle.db);
+    // PGlite lives in a WebAssembly heap of its own: its default memory settings stay.
+    const filled = await backfillSearchText(handle.db, {
+      maintenanceWorkMem: handle.driver === "postgres" ? "1GB" : undefined,
+    });
     if (filled > 0) {
       const s = ((performance.now() - t0) / 1000).toFixed(1);
       console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s (migration 0003)`);

@@ -115,7 +115,16 @@ export async function updateEmbeddings(
  */
 export async function backfillSearchText(
   db: Database,
-  { batch = 500, rebuildIndexesAbove = 5_000 }: { batch?: number; rebuildIndexesAbove?: number } = {},
+  {
+    batch = 500,
+    rebuildIndexesAbove = 5_000,
+    maintenanceWorkMem,
+  }: {
+    batch?: number;
+    rebuildIndexesAbove?: number;
+    /** For the index rebuild, e.g. `1GB` (an HNSW graph that does not fit builds several times slower). */
+    maintenanceWorkMem?: string;
+  } = {},
 ): Promise<number> {
   let filled = 0;
   for (const [name, table] of [
@@ -164,7 +173,9 @@ export async function backfillSearchText(
       );
       for (const ix of indexes) await tx.execute(sql`drop index ${sql.identifier(ix.indexname)}`);
       await fill(tx);
-      await tx.execute(sql`select set_config('maintenance_work_mem', '256MB', true)`);
+      if (maintenanceWorkMem) {
+        await tx.execute(sql`select set_config('maintenance_work_mem', ${maintenanceWorkMem}, true)`);
+      }
       for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
     });
   }
