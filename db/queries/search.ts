@@ -154,7 +154,10 @@ export interface FullTextHit {
   paperId: string;
   /** BM25 over the query's lexemes (IDF-weighted, length-normalised). */
   bm25: number;
-  /** Postgres cover density (`ts_rank_cd`): rewards the query's terms appearing close together. */
+  /**
+   * Postgres cover density (`ts_rank_cd` of the query's terms, divided by ln(1 + distinct lexemes of the row)):
+   * rewards the query's terms appearing close together.
+   */
   coverDensity: number;
   /** Query lexemes present in the row. */
   matched: string[];
@@ -220,8 +223,9 @@ export async function searchFullText(
   const all = [...new Set(qLexeme)];
   const t = tableSql(table);
   // Candidates come through the GIN index: the planner, misled by wide rows, would rather scan (and detoast) every
-  // tsvector, several times slower. Each candidate's vector is cut down to the queries' lexemes once (in C), and
-  // cover density is computed only for the rows that make a query's top `limit`.
+  // tsvector, several times slower. Each candidate's vector is cut down to the queries' lexemes once (in C); BM25
+  // and cover density read only that cut (cover density depends only on the query terms' positions; it is
+  // normalised by the log of the row's distinct lexemes), for the rows that make a query's top `limit`.
   const rows = await db.transaction(async (tx) => {
     await tx.execute(
       sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
@@ -245,7 +249,7 @@ export async function searchFullText(
       from unnest(${textArray(coverQueries)}) with ordinality as qt(t, qi) where qt.t <> ''
     ),
     cand as materialized (
-      select c.chunk_uid, c.paper_id, c.tsv, greatest(length(c.tsv), 1)::float8 as dl,
+      select c.chunk_uid, c.paper_id, greatest(length(c.tsv), 1)::float8 as dl,
         ts_filter(setweight(c.tsv, 'A', ${textArray(all)}), '{a}') as qv
       from ${t} c join papers p on p.id = c.paper_id
       where c.tsv @@ ${orTsQuery([...selecting])} and ${filterSql(filters)}
@@ -269,7 +273,7 @@ export async function searchFullText(
       ) r where r.rn <= ${limit}::int
     )
     select top.qi::int as qi, top.chunk_uid, cand.paper_id, top.bm25::float8 as bm25,
-      ts_rank_cd(cand.tsv, qt.tq, 1)::float8 as cover_density, top.matched
+      (ts_rank_cd(cand.qv, qt.tq, 0) / ln(cand.dl + 1))::float8 as cover_density, top.matched
     from top join cand on cand.chunk_uid = top.chunk_uid join qt on qt.qi = top.qi
     order by top.qi, top.rn`,
     );
