@@ -8,6 +8,11 @@ for (const key of ["OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
 }
 
 const nextConfig: NextConfig = {
+  // No gzip: research events stream from a server action, and a gzip stream holds each flushed event until a later
+  // turn of the event loop — which an embedded PGlite search (same thread) can hold for 150–200 ms. Measured with
+  // `npm run bench:research-browser`: first step card p50 325 ms with compression, 124 ms without (PGlite). The app is
+  // served locally; behind a reverse proxy, let the proxy compress.
+  compress: false,
   // These packages load workers / wasm bundles from their own folders at run time; bundling breaks that.
   serverExternalPackages: ["pdf-parse", "@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg"],
   experimental: {
