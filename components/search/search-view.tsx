@@ -33,15 +33,15 @@ function HowRanked({ embedder }: { embedder: SearchLibrary["embedder"] | undefin
         <p>
           <span className="font-medium text-foreground">Full text</span>: the passage's rank among full-text matches and
           its BM25 score (rare query words count most). <span className="font-medium text-foreground">Proximity</span>:
-          its rank by how close together the query's words are (Postgres cover density), shown for reference: it is
-          not part of the fused order.{" "}
-          <span className="font-medium text-foreground">Vector</span>: its rank by embedding similarity, with the cosine
-          similarity.
+          its rank by how close together the query's words are (Postgres cover density), shown for reference: it is not
+          part of the fused order. <span className="font-medium text-foreground">Vector</span>: its rank by embedding
+          similarity, with the cosine similarity.
         </p>
         <p>
           <span className="font-medium text-foreground">Fused</span>: the full-text (BM25) and vector rankings combined
-          by reciprocal rank fusion; results come in this order, with near-duplicates spread out. <span className="font-medium text-foreground">Relevance</span>: how well the
-          passage covers the query, calibrated so that results below a cutoff are left out.
+          by reciprocal rank fusion; results come in this order, with near-duplicates spread out.{" "}
+          <span className="font-medium text-foreground">Relevance</span>: how well the passage covers the query,
+          calibrated so that results below a cutoff are left out.
         </p>
         {embedder === "hashing" && (
           <p data-testid="offline-embedder-note">
