@@ -42,15 +42,6 @@ const FALLBACK = [
   "How often does the retriever fetch new documents?",
   "What did distillation achieve on the left-out digit?",
 ];
-const FALLBACK_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 interface Args {
   port: number;
@@ -691,7 +682,9 @@ async function main() {
     if (stallsFile) fs.rmSync(stallsFile, { force: true });
     server = await startServer(args.port, log, stallsFile);
     const use = playwrightConfig.projects?.[0]?.use;
-    const launchArgs = use?.launchOptions?.args ?? FALLBACK_ARGS;
+    // the browser exactly as the e2e suite launches it (one list of flags, in playwright.config.ts)
+    const launchArgs = use?.launchOptions?.args;
+    if (!launchArgs) throw new Error("playwright.config.ts has no Chromium launch arguments to reuse.");
     const executablePath = use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
     browser = await chromium.launch({ executablePath, args: launchArgs, headless: true });
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });

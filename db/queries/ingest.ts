@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
+import { setLocal, sqlArray } from "@/db/sql";
 import { searchText } from "@/lib/text/terms";
 
 export interface PaperContent {
@@ -145,17 +146,17 @@ export async function backfillSearchText(
           .where(sql`${table.searchText} is null`)
           .limit(batch);
         if (rows.length === 0) return;
-        const uids = sql.join(
-          rows.map((r) => sql`${r.chunkUid}`),
-          sql`, `,
+        const uids = sqlArray(
+          rows.map((r) => r.chunkUid),
+          "text",
         );
-        const terms = sql.join(
-          rows.map((r) => sql`${searchText(r.text)}`),
-          sql`, `,
+        const terms = sqlArray(
+          rows.map((r) => searchText(r.text)),
+          "text",
         );
         await tx.execute(sql`
           update ${table} set search_text = u.terms
-          from unnest(array[${uids}]::text[], array[${terms}]::text[]) as u(uid, terms)
+          from unnest(${uids}, ${terms}) as u(uid, terms)
           where ${table.chunkUid} = u.uid`);
         filled += rows.length;
       }
@@ -173,9 +174,7 @@ export async function backfillSearchText(
       );
       for (const ix of indexes) await tx.execute(sql`drop index ${sql.identifier(ix.indexname)}`);
       await fill(tx);
-      if (maintenanceWorkMem) {
-        await tx.execute(sql`select set_config('maintenance_work_mem', ${maintenanceWorkMem}, true)`);
-      }
+      if (maintenanceWorkMem) await setLocal(tx, { maintenance_work_mem: maintenanceWorkMem });
       for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
     });
   }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type Paper, pages, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
+import { sqlList } from "@/db/sql";
 
 // No `import "server-only"` here: the CLI runs these same queries outside Next.js.
 
@@ -148,14 +149,8 @@ export async function getLibraryStats(db: Database): Promise<LibraryStats> {
     join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
     left join pg_index i on i.indexrelid = c.oid
     left join pg_class t on t.oid = i.indrelid
-    where (c.relkind = 'r' and c.relname in (${sql.join(
-      tableNames.map((n) => sql`${n}`),
-      sql`, `,
-    )}))
-       or (c.relkind = 'i' and t.relname in (${sql.join(
-         tableNames.map((n) => sql`${n}`),
-         sql`, `,
-       )}))
+    where (c.relkind = 'r' and c.relname in (${sqlList(tableNames)}))
+       or (c.relkind = 'i' and t.relname in (${sqlList(tableNames)}))
     order by c.relkind desc, c.relname`,
   );
   return {

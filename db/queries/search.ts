@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
+import { setLocal, sqlArray, sqlList } from "@/db/sql";
 
 // No `import "server-only"` here: the CLI and the benchmarks run these same queries outside Next.js.
 
@@ -23,12 +24,7 @@ function tableSql(table: SearchTable): SQL {
 function filterSql(f: SearchFilters): SQL {
   const parts: SQL[] = [sql`p.status = 'ready'`];
   if (f.paperIds && f.paperIds.length > 0) {
-    parts.push(
-      sql`c.paper_id in (${sql.join(
-        f.paperIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
-    );
+    parts.push(sql`c.paper_id in (${sqlList(f.paperIds)})`);
   }
   if (f.yearFrom !== undefined) parts.push(sql`p.year >= ${f.yearFrom}`);
   if (f.yearTo !== undefined) parts.push(sql`p.year <= ${f.yearTo}`);
@@ -36,36 +32,13 @@ function filterSql(f: SearchFilters): SQL {
   return sql.join(parts, sql` and `);
 }
 
-function textArray(values: string[]): SQL {
-  if (values.length === 0) return sql`array[]::text[]`;
-  return sql`array[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::text[]`;
-}
-
-function intArray(values: number[]): SQL {
-  if (values.length === 0) return sql`array[]::int[]`;
-  return sql`array[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::int[]`;
-}
-
-function floatArray(values: number[]): SQL {
-  if (values.length === 0) return sql`array[]::float8[]`;
-  return sql`array[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::float8[]`;
-}
-
 /**
- * The lexemes of a tsvector that are among `lexemes`, as text[]: marked with weight A (stored vectors carry none) and
- * filtered on it, all in C — unnesting the whole vector to compare each lexeme costs several times more.
+ * A tsvector cut down to the lexemes among `lexemes`, positions kept: they are marked with weight A (stored vectors
+ * carry none: `to_tsvector` gives D) and filtered on it, all in C — unnesting the whole vector to compare each lexeme
+ * costs several times more.
  */
-function lexemesIn(tsv: SQL, lexemes: string[]): SQL {
-  return sql`tsvector_to_array(ts_filter(setweight(setweight(${tsv}, 'D'), 'A', ${textArray(lexemes)}), '{a}'))`;
+function termCut(tsv: SQL, lexemes: string[]): SQL {
+  return sql`ts_filter(setweight(${tsv}, 'A', ${sqlArray(lexemes, "text")}), '{a}')`;
 }
 
 /** `'a' | 'b' | 'c'` over already-stemmed, validated lexemes: an OR query, parsed with the `simple` configuration. */
@@ -92,7 +65,7 @@ export async function getQueryLexemes(
       (select array_agg(u.lexeme order by u.first_pos)
          from (select lexeme, positions[1] as first_pos from unnest(to_tsvector('simple', t.q))) u) as lexemes
     from (select null::text as q, null::bigint as i union all
-          select * from unnest(${textArray(texts)}) with ordinality) as t(q, i)
+          select * from unnest(${sqlArray(texts, "text")}) with ordinality) as t(q, i)
     order by t.i nulls first`,
   );
   const lexemes: string[][] = texts.map(() => []);
@@ -132,7 +105,7 @@ export async function getDocumentFrequencies(
   // One GIN lookup per lexeme (forced: a single pass with a count per lexeme reads every row's tsvector, 4–5× slower
   // here and linear in the library's size).
   const rows = await db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
+    await setLocal(tx, { enable_seqscan: "off", jit: "off" });
     return queryRows<{ l: string; n: number }>(
       tx,
       sql.join(
@@ -227,10 +200,7 @@ export async function searchFullText(
   // and cover density read only that cut (cover density depends only on the query terms' positions; it is
   // normalised by the log of the row's distinct lexemes), for the rows that make a query's top `limit`.
   const rows = await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true),
-        set_config('jit', 'off', true)`,
-    );
+    await setLocal(tx, { enable_seqscan: "off", enable_indexscan: "off", jit: "off" });
     return queryRows<{
       qi: number;
       chunk_uid: string;
@@ -242,15 +212,15 @@ export async function searchFullText(
       tx,
       sql`
     with q as (
-      select * from unnest(${intArray(qi)}, ${textArray(qLexeme)}, ${floatArray(qIdf)}) as q(qi, lexeme, idf)
+      select * from unnest(${sqlArray(qi, "int")}, ${sqlArray(qLexeme, "text")}, ${sqlArray(qIdf, "float8")}) as q(qi, lexeme, idf)
     ),
     qt as (
       select qt.qi::int as qi, to_tsquery('simple', qt.t) as tq
-      from unnest(${textArray(coverQueries)}) with ordinality as qt(t, qi) where qt.t <> ''
+      from unnest(${sqlArray(coverQueries, "text")}) with ordinality as qt(t, qi) where qt.t <> ''
     ),
     cand as materialized (
       select c.chunk_uid, c.paper_id, greatest(length(c.tsv), 1)::float8 as dl,
-        ts_filter(setweight(c.tsv, 'A', ${textArray(all)}), '{a}') as qv
+        ${termCut(sql`c.tsv`, all)} as qv
       from ${t} c join papers p on p.id = c.paper_id
       where c.tsv @@ ${orTsQuery([...selecting])} and ${filterSql(filters)}
     ),
@@ -315,16 +285,15 @@ export async function searchVector(
   const t = tableSql(table);
   const vec = `[${embedding.map((x) => (Number.isFinite(x) ? x : 0)).join(",")}]`;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('hnsw.ef_search', ${String(Math.max(limit, efSearch))}, true),
-      set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
     // Over the whole library the HNSW index is the plan we want, but the planner, costing it by ef_search, prefers to
     // compute and sort every distance until the table is large (30 ms instead of 7 at 2,000 chunks on PGlite). Within
     // a few papers (a paper-id filter) the exact scan through the paper index is both faster and exact: left to it.
     // The disabled plans' penalty costs would switch Postgres's JIT on (190 ms of compiling for a 2 ms query): off.
-    if (!filters.paperIds) {
-      await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true),
-        set_config('jit', 'off', true)`);
-    }
+    await setLocal(tx, {
+      "hnsw.ef_search": String(Math.max(limit, efSearch)),
+      "hnsw.iterative_scan": "relaxed_order",
+      ...(filters.paperIds ? {} : { enable_seqscan: "off", enable_sort: "off", jit: "off" }),
+    });
     const r = await queryRows<{ chunk_uid: string; paper_id: string; distance: number }>(
       tx,
       sql`
@@ -379,10 +348,7 @@ export async function getEmbeddings(
   const r = await queryRows<{ chunk_uid: string; embedding: string | null }>(
     db,
     sql`select c.chunk_uid, c.embedding::text as embedding from ${tableSql(table)} c
-        where c.embedding is not null and c.chunk_uid in (${sql.join(
-          chunkUids.map((u) => sql`${u}`),
-          sql`, `,
-        )})`,
+        where c.embedding is not null and c.chunk_uid in (${sqlList(chunkUids)})`,
   );
   for (const row of r) {
     const v = parseVector(row.embedding);
@@ -413,12 +379,9 @@ export async function getContentRows(
     sql`
     select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.text,
       p.title, p.year,
-      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes
+      tsvector_to_array(${termCut(sql`c.tsv`, lexemes)}) as lexemes
     from chunks c join papers p on p.id = c.paper_id
-    where c.chunk_uid in (${sql.join(
-      chunkUids.map((u) => sql`${u}`),
-      sql`, `,
-    )})`,
+    where c.chunk_uid in (${sqlList(chunkUids)})`,
   );
   return r.map((row) => ({
     chunkUid: row.chunk_uid,
@@ -471,12 +434,9 @@ export async function getSummaryRows(
     sql`
     select c.chunk_uid, c.paper_id, c.chunk_index, c.char_start, c.char_end, c.text, c.pages,
       p.title, p.year, p.authors,
-      ${lexemesIn(sql`c.tsv`, lexemes)} as lexemes
+      tsvector_to_array(${termCut(sql`c.tsv`, lexemes)}) as lexemes
     from summary_chunks c join papers p on p.id = c.paper_id
-    where c.chunk_uid in (${sql.join(
-      chunkUids.map((u) => sql`${u}`),
-      sql`, `,
-    )})`,
+    where c.chunk_uid in (${sqlList(chunkUids)})`,
   );
   return r.map((row) => ({
     chunkUid: row.chunk_uid,

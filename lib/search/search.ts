@@ -203,7 +203,7 @@ const statsCache = new WeakMap<Database, Map<SearchTable, CachedStats>>();
 
 /**
  * Corpus statistics for IDF and BM25, cached per database and table while the row count (`total`, read with the query's
- * lexemes) stays the same; only lexemes not seen before cost a pass over the table.
+ * lexemes) stays the same; only lexemes not seen before cost a lookup (one GIN probe each).
  */
 async function lexemeStats(db: Database, table: SearchTable, total: number, lexemes: string[]): Promise<LexemeStats> {
   let byTable = statsCache.get(db);

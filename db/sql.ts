@@ -1,0 +1,31 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Database } from "@/db";
+
+/** `$1, $2, …`: a parameter list for `in (…)`. Callers make sure it is not empty. */
+export function sqlList(values: readonly (string | number)[]): SQL {
+  return sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+}
+
+/** `array[$1, $2, …]::type[]` (an empty array of the type when there are no values). */
+export function sqlArray(values: readonly (string | number)[], type: "text" | "int" | "float8"): SQL {
+  const cast = sql.raw(`${type}[]`);
+  return values.length === 0 ? sql`array[]::${cast}` : sql`array[${sqlList(values)}]::${cast}`;
+}
+
+/**
+ * Sets planner and extension settings for the rest of the current transaction only (`SET LOCAL`, through
+ * `set_config(…, true)`), in one round trip. Names are ours, never user input.
+ */
+export async function setLocal(tx: Pick<Database, "execute">, settings: Record<string, string>): Promise<void> {
+  const entries = Object.entries(settings);
+  if (entries.length === 0) return;
+  await tx.execute(
+    sql`select ${sql.join(
+      entries.map(([name, value]) => sql`set_config(${name}, ${value}, true)`),
+      sql`, `,
+    )}`,
+  );
+}
