@@ -17,6 +17,14 @@ export async function register() {
     const { getEnv } = await import("@/lib/env");
     const interrupted = await markInterruptedRuns(handle.db, { olderThanMs: getEnv().LECTERN_RESEARCH_TIMEOUT_MS });
     if (interrupted > 0) console.log(`[lectern] ${interrupted} research run(s) interrupted by a restart marked failed`);
+    if (process.env.LECTERN_WARMUP !== "0") {
+      // one offline question over the library before the first request, so the first user does not wait for cold
+      // caches (Next.js serves requests once register() has returned)
+      const { warmUpResearch } = await import("@/lib/research/warmup");
+      const { getEmbeddingProvider } = await import("@/lib/embeddings");
+      const w = await warmUpResearch({ db: handle.db, embedder: getEmbeddingProvider(getEnv()) });
+      if (w.ran !== "nothing") console.log(`[lectern] research warmed up (${w.ran}) in ${w.ms} ms`);
+    }
   } catch (e) {
     // Keep serving: pages show the error, and the next request tries again (e.g. once PostgreSQL is back).
     console.error(`[lectern] database not available at start: ${(e as Error).message}`);

@@ -9,11 +9,13 @@ import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { searchSummaries } from "@/lib/search/search";
 import { makeTestPdf } from "@/lib/testing/pdf";
-import { NO_CONTENT_MESSAGE, noPapersMessage, type ResearchDeps, runResearch } from "./orchestrator";
+import { NO_CONTENT_MESSAGE, noPapersMessage, type ResearchDeps, runResearch, SUMMARY_SEARCH } from "./orchestrator";
 import { cancelRun, startRun, subscribeRun, waitForRun } from "./runs";
 import { mockModel, sourcesInPrompt } from "./testing";
 import type { ResearchEvent, ResearchRunState } from "./types";
+import { warmUpResearch } from "./warmup";
 
 const ATTENTION = [
   "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe propose an attention-only encoder-decoder for translation that trains faster than recurrent models.",
@@ -197,6 +199,44 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     expect(state.steps.find((s) => s.id === "verification")?.data).toMatchObject({ method: "llm" });
   });
 
+  it("searches the summaries with the queries it already has while the model writes its own", async () => {
+    const log: string[] = [];
+    const recording: EmbeddingProvider = {
+      ...embedder,
+      embed: async (texts, o) => {
+        log.push(`embed ${JSON.stringify(texts)}`);
+        return embedder.embed(texts, o);
+      },
+    };
+    const { model } = citingModel({ delayMs: 150 });
+    const inner = model.doGenerate.bind(model);
+    model.doGenerate = async (options) => {
+      const r = await inner(options);
+      const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      if (text.includes('"queries"')) log.push("model queries returned");
+      return r;
+    };
+    const { state } = await run(QUESTION, { chatModel: model, embedder: recording });
+    expect(state.status).toBe("completed");
+    const queries = state.steps.find((s) => s.id === "query_expansion")?.queries ?? [];
+    expect(queries).toContain("scaling of attention logits");
+    const returned = log.indexOf("model queries returned");
+    expect(returned).toBeGreaterThan(0);
+    // before the model's queries came back, the question and the rules' queries were already being searched
+    const before = log.slice(0, returned).filter((l) => l.startsWith("embed"));
+    expect(before).toHaveLength(1);
+    expect(JSON.parse((before[0] as string).slice(6))).toContain(QUESTION);
+    // afterwards the summary search embedded only the model's new query; the full text search embedded them all
+    const after = log.slice(returned + 1).map((l) => JSON.parse(l.slice(6)) as string[]);
+    expect(after[0]).toEqual(["scaling of attention logits"]);
+    expect(after[1]).toEqual(queries);
+    // and the shortlist is what one search with every query finds
+    const direct = await searchSummaries(handle.db, queries, embedder, SUMMARY_SEARCH);
+    expect(state.steps.find((s) => s.id === "search_summaries")?.data).toMatchObject({
+      papers: direct.map((p) => p.paperId),
+    });
+  });
+
   it("shows what the model judge rejects as unsupported, with its reason", async () => {
     const { model } = citingModel({
       judge: () => '{"verdicts": [{"i": 1, "supported": false, "reason": "The passage says otherwise."}]}',
@@ -298,6 +338,36 @@ describe("runResearch when the index is broken", () => {
     expect(state.error?.code).toBe("no_content");
     expect(state.error?.message).toBe(NO_CONTENT_MESSAGE);
     expect(state.error?.hint).toMatch(/reembed/);
+  });
+});
+
+describe("warmUpResearch", () => {
+  it("runs one offline question over the library, saving nothing and calling no model", async () => {
+    const before = await listRuns(handle.db, { limit: 100 });
+    const w = await warmUpResearch({ db: handle.db, embedder });
+    expect(w.ran).toBe("research");
+    expect((await listRuns(handle.db, { limit: 100 })).length).toBe(before.length);
+  });
+
+  it("with a remote embedder, warms the full-text searches only (no embedding call)", async () => {
+    const remote: EmbeddingProvider = {
+      kind: "openai",
+      model: "text-embedding-3-small",
+      dimensions: 512,
+      embed: async () => {
+        throw new Error("no embedding calls in a warm-up");
+      },
+    };
+    expect((await warmUpResearch({ db: handle.db, embedder: remote })).ran).toBe("full-text");
+  });
+
+  it("never throws: a database that is away only means no warm-up", async () => {
+    const away = {
+      select: () => {
+        throw new Error("connection refused");
+      },
+    } as unknown as DbHandle["db"];
+    expect((await warmUpResearch({ db: away, embedder })).ran).toBe("nothing");
   });
 });
 

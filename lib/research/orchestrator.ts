@@ -8,7 +8,7 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
 import { parseQueries } from "@/lib/search/query";
-import { searchContent, searchSummaries } from "@/lib/search/search";
+import { prefetchRetrieval, RetrievalCache, searchContent, searchSummaries } from "@/lib/search/search";
 import { analyzeWithLlm, analyzeWithRules, type QueryAnalysis, RULE_CONFIDENCE_THRESHOLD } from "./analysis";
 import { judgeCitations, malformedCitations, parseCitations, verifyCitations } from "./citations";
 import { feedbackTerms, llmExpansions, mergeQueries, ruleExpansions } from "./expansion";
@@ -52,6 +52,16 @@ export const SUMMARY_SEARCH = { k: 8, mmrAlpha: 0.5 } as const;
 export const CONTENT_SEARCH = { k: 15, mmrAlpha: 0.6 } as const;
 /** Passages handed to synthesis. */
 const EVIDENCE_PASSAGES = 12;
+
+/** Whether the question passes query validation (the analysis step reports why when it does not). */
+function validQuestion(question: string): boolean {
+  try {
+    parseQueries(question);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function noPapersMessage(question: string): string {
   return `No papers found relevant to query: "${question}". Try refining your search terms.`;
@@ -168,8 +178,28 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
   const retrieved: RetrievedRecord[] = [];
   const llm = deps.chatModel;
 
+  // Every search of the run shares one retrieval cache, so queries searched ahead of time are not searched again.
+  const cache = new RetrievalCache();
+  /** A search started ahead of its step; its failure surfaces (and is handled) when the step awaits it. */
+  const ahead = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => {});
+    return p;
+  };
+
   try {
     // validates the question (empty, too long, no words): a clear bad_request, before any work
+    // Pseudo-relevance feedback needs a first search with the question alone. It starts now, so it runs while the
+    // model (when one is configured and the rules are unsure) classifies the question.
+    const firstSearch = ahead(
+      validQuestion(question)
+        ? searchContent(deps.db, question, deps.embedder, {
+            k: 5,
+            mmrAlpha: 1,
+            retriever: "fts",
+            candidates: 20,
+          })
+        : Promise.resolve([]),
+    );
     const analysis = await runStep("analysis", async () => {
       parseQueries(question);
       let a: QueryAnalysis = analyzeWithRules(question);
@@ -196,14 +226,13 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
 
     const queries = await runStep("query_expansion", async () => {
       const rules = ruleExpansions(question, analysis);
+      // the model's expansions and the library's feedback are independent: both run at once
+      const fromModel = llm
+        ? ahead(llmExpansions(llm, question, analysis, { signal: withTimeout(signal, deps.llmTimeoutMs) }))
+        : null;
       // pseudo-relevance feedback: the library's own words, from the top passages of a first search
       // full text only: the feedback is lexical anyway, and this skips embedding the question twice
-      const first = await searchContent(deps.db, question, deps.embedder, {
-        k: 5,
-        mmrAlpha: 1,
-        retriever: "fts",
-        candidates: 20,
-      });
+      const first = await firstSearch;
       const prf = feedbackTerms(
         question,
         first.map((r) => r.text),
@@ -211,9 +240,13 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
       const prfQuery = prf.length > 0 ? `${analysis.keywords.slice(0, 4).join(" ")} ${prf.join(" ")}` : "";
       let fromLlm: string[] = [];
       let note = "";
-      if (llm) {
+      if (fromModel) {
+        // while the model writes its queries, the summary index is searched with the ones already known
+        const known = mergeQueries(question, [rules, prfQuery ? [prfQuery] : []]);
+        // (not awaited: the summary search waits for whatever is still in flight, and redoes what failed)
+        ahead(prefetchRetrieval(deps.db, "summaries", known, deps.embedder, { ...SUMMARY_SEARCH, cache }));
         try {
-          fromLlm = await llmExpansions(llm, question, analysis, { signal: withTimeout(signal, deps.llmTimeoutMs) });
+          fromLlm = await fromModel;
         } catch (e) {
           if (signal.aborted) throw e;
           note = ` The model's expansions failed (${errorMessage(e)}).`;
@@ -238,7 +271,7 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
 
     const papers = await runStep("search_summaries", async (progress) => {
       progress({ title: `Searching paper summaries (${queries.length} queries)`, queries });
-      const found = await searchSummaries(deps.db, queries, deps.embedder, { ...SUMMARY_SEARCH });
+      const found = await searchSummaries(deps.db, queries, deps.embedder, { ...SUMMARY_SEARCH, cache });
       retrieved.push(
         ...found.map((p, i) => ({
           chunkUid: p.passages[0]?.chunkUid ?? p.paperId,

@@ -9,7 +9,7 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { makeTestPdf } from "@/lib/testing/pdf";
-import { bestPerPage, searchContent, searchSummaries } from "./search";
+import { bestPerPage, prefetchRetrieval, RetrievalCache, searchContent, searchSummaries } from "./search";
 
 // Three small "papers" generated on the spot and ingested through the real pipeline.
 const ATTENTION = [
@@ -170,6 +170,76 @@ describe("searchSummaries", () => {
   it("returns nothing for an absent topic and rejects bad input", async () => {
     expect(await searchSummaries(handle.db, "Gaussian splatting NeRF novel-view rendering", embedder)).toEqual([]);
     await expectBadRequest(searchSummaries(handle.db, "", embedder));
+  });
+});
+
+describe("RetrievalCache", () => {
+  const QUERIES = [
+    "low-rank update matrices",
+    "retrieval stride every four tokens",
+    "square root of the key dimension",
+  ];
+
+  it("gives the same results as an uncached search, prefetched or not, and searches each query once", async () => {
+    const plain = await searchSummaries(handle.db, QUERIES, embedder, { cutoff: 0 });
+    const cache = new RetrievalCache();
+    await prefetchRetrieval(handle.db, "summaries", QUERIES.slice(0, 2), embedder, { cutoff: 0, cache });
+    expect(cache.size).toBe(2);
+    expect(cache.hits).toBe(0);
+    const cached = await searchSummaries(handle.db, QUERIES, embedder, { cutoff: 0, cache });
+    expect(cache.hits).toBe(2);
+    expect(cache.size).toBe(3);
+    expect(cached).toEqual(plain);
+    // fusion options apply after retrieval: a different k reuses the lists; a different filter does not
+    await searchSummaries(handle.db, QUERIES, embedder, { cutoff: 0, k: 2, cache });
+    expect(cache.hits).toBe(5);
+    await searchSummaries(handle.db, QUERIES, embedder, { cutoff: 0, yearFrom: 2021, cache });
+    expect(cache.size).toBe(6);
+  });
+
+  it("keeps the content and summary indexes, and paper filters, apart", async () => {
+    const cache = new RetrievalCache();
+    const q = "retrieve new documents every four generated tokens";
+    const summaries = await searchSummaries(handle.db, q, embedder, { cache });
+    const content = await searchContent(handle.db, q, embedder, { cache });
+    expect(cache.hits).toBe(0);
+    expect(content).toEqual(await searchContent(handle.db, q, embedder));
+    expect(summaries).toEqual(await searchSummaries(handle.db, q, embedder));
+    const restricted = await searchContent(handle.db, q, embedder, { paperIds: ["2106.00002v2"], cache, cutoff: 0 });
+    expect(cache.hits).toBe(0);
+    expect(cache.size).toBe(3);
+    expect(restricted.every((r) => r.paperId === "2106.00002v2")).toBe(true);
+  });
+
+  it("does not keep a failed retrieval: the next search retrieves it again", async () => {
+    const cache = new RetrievalCache();
+    const broken = { ...embedder, embed: async () => Promise.reject(new Error("embedder down")) };
+    await expect(prefetchRetrieval(handle.db, "content", "low-rank update", broken, { cache })).rejects.toThrow(
+      "embedder down",
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    expect(cache.size).toBe(0);
+    const rs = await searchContent(handle.db, "low-rank update", embedder, { cache });
+    expect(rs[0]?.paperId).toBe("2106.00002v2");
+  });
+
+  it("retrieves again a query whose prefetch fails while a search waits for it", async () => {
+    const cache = new RetrievalCache();
+    let fail = true;
+    const flaky: EmbeddingProvider = {
+      ...embedder,
+      embed: async (texts) => {
+        if (fail) {
+          fail = false;
+          throw new Error("transient");
+        }
+        return embedder.embed(texts);
+      },
+    };
+    const prefetch = prefetchRetrieval(handle.db, "content", "low-rank update", flaky, { cache });
+    const search = searchContent(handle.db, "low-rank update", flaky, { cache });
+    await expect(prefetch).rejects.toThrow("transient");
+    expect((await search)[0]?.paperId).toBe("2106.00002v2");
   });
 });
 

@@ -53,6 +53,8 @@ export interface SearchOptions {
   candidates?: number;
   /** HNSW `ef_search` for this search (≥ candidates). */
   efSearch?: number;
+  /** Per-query retrieval results shared by the searches of one research run (see RetrievalCache). */
+  cache?: RetrievalCache;
 }
 
 export interface RetrieverScore {
@@ -313,24 +315,82 @@ function better(a: RetrieverScore | null, b: RetrieverScore): RetrieverScore {
   return !a || b.rank < a.rank ? b : a;
 }
 
-async function retrieve(
+/** One query's retrieval: its full-text statistics and each retriever's ranked list, before fusion. */
+interface QueryLists {
+  work: QueryWork;
+  fts: FullTextHit[];
+  vec: VectorHit[];
+}
+
+/**
+ * Per-query retrieval results shared across the searches of one research run, so a query searched once — for
+ * instance ahead of time, while a model call is in flight — is not searched again. Keyed by everything that changes
+ * a query's lists (index, retrievers, filters, candidate count, ef_search, the query text); fusion weights, k, MMR
+ * and cutoffs apply afterwards and are not part of the key. Failed retrievals are not kept. Hold one per run, not
+ * longer: the library may change.
+ */
+export class RetrievalCache {
+  private readonly entries = new Map<string, Promise<QueryLists>>();
+  get size(): number {
+    return this.entries.size;
+  }
+  /** Queries answered from the cache (for tests and benchmarks). */
+  hits = 0;
+  get(key: string): Promise<QueryLists> | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, value: Promise<QueryLists>): void {
+    this.entries.set(key, value);
+    value.catch(() => {
+      if (this.entries.get(key) === value) this.entries.delete(key);
+    });
+  }
+}
+
+interface RetrievalParams {
+  useFts: boolean;
+  useVector: boolean;
+  filters: SearchFilters;
+  limit: number;
+  efSearch: number;
+}
+
+function retrievalParams(opts: SearchOptions): RetrievalParams {
+  const retriever = opts.retriever ?? "hybrid";
+  return {
+    useFts: retriever !== "vector",
+    useVector: retriever !== "fts",
+    filters: toFilters(opts),
+    limit: positiveInt("candidates", opts.candidates, 60, 1000),
+    efSearch: positiveInt("efSearch", opts.efSearch, 100, 1000),
+  };
+}
+
+function cacheKey(table: SearchTable, p: RetrievalParams, query: ParsedQuery): string {
+  const f = p.filters;
+  return JSON.stringify([
+    table,
+    p.useFts,
+    p.useVector,
+    f.paperIds ? [...f.paperIds].sort() : null,
+    f.yearFrom ?? null,
+    f.yearTo ?? null,
+    f.category ?? null,
+    p.limit,
+    p.efSearch,
+    query.text,
+  ]);
+}
+
+/** Runs the retrievers for `queries` (all of them in one full-text statement), one result per query, in order. */
+async function retrieveLists(
   db: Database,
   table: SearchTable,
-  input: string | string[],
+  queries: ParsedQuery[],
   embedder: EmbeddingProvider,
-  opts: SearchOptions,
-): Promise<RetrievalRun> {
-  const queries = parseQueries(input);
-  const retriever = opts.retriever ?? "hybrid";
-  const useFts = retriever !== "vector";
-  const useVector = retriever !== "fts";
-  const filters = toFilters(opts);
-  const limit = positiveInt("candidates", opts.candidates, 60, 1000);
-  const efSearch = positiveInt("efSearch", opts.efSearch, 100, 1000);
-  const wFts = opts.weights?.fts ?? DEFAULT_WEIGHTS.fts;
-  const wVec = opts.weights?.vector ?? DEFAULT_WEIGHTS.vector;
-  const wProx = opts.weights?.proximity ?? DEFAULT_WEIGHTS.proximity;
-
+  p: RetrievalParams,
+): Promise<QueryLists[]> {
+  const { useFts, useVector, filters, limit, efSearch } = p;
   const [{ works, avgLength }, embeddings] = await Promise.all([
     prepareQueries(db, table, queries),
     useVector
@@ -351,7 +411,77 @@ async function retrieve(
       ),
     ),
   ]);
-  const perQuery = works.map((_, qi) => ({ fts: ftsLists[qi] ?? [], vec: vecLists[qi] ?? [] }));
+  return works.map((work, qi) => ({ work, fts: ftsLists[qi] ?? [], vec: vecLists[qi] ?? [] }));
+}
+
+/** Each query's lists, from `cache` where present; the missing queries are retrieved together (and cached). */
+async function queryLists(
+  db: Database,
+  table: SearchTable,
+  queries: ParsedQuery[],
+  embedder: EmbeddingProvider,
+  p: RetrievalParams,
+  cache: RetrievalCache | undefined,
+): Promise<QueryLists[]> {
+  if (!cache) return retrieveLists(db, table, queries, embedder, p);
+  const keys = queries.map((q) => cacheKey(table, p, q));
+  const missing = queries.filter((_, i) => !cache.get(keys[i] as string));
+  cache.hits += queries.length - missing.length;
+  if (missing.length > 0) {
+    const fresh = retrieveLists(db, table, missing, embedder, p);
+    missing.forEach((q, i) => {
+      cache.set(
+        cacheKey(table, p, q),
+        fresh.then((lists) => lists[i] as QueryLists),
+      );
+    });
+  }
+  // a query whose earlier retrieval failed (say, a prefetch while the database was away) is retrieved again
+  return Promise.all(
+    keys.map((key, i) => {
+      const entry = cache.get(key) as Promise<QueryLists>;
+      const query = queries[i] as ParsedQuery;
+      if (missing.includes(query)) return entry;
+      return entry.catch(() => retrieveLists(db, table, [query], embedder, p).then((lists) => lists[0] as QueryLists));
+    }),
+  );
+}
+
+/**
+ * Runs the retrievers for `input` on the summary or content index and keeps their lists in `opts.cache` without
+ * fusing or reading rows: a later search with the same options and cache finds them there. The research orchestrator
+ * calls it while a model call is in flight.
+ */
+export async function prefetchRetrieval(
+  db: Database,
+  index: "summaries" | "content",
+  input: string | string[],
+  embedder: EmbeddingProvider,
+  opts: SearchOptions & { cache: RetrievalCache },
+): Promise<void> {
+  await queryLists(
+    db,
+    index === "summaries" ? "summary_chunks" : "chunks",
+    parseQueries(input),
+    embedder,
+    retrievalParams(opts),
+    opts.cache,
+  );
+}
+
+async function retrieve(
+  db: Database,
+  table: SearchTable,
+  input: string | string[],
+  embedder: EmbeddingProvider,
+  opts: SearchOptions,
+): Promise<RetrievalRun> {
+  const queries = parseQueries(input);
+  const wFts = opts.weights?.fts ?? DEFAULT_WEIGHTS.fts;
+  const wVec = opts.weights?.vector ?? DEFAULT_WEIGHTS.vector;
+  const wProx = opts.weights?.proximity ?? DEFAULT_WEIGHTS.proximity;
+  const perQuery = await queryLists(db, table, queries, embedder, retrievalParams(opts), opts.cache);
+  const works = perQuery.map((l) => l.work);
 
   const candidates = new Map<string, Candidate>();
   const similarity = new Map<string, number>();
