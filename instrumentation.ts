@@ -17,7 +17,7 @@ export async function register() {
     const { getEnv } = await import("@/lib/env");
     const interrupted = await markInterruptedRuns(handle.db, { olderThanMs: getEnv().LECTERN_RESEARCH_TIMEOUT_MS });
     if (interrupted > 0) console.log(`[lectern] ${interrupted} research run(s) interrupted by a restart marked failed`);
-    if (process.env.LECTERN_WARMUP !== "0") {
+    if (getEnv().LECTERN_WARMUP === "1") {
       // one offline question over the library before the first request, so the first user does not wait for cold
       // caches (Next.js serves requests once register() has returned)
       const { warmUpResearch } = await import("@/lib/research/warmup");

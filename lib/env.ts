@@ -20,6 +20,8 @@ const envSchema = z.object({
   LECTERN_LLM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(60_000)),
   /** A whole research run (all steps, all model calls) is stopped after this long. */
   LECTERN_RESEARCH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(180_000)),
+  /** The server runs one offline question at start so the first user's is not slowed by cold caches; "0" skips it. */
+  LECTERN_WARMUP: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("1")),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; maxUploadBytes: number; llmConfigured: boolean };
