@@ -50,18 +50,20 @@ function orTsQuery(lexemes: string[]): SQL {
 
 /**
  * The index lexemes of each query, in order of first appearance, and the row count of `table` (what the statistics
- * cache is keyed on) in the same round trip. `texts` are the queries' terms as the index stores them
- * (`searchText` of lib/text/terms.ts); Postgres's `simple` parser turns them into lexemes exactly as it did for the
- * stored rows, so both sides always agree.
+ * cache is keyed on) in the same round trip — plus, when `metaKey` is given, that library_meta value (the search reads
+ * the embedding signature this way instead of in a round trip of its own). `texts` are the queries' terms as the
+ * index stores them (`searchText` of lib/text/terms.ts); Postgres's `simple` parser turns them into lexemes exactly as
+ * it did for the stored rows, so both sides always agree.
  */
 export async function getQueryLexemes(
   db: Database,
-  { texts, table }: { texts: string[]; table: SearchTable },
-): Promise<{ lexemes: string[][]; rows: number }> {
-  const r = await queryRows<{ i: number | null; lexemes: string[] | null; n: number }>(
+  { texts, table, metaKey }: { texts: string[]; table: SearchTable; metaKey?: string },
+): Promise<{ lexemes: string[][]; rows: number; meta: unknown }> {
+  const r = await queryRows<{ i: number | null; lexemes: string[] | null; n: number; meta: unknown }>(
     db,
     sql`
     select t.i::int as i, (select count(*) from ${tableSql(table)})::int as n,
+      ${metaKey ? sql`(select m.value from library_meta m where m.key = ${metaKey})` : sql`null::jsonb`} as meta,
       (select array_agg(u.lexeme order by u.first_pos)
          from (select lexeme, positions[1] as first_pos from unnest(to_tsvector('simple', t.q))) u) as lexemes
     from (select null::text as q, null::bigint as i union all
@@ -73,7 +75,8 @@ export async function getQueryLexemes(
     if (row.i == null) continue;
     lexemes[Number(row.i) - 1] = (row.lexemes ?? []).filter((l) => SAFE_LEXEME.test(l));
   }
-  return { lexemes, rows: Number(r[0]?.n ?? 0) };
+  const meta = r[0]?.meta ?? null;
+  return { lexemes, rows: Number(r[0]?.n ?? 0), meta: typeof meta === "string" ? JSON.parse(meta) : meta };
 }
 
 export interface LexemeStats {
@@ -129,9 +132,9 @@ export interface FullTextHit {
   bm25: number;
   /**
    * Postgres cover density (`ts_rank_cd` of the query's terms, divided by ln(1 + distinct lexemes of the row)):
-   * rewards the query's terms appearing close together.
+   * rewards the query's terms appearing close together. Null when not asked for (`coverDensity: false`).
    */
-  coverDensity: number;
+  coverDensity: number | null;
   /** Query lexemes present in the row. */
   matched: string[];
 }
@@ -150,7 +153,8 @@ export interface FullTextQuery {
  * queries; they share most words, so one candidate pass and one tsvector read serve them all): rows matching ANY
  * query's selecting lexemes (an OR tsquery, through the GIN index), scored for each query by BM25 over that query's
  * lexemes from the stored positions (term frequency = number of positions), best `limit` per query, each with
- * `ts_rank_cd` (cover density: the query's terms close together). Returns one list per query, by BM25.
+ * `ts_rank_cd` (cover density: the query's terms close together) when `coverDensity` is on (its default; 60
+ * `ts_rank_cd` calls cost about 3 ms on PGlite). Returns one list per query, by BM25.
  */
 export async function searchFullText(
   db: Database,
@@ -160,6 +164,7 @@ export async function searchFullText(
     avgLength,
     filters,
     limit,
+    coverDensity = true,
     k1 = 1.2,
     b = 0.5,
   }: {
@@ -168,6 +173,7 @@ export async function searchFullText(
     avgLength: number;
     filters: SearchFilters;
     limit: number;
+    coverDensity?: boolean;
     k1?: number;
     b?: number;
   },
@@ -199,14 +205,16 @@ export async function searchFullText(
   // tsvector, several times slower. Each candidate's vector is cut down to the queries' lexemes once (in C); BM25
   // and cover density read only that cut (cover density depends only on the query terms' positions; it is
   // normalised by the log of the row's distinct lexemes), for the rows that make a query's top `limit`.
+  // No nested loops either: the planner, costing the CTEs at a couple of rows, joined the top rows back to the
+  // candidates by rescanning them for each row (60 × 300 comparisons: 23 → 13 ms per statement on PGlite).
   const rows = await db.transaction(async (tx) => {
-    await setLocal(tx, { enable_seqscan: "off", enable_indexscan: "off", jit: "off" });
+    await setLocal(tx, { enable_seqscan: "off", enable_indexscan: "off", enable_nestloop: "off", jit: "off" });
     return queryRows<{
       qi: number;
       chunk_uid: string;
       paper_id: string;
       bm25: number;
-      cover_density: number;
+      cover_density: number | null;
       matched: string[];
     }>(
       tx,
@@ -243,7 +251,8 @@ export async function searchFullText(
       ) r where r.rn <= ${limit}::int
     )
     select top.qi::int as qi, top.chunk_uid, cand.paper_id, top.bm25::float8 as bm25,
-      (ts_rank_cd(cand.qv, qt.tq, 0) / ln(cand.dl + 1))::float8 as cover_density, top.matched
+      ${coverDensity ? sql`(ts_rank_cd(cand.qv, qt.tq, 0) / ln(cand.dl + 1))::float8` : sql`null::float8`} as cover_density,
+      top.matched
     from top join cand on cand.chunk_uid = top.chunk_uid join qt on qt.qi = top.qi
     order by top.qi, top.rn`,
     );
@@ -253,7 +262,7 @@ export async function searchFullText(
       chunkUid: row.chunk_uid,
       paperId: row.paper_id,
       bm25: Number(row.bm25),
-      coverDensity: Number(row.cover_density),
+      coverDensity: row.cover_density == null ? null : Number(row.cover_density),
       matched: row.matched ?? [],
     });
   }
@@ -321,43 +330,70 @@ export interface ContentRow {
   chunkIndex: number;
   charStart: number;
   charEnd: number;
-  text: string;
   title: string;
   year: number | null;
   /** Lexemes of the row, restricted to the ones asked about. */
   lexemes: string[];
 }
 
-function parseVector(v: unknown): number[] | null {
-  if (v == null) return null;
-  if (Array.isArray(v)) return v.map(Number);
-  if (typeof v === "string") return JSON.parse(v) as number[];
-  return null;
-}
-
 /**
- * Stored vectors by uid (rows without one are left out). Separate from the row queries because reading and parsing a
- * vector costs more than the rest of the row: only the candidates diversification compares are read.
+ * Cosine similarity between every pair of the given rows' stored vectors, computed by pgvector, as a symmetric map
+ * (rows without a vector are left out). Diversification (MMR) needs only these numbers: reading the vectors
+ * themselves, as text, cost more to transfer and parse than the rest of the search (45 vectors of 512 dimensions
+ * are ~250 kB of text; their ~1,000 pairwise similarities ~20 kB).
  */
-export async function getEmbeddings(
+export async function getPairwiseSimilarities(
   db: Database,
   { table, chunkUids }: { table: SearchTable; chunkUids: string[] },
-): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
-  if (chunkUids.length === 0) return out;
-  const r = await queryRows<{ chunk_uid: string; embedding: string | null }>(
+): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  const ids = [...new Set(chunkUids)];
+  if (ids.length < 2) return out;
+  const r = await queryRows<{ a: string; bs: string[]; sims: number[] }>(
     db,
-    sql`select c.chunk_uid, c.embedding::text as embedding from ${tableSql(table)} c
-        where c.embedding is not null and c.chunk_uid in (${sqlList(chunkUids)})`,
+    sql`
+    with v as materialized (
+      select c.chunk_uid, c.embedding from ${tableSql(table)} c
+      where c.embedding is not null and c.chunk_uid in (${sqlList(ids)})
+    )
+    select a.chunk_uid as a, array_agg(b.chunk_uid) as bs,
+      array_agg((1 - (a.embedding <=> b.embedding))::float8) as sims
+    from v a join v b on b.chunk_uid > a.chunk_uid
+    group by a.chunk_uid`,
   );
+  const put = (x: string, y: string, sim: number) => {
+    let m = out.get(x);
+    if (!m) {
+      m = new Map();
+      out.set(x, m);
+    }
+    m.set(y, sim);
+  };
   for (const row of r) {
-    const v = parseVector(row.embedding);
-    if (v) out.set(row.chunk_uid, v);
+    (row.bs ?? []).forEach((b, i) => {
+      const sim = Number(row.sims?.[i]);
+      if (!Number.isFinite(sim)) return;
+      put(row.a, b, sim);
+      put(b, row.a, sim);
+    });
   }
   return out;
 }
 
-/** Page chunks by uid, with their paper's title and which of `lexemes` they contain. */
+/** The text of page chunks by uid (read for the results only: the ranking needs no text). */
+export async function getChunkTexts(
+  db: Database,
+  { chunkUids }: { chunkUids: string[] },
+): Promise<Map<string, string>> {
+  if (chunkUids.length === 0) return new Map();
+  const r = await queryRows<{ chunk_uid: string; text: string }>(
+    db,
+    sql`select c.chunk_uid, c.text from chunks c where c.chunk_uid in (${sqlList(chunkUids)})`,
+  );
+  return new Map(r.map((row) => [row.chunk_uid, row.text]));
+}
+
+/** Page chunks by uid, with their paper's title and which of `lexemes` they contain (not their text: getChunkTexts). */
 export async function getContentRows(
   db: Database,
   { chunkUids, lexemes }: { chunkUids: string[]; lexemes: string[] },
@@ -370,14 +406,13 @@ export async function getContentRows(
     chunk_index: number;
     char_start: number;
     char_end: number;
-    text: string;
     title: string;
     year: number | null;
     lexemes: string[] | null;
   }>(
     db,
     sql`
-    select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.text,
+    select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end,
       p.title, p.year,
       tsvector_to_array(${termCut(sql`c.tsv`, lexemes)}) as lexemes
     from chunks c join papers p on p.id = c.paper_id
@@ -390,7 +425,6 @@ export async function getContentRows(
     chunkIndex: Number(row.chunk_index),
     charStart: Number(row.char_start),
     charEnd: Number(row.char_end),
-    text: row.text,
     title: row.title,
     year: row.year == null ? null : Number(row.year),
     lexemes: row.lexemes ?? [],

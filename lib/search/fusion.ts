@@ -53,7 +53,19 @@ export interface MmrCandidate {
  */
 export function maximalMarginalRelevance(
   candidates: MmrCandidate[],
-  { k, alpha }: { k: number; alpha: number },
+  {
+    k,
+    alpha,
+    similarity,
+  }: {
+    k: number;
+    alpha: number;
+    /**
+     * Similarity of two candidates by id (e.g. computed by the database), used instead of their embeddings;
+     * undefined for a pair means no redundancy is known.
+     */
+    similarity?: (a: string, b: string) => number | undefined;
+  },
 ): string[] {
   const pool = [...candidates].sort((a, b) => b.relevance - a.relevance);
   if (alpha >= 1) return pool.slice(0, k).map((c) => c.id);
@@ -74,7 +86,12 @@ export function maximalMarginalRelevance(
     const [chosen] = pool.splice(bestIdx, 1);
     if (!chosen) break;
     picked.push(chosen);
-    if (chosen.embedding) {
+    if (similarity) {
+      for (const c of pool) {
+        const sim = Math.max(0, similarity(chosen.id, c.id) ?? 0);
+        if (sim > (maxSim.get(c.id) ?? 0)) maxSim.set(c.id, sim);
+      }
+    } else if (chosen.embedding) {
       for (const c of pool) {
         if (!c.embedding) continue;
         const sim = Math.max(0, cosine(chosen.embedding, c.embedding));

@@ -173,6 +173,33 @@ describe("searchSummaries", () => {
   });
 });
 
+describe("searchContent options", () => {
+  it("refuses a query embedder other than the library's, and says how to fix it", async () => {
+    const other = createHashingEmbedder({ dimensions: 256 });
+    const e = await searchContent(handle.db, "low-rank update", other).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(LecternError);
+    expect((e as LecternError).code).toBe("conflict:embedding");
+    expect((e as LecternError).message).toMatch(/reembed/);
+    // full text alone needs no vectors
+    const fts = await searchContent(handle.db, "low-rank update", other, { retriever: "fts" });
+    expect(fts[0]?.paperId).toBe("2106.00002v2");
+  });
+
+  it("ranks by proximity only when it is fused or asked for", async () => {
+    const q = "square root of the key dimension";
+    const plain = await searchContent(handle.db, q, embedder);
+    expect(plain.every((r) => r.proximity === null)).toBe(true);
+    const shown = await searchContent(handle.db, q, embedder, { showProximity: true });
+    expect(shown.map((r) => r.chunkUid)).toEqual(plain.map((r) => r.chunkUid));
+    expect(shown[0]?.proximity).toMatchObject({ rank: expect.any(Number), score: expect.any(Number) });
+    const fused = await searchContent(handle.db, q, embedder, { weights: { proximity: 1 } });
+    expect(fused[0]?.proximity?.score).toBeGreaterThan(0);
+  });
+});
+
 describe("RetrievalCache", () => {
   const QUERIES = [
     "low-rank update matrices",

@@ -1,11 +1,11 @@
 import type { Database } from "@/db";
-import { getMeta } from "@/db/queries/meta";
 import {
   type FullTextHit,
   getAverageLength,
+  getChunkTexts,
   getContentRows,
   getDocumentFrequencies,
-  getEmbeddings,
+  getPairwiseSimilarities,
   getQueryLexemes,
   getSummaryRows,
   type LexemeStats,
@@ -47,6 +47,11 @@ export interface SearchOptions {
    * close together), vectors. 0 leaves a ranking out. Defaults: DEFAULT_WEIGHTS.
    */
   weights?: { fts?: number; proximity?: number; vector?: number };
+  /**
+   * Rank full text by proximity too (shown on results as `proximity`) even when it is not fused; the search page asks
+   * for it. Off by default: it is fused only with a proximity weight.
+   */
+  showProximity?: boolean;
   /** Content search: chunks kept per page (the best ones), so one page does not fill the list; default 1. */
   perPage?: number;
   /** Candidates each retriever returns per query before fusion. */
@@ -184,8 +189,7 @@ function toFilters(o: SearchOptions): SearchFilters {
 }
 
 /** Vectors from another embedder cannot be compared with the library's: say so instead of returning noise. */
-async function assertSameEmbedder(db: Database, embedder: EmbeddingProvider): Promise<void> {
-  const stored = await getMeta<EmbeddingSignature>(db, { key: EMBEDDING_META_KEY });
+function assertSameEmbedder(stored: EmbeddingSignature | null, embedder: EmbeddingProvider): void {
   if (!stored) return;
   if (stored.kind !== embedder.kind || stored.model !== embedder.model || stored.dimensions !== embedder.dimensions) {
     throw new LecternError(
@@ -238,10 +242,16 @@ async function prepareQueries(
   db: Database,
   table: SearchTable,
   queries: ParsedQuery[],
-): Promise<{ works: QueryWork[]; avgLength: number }> {
-  const { lexemes: lexemeLists, rows } = await getQueryLexemes(db, {
+  metaKey?: string,
+): Promise<{ works: QueryWork[]; avgLength: number; meta: unknown }> {
+  const {
+    lexemes: lexemeLists,
+    rows,
+    meta,
+  } = await getQueryLexemes(db, {
     texts: queries.map((q) => searchText(q.terms.join(" "))),
     table,
+    metaKey,
   });
   const all = [...new Set(lexemeLists.flat())];
   const stats = await lexemeStats(db, table, rows, all);
@@ -256,7 +266,7 @@ async function prepareQueries(
       idfTotal: idf.reduce((a, b) => a + b, 0),
     };
   });
-  return { works, avgLength: stats.avgLength };
+  return { works, avgLength: stats.avgLength, meta };
 }
 
 /**
@@ -349,6 +359,8 @@ export class RetrievalCache {
 
 interface RetrievalParams {
   useFts: boolean;
+  /** Cover density (the proximity ranking) is computed. */
+  proximity: boolean;
   useVector: boolean;
   filters: SearchFilters;
   limit: number;
@@ -359,6 +371,7 @@ function retrievalParams(opts: SearchOptions): RetrievalParams {
   const retriever = opts.retriever ?? "hybrid";
   return {
     useFts: retriever !== "vector",
+    proximity: (opts.weights?.proximity ?? DEFAULT_WEIGHTS.proximity) > 0 || opts.showProximity === true,
     useVector: retriever !== "fts",
     filters: toFilters(opts),
     limit: positiveInt("candidates", opts.candidates, 60, 1000),
@@ -371,6 +384,7 @@ function cacheKey(table: SearchTable, p: RetrievalParams, query: ParsedQuery): s
   return JSON.stringify([
     table,
     p.useFts,
+    p.proximity,
     p.useVector,
     f.paperIds ? [...f.paperIds].sort() : null,
     f.yearFrom ?? null,
@@ -390,18 +404,19 @@ async function retrieveLists(
   embedder: EmbeddingProvider,
   p: RetrievalParams,
 ): Promise<QueryLists[]> {
-  const { useFts, useVector, filters, limit, efSearch } = p;
-  const [{ works, avgLength }, embeddings] = await Promise.all([
-    prepareQueries(db, table, queries),
-    useVector
-      ? assertSameEmbedder(db, embedder).then(() => embedder.embed(queries.map((q) => q.text)))
-      : Promise.resolve([] as number[][]),
+  const { useFts, useVector, filters, limit, efSearch, proximity } = p;
+  // the query embeddings are computed (or requested from the embedding server) while the database works; the
+  // library's embedding signature comes back with the query lexemes
+  const [{ works, avgLength, meta }, embeddings] = await Promise.all([
+    prepareQueries(db, table, queries, useVector ? EMBEDDING_META_KEY : undefined),
+    useVector ? embedder.embed(queries.map((q) => q.text)) : Promise.resolve([] as number[][]),
   ]);
+  if (useVector) assertSameEmbedder(meta as EmbeddingSignature | null, embedder);
 
   const ftsWorks = useFts ? works.map((w) => (w.matchLexemes.length > 0 ? w : { ...w, lexemes: [], idf: [] })) : [];
   const [ftsLists, vecLists] = await Promise.all([
     useFts && ftsWorks.some((w) => w.lexemes.length > 0)
-      ? searchFullText(db, { table, queries: ftsWorks, avgLength, filters, limit })
+      ? searchFullText(db, { table, queries: ftsWorks, avgLength, filters, limit, coverDensity: proximity })
       : Promise.resolve(works.map(() => [] as FullTextHit[])),
     Promise.all(
       works.map((_, qi) =>
@@ -511,12 +526,12 @@ async function retrieve(
       similarity.set(h.chunkUid, Math.max(similarity.get(h.chunkUid) ?? -1, h.similarity));
     });
     if (fts.length > 0) lists.push({ ids: fts.map((h) => h.chunkUid), weight: wFts });
-    if (fts.length > 0) {
-      // ranked either way, so results can show it; fused only with a weight
-      const byProximity = [...fts].sort((a, b) => b.coverDensity - a.coverDensity);
+    if (fts.length > 0 && fts[0]?.coverDensity != null) {
+      // shown on results when computed; fused only with a weight
+      const byProximity = [...fts].sort((a, b) => (b.coverDensity ?? 0) - (a.coverDensity ?? 0));
       byProximity.forEach((h, i) => {
         const c = touch(h.chunkUid, h.paperId);
-        c.proximity = better(c.proximity, { score: h.coverDensity, rank: i + 1 });
+        c.proximity = better(c.proximity, { score: h.coverDensity ?? 0, rank: i + 1 });
       });
       if (wProx > 0) lists.push({ ids: byProximity.map((h) => h.chunkUid), weight: wProx });
     }
@@ -607,18 +622,23 @@ export async function searchContent(
     positiveInt("perPage", opts.perPage, 1, 1000),
   );
   // MMR compares the best MMR_POOL_FACTOR × k candidates: further down, a candidate's fused score is too far below
-  // the leaders' for diversity to pick it, and reading vectors is the costly part of this stage.
+  // the leaders' for diversity to pick it. Their pairwise similarities come from the database (not their vectors).
   const pool = alpha < 1 ? kept.slice(0, k * MMR_POOL_FACTOR) : kept;
-  const vectors =
-    alpha < 1 ? await getEmbeddings(db, { table: "chunks", chunkUids: pool.map((s) => s.row.chunkUid) }) : new Map();
+  const sims =
+    alpha < 1
+      ? await getPairwiseSimilarities(db, { table: "chunks", chunkUids: pool.map((s) => s.row.chunkUid) })
+      : null;
   const order = maximalMarginalRelevance(
-    pool.map((s) => ({ id: s.row.chunkUid, relevance: s.score, embedding: vectors.get(s.row.chunkUid) ?? null })),
-    { k, alpha },
+    pool.map((s) => ({ id: s.row.chunkUid, relevance: s.score })),
+    { k, alpha, similarity: sims ? (a, b) => sims.get(a)?.get(b) : undefined },
   );
+  // only the results' text is read
+  const texts = await getChunkTexts(db, { chunkUids: order });
   const byKept = new Map(kept.map((s) => [s.row.chunkUid, s]));
   return order.flatMap((id) => {
     const s = byKept.get(id);
-    if (!s) return [];
+    const text = texts.get(id);
+    if (!s || text === undefined) return [];
     return [
       {
         chunkUid: s.row.chunkUid,
@@ -629,7 +649,7 @@ export async function searchContent(
         chunkIndex: s.row.chunkIndex,
         charStart: s.row.charStart,
         charEnd: s.row.charEnd,
-        text: s.row.text,
+        text,
         score: s.score,
         relevance: s.relevance,
         fts: s.cand.fts,
@@ -677,14 +697,21 @@ export async function searchSummaries(
     papersById.set(p.row.paperId, list);
   }
   const bestIds = [...papersById.values()].flatMap((list) => (list[0] ? [list[0].row.chunkUid] : []));
-  const vectors = alpha < 1 ? await getEmbeddings(db, { table: "summary_chunks", chunkUids: bestIds }) : new Map();
+  const sims = alpha < 1 ? await getPairwiseSimilarities(db, { table: "summary_chunks", chunkUids: bestIds }) : null;
+  const bestOf = new Map([...papersById.entries()].map(([paperId, list]) => [paperId, list[0]?.row.chunkUid]));
   const order = maximalMarginalRelevance(
-    [...papersById.entries()].map(([paperId, list]) => ({
-      id: paperId,
-      relevance: list[0]?.score ?? 0,
-      embedding: list[0] ? (vectors.get(list[0].row.chunkUid) ?? null) : null,
-    })),
-    { k, alpha },
+    [...papersById.entries()].map(([paperId, list]) => ({ id: paperId, relevance: list[0]?.score ?? 0 })),
+    {
+      k,
+      alpha,
+      similarity: sims
+        ? (a, b) => {
+            const x = bestOf.get(a);
+            const y = bestOf.get(b);
+            return x && y ? sims.get(x)?.get(y) : undefined;
+          }
+        : undefined,
+    },
   );
   return order.flatMap((paperId) => {
     const list = papersById.get(paperId);

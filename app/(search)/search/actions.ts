@@ -30,6 +30,8 @@ export async function searchAction(input: SearchInput): Promise<Result<SearchRes
     yearFrom: yearFrom ?? undefined,
     yearTo: yearTo ?? undefined,
     category: category ?? undefined,
+    // the page shows each result's proximity rank next to its full-text and vector ranks
+    showProximity: true,
   };
   try {
     const db = await getDb();
