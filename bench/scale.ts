@@ -28,6 +28,7 @@ import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import { getEnv } from "@/lib/env";
 import { percentile } from "@/lib/search/eval";
 import { searchContent } from "@/lib/search/search";
+import { searchText } from "@/lib/text/terms";
 import {
   createPaperGenerator,
   createRng,
@@ -203,6 +204,8 @@ async function insertBatch(pool: pg.Pool, batch: Batch, vectors: number[][]) {
       c.charStart,
       c.charEnd,
       c.tokenCount,
+      // what savePaperContent stores: the full-text index is built from it (migration 0003)
+      searchText(c.text),
       vectorLiteral(vectors[i] as number[]),
     ]);
     for (let i = 0; i < chunkRows.length; i += 500) {
@@ -218,10 +221,11 @@ async function insertBatch(pool: pg.Pool, batch: Batch, vectors: number[][]) {
             "char_start",
             "char_end",
             "token_count",
+            "search_text",
             "embedding",
           ],
           chunkRows.slice(i, i + 500),
-          { 8: "vector" },
+          { 9: "vector" },
         ),
       );
     }

@@ -68,7 +68,13 @@ describe("createTestDatabase", () => {
     );
     const def = (name: string) => idx.find((i) => i.indexname === name)?.indexdef ?? "";
     for (const name of ["chunks_embedding_hnsw", "summary_chunks_embedding_hnsw"]) {
-      expect(def(name), name).toMatch(/USING hnsw \(embedding vector_cosine_ops\)/);
+      // denser graph; half-precision key on PostgreSQL, full precision on PGlite (db/schema.ts: HnswPrecision)
+      expect(def(name), name).toMatch(
+        handle.driver === "pglite"
+          ? /USING hnsw \(embedding vector_cosine_ops\)/
+          : /USING hnsw \(\(\(embedding\)::halfvec\(512\)\) halfvec_cosine_ops\)/,
+      );
+      expect(def(name), name).toMatch(/WITH \(m='32', ef_construction='128'\)/);
     }
     for (const name of ["chunks_tsv_gin", "summary_chunks_tsv_gin"]) {
       expect(def(name), name).toMatch(/USING gin \(tsv\)/);
@@ -144,11 +150,14 @@ describe("createTestDatabase", () => {
     expect(Number(nearest[0]?.distance)).toBeLessThan(1e-4);
     expect(Number(nearest[1]?.distance)).toBeGreaterThan(0.5);
 
-    // The HNSW index can serve that ordering (seq scans off: two rows would not pick it on cost alone).
+    // The HNSW index serves the ordering search uses (seq scans off: two rows would not pick it on cost alone).
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
       const res = (await tx.execute(
-        sql`explain select chunk_uid from chunks order by embedding <=> ${JSON.stringify(query)}::vector limit 2`,
+        handle.driver === "pglite"
+          ? sql`explain select chunk_uid from chunks order by embedding <=> ${JSON.stringify(query)}::vector limit 2`
+          : sql`explain select chunk_uid from chunks
+              order by embedding::halfvec(512) <=> ${JSON.stringify(query)}::halfvec(512) limit 2`,
       )) as unknown as { rows: { "QUERY PLAN": string }[] };
       return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
     });

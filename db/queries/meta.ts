@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
-import { libraryMeta } from "@/db/schema";
+import { type HnswPrecision, hnswIndexSql, libraryMeta } from "@/db/schema";
 
 export async function getMeta<T>(db: Database, { key }: { key: string }): Promise<T | null> {
   const [row] = await db.select({ value: libraryMeta.value }).from(libraryMeta).where(eq(libraryMeta.key, key));
@@ -23,6 +23,29 @@ export async function getEmbeddingColumnDimensions(db: Database): Promise<number
   return Number(rows[0]?.dims ?? 0);
 }
 
+const precisionCache = new WeakMap<Database, Promise<HnswPrecision>>();
+
+/**
+ * The key precision of this database's HNSW indexes (db/schema.ts, HnswPrecision): what the index was built with,
+ * or, without one, what this server should use (full precision on PGlite). Read once per database handle; both
+ * tables always share it.
+ */
+export function getHnswPrecision(db: Database): Promise<HnswPrecision> {
+  let p = precisionCache.get(db);
+  if (!p) {
+    p = queryRows<{ half: boolean }>(
+      db,
+      sql`select coalesce(
+            (select bool_or(indexdef like '%halfvec%') from pg_indexes
+              where schemaname = current_schema() and indexname = 'chunks_embedding_hnsw'),
+            version() not like '%wasm32%') as half`,
+    ).then((rows) => (rows[0]?.half ? "half" : "full"));
+    p.catch(() => precisionCache.delete(db));
+    precisionCache.set(db, p);
+  }
+  return p;
+}
+
 const EMBEDDING_TABLES = [
   { table: "chunks", index: "chunks_embedding_hnsw" },
   { table: "summary_chunks", index: "summary_chunks_embedding_hnsw" },
@@ -33,15 +56,17 @@ const EMBEDDING_TABLES = [
  * Used by re-embedding when the provider's dimension differs from the columns'.
  */
 export async function resizeEmbeddingColumns(db: Database, { dimensions }: { dimensions: number }): Promise<void> {
-  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 16000) {
+  // HNSW indexes take up to 4,000 dimensions at half precision (2,000 at full: hnswIndexSql says so)
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4000) {
     throw new Error(`Invalid embedding dimension: ${dimensions}`);
   }
+  const precision = await getHnswPrecision(db);
   await db.transaction(async (tx) => {
     for (const { table, index } of EMBEDDING_TABLES) {
       await tx.execute(sql.raw(`drop index if exists "${index}"`));
       await tx.execute(sql.raw(`update "${table}" set embedding = null`));
       await tx.execute(sql.raw(`alter table "${table}" alter column embedding type vector(${dimensions})`));
-      await tx.execute(sql.raw(`create index "${index}" on "${table}" using hnsw (embedding vector_cosine_ops)`));
+      await tx.execute(sql.raw(hnswIndexSql(table, dimensions, precision)));
     }
   });
 }

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { setLocal, sqlArray, sqlList } from "@/db/sql";
+import { getHnswPrecision } from "./meta";
 
 // No `import "server-only"` here: the CLI and the benchmarks run these same queries outside Next.js.
 
@@ -292,7 +293,11 @@ export async function searchVector(
   }: { table: SearchTable; embedding: number[]; filters: SearchFilters; limit: number; efSearch?: number },
 ): Promise<VectorHit[]> {
   const t = tableSql(table);
+  if (!Number.isInteger(embedding.length) || embedding.length < 1 || embedding.length > 4000) {
+    throw new Error(`Invalid query vector: ${embedding.length} dimensions`);
+  }
   const vec = `[${embedding.map((x) => (Number.isFinite(x) ? x : 0)).join(",")}]`;
+  const precision = await getHnswPrecision(db);
   return db.transaction(async (tx) => {
     // Over the whole library the HNSW index is the plan we want, but the planner, costing it by ef_search, prefers to
     // compute and sort every distance until the table is large (30 ms instead of 7 at 2,000 chunks on PGlite). Within
@@ -303,6 +308,13 @@ export async function searchVector(
       "hnsw.iterative_scan": "relaxed_order",
       ...(filters.paperIds ? {} : { enable_seqscan: "off", enable_sort: "off", jit: "off" }),
     });
+    // The walk orders by the index's key (half precision on PostgreSQL: db/schema.ts, HnswPrecision); the distances
+    // returned, and the final order, are full precision. A paper filter's exact scan orders by full precision.
+    const half = sql.raw(`halfvec(${embedding.length})`);
+    const order =
+      !filters.paperIds && precision === "half"
+        ? sql`c.embedding::${half} <=> ${vec}::${half}`
+        : sql`c.embedding <=> ${vec}::vector`;
     const r = await queryRows<{ chunk_uid: string; paper_id: string; distance: number }>(
       tx,
       sql`
@@ -310,7 +322,7 @@ export async function searchVector(
         select c.chunk_uid, c.paper_id, c.embedding <=> ${vec}::vector as distance
         from ${t} c join papers p on p.id = c.paper_id
         where c.embedding is not null and ${filterSql(filters)}
-        order by c.embedding <=> ${vec}::vector
+        order by ${order}
         limit ${limit}
       )
       select chunk_uid, paper_id, distance::float8 as distance from nearest order by distance, chunk_uid`,

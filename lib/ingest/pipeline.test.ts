@@ -11,6 +11,7 @@ import { reembedLibrary } from "@/lib/embeddings/guard";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { removePaper } from "@/lib/library/remove";
+import { searchContent } from "@/lib/search/search";
 import { makeImageOnlyPdf, makeTestPdf } from "@/lib/testing/pdf";
 import { createIngestContext, type IngestContext, ingestFiles } from "./pipeline";
 import type { IngestInput, IngestProgressEvent } from "./progress";
@@ -232,8 +233,24 @@ describe("ingestFiles", () => {
     expect(res.chunks).toBeGreaterThan(0);
     const dims = await queryRows<{ d: number }>(handle.db, sql`select vector_dims(embedding) as d from chunks limit 1`);
     expect(Number(dims[0]?.d)).toBe(256);
+    // the HNSW indexes are rebuilt for the new width, and vector search uses them
+    const defs = await queryRows<{ def: string }>(
+      handle.db,
+      sql`select indexdef as def from pg_indexes where indexname in ('chunks_embedding_hnsw', 'summary_chunks_embedding_hnsw')`,
+    );
+    expect(defs).toHaveLength(2);
+    for (const d of defs) {
+      expect(d.def).toMatch(
+        handle.driver === "pglite" ? /vector_cosine_ops.*m='32'/ : /halfvec\(256\)\) halfvec_cosine_ops.*m='32'/,
+      );
+    }
     const [r] = await ingestFiles([input("mix.pdf", pdf)], { ...ctx, embedder: other });
     expect(r?.status).toBe("ingested");
+    const found = await searchContent(handle.db, "vectors from two models cannot be compared", other, {
+      retriever: "vector",
+      cutoff: 0,
+    });
+    expect(found.length).toBeGreaterThan(0);
     // and back, so later tests keep the default embedder
     await reembedLibrary(handle.db, ctx.embedder);
   });

@@ -9,7 +9,14 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { makeTestPdf } from "@/lib/testing/pdf";
-import { bestPerPage, prefetchRetrieval, RetrievalCache, searchContent, searchSummaries } from "./search";
+import {
+  bestPerPage,
+  defaultEfSearch,
+  prefetchRetrieval,
+  RetrievalCache,
+  searchContent,
+  searchSummaries,
+} from "./search";
 
 // Three small "papers" generated on the spot and ingested through the real pipeline.
 const ATTENTION = [
@@ -267,6 +274,16 @@ describe("RetrievalCache", () => {
     const search = searchContent(handle.db, "low-rank update", flaky, { cache });
     await expect(prefetch).rejects.toThrow("transient");
     expect((await search)[0]?.paperId).toBe("2106.00002v2");
+  });
+});
+
+describe("defaultEfSearch", () => {
+  it("widens the HNSW walk as the table grows, within pgvector's limit", () => {
+    expect(defaultEfSearch(0)).toBe(100);
+    expect(defaultEfSearch(1_934)).toBe(114);
+    expect(defaultEfSearch(100_000)).toBe(815);
+    expect(defaultEfSearch(10_000_000)).toBe(1000);
+    expect(defaultEfSearch(50_000)).toBeGreaterThan(defaultEfSearch(20_000));
   });
 });
 

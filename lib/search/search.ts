@@ -56,7 +56,7 @@ export interface SearchOptions {
   perPage?: number;
   /** Candidates each retriever returns per query before fusion. */
   candidates?: number;
-  /** HNSW `ef_search` for this search (≥ candidates). */
+  /** HNSW `ef_search` for this search (≥ candidates); by default it grows with the table (defaultEfSearch). */
   efSearch?: number;
   /** Per-query retrieval results shared by the searches of one research run (see RetrievalCache). */
   cache?: RetrievalCache;
@@ -139,6 +139,15 @@ export const DEFAULT_CUTOFF = 0.38;
  * (full-text MRR 0.45 without it, 0.31 with it at weight 1; docs/benchmarks.md).
  */
 export const DEFAULT_WEIGHTS = { fts: 1, proximity: 0, vector: 1 } as const;
+/**
+ * HNSW `ef_search` for a table of `rows` vectors, when the caller sets none: the graph walk has to widen as the table
+ * grows to keep finding the exact nearest rows. 114 at the 1,934 chunks of the 40-paper corpus, 815 at 100,000, where
+ * the index (db/schema.ts) finds 0.96 of the exact top 15 in ~41 ms (docs/benchmarks.md, "Retrieval at scale").
+ */
+export function defaultEfSearch(rows: number): number {
+  return Math.min(1000, 100 + Math.ceil(Math.max(0, rows) / 140));
+}
+
 /** Content search: MMR chooses among the best `MMR_POOL_FACTOR × k` candidates. */
 const MMR_POOL_FACTOR = 3;
 
@@ -243,7 +252,7 @@ async function prepareQueries(
   table: SearchTable,
   queries: ParsedQuery[],
   metaKey?: string,
-): Promise<{ works: QueryWork[]; avgLength: number; meta: unknown }> {
+): Promise<{ works: QueryWork[]; avgLength: number; meta: unknown; rows: number }> {
   const {
     lexemes: lexemeLists,
     rows,
@@ -266,7 +275,7 @@ async function prepareQueries(
       idfTotal: idf.reduce((a, b) => a + b, 0),
     };
   });
-  return { works, avgLength: stats.avgLength, meta };
+  return { works, avgLength: stats.avgLength, meta, rows };
 }
 
 /**
@@ -364,7 +373,8 @@ interface RetrievalParams {
   useVector: boolean;
   filters: SearchFilters;
   limit: number;
-  efSearch: number;
+  /** null: by the table's size (defaultEfSearch). */
+  efSearch: number | null;
 }
 
 function retrievalParams(opts: SearchOptions): RetrievalParams {
@@ -375,7 +385,7 @@ function retrievalParams(opts: SearchOptions): RetrievalParams {
     useVector: retriever !== "fts",
     filters: toFilters(opts),
     limit: positiveInt("candidates", opts.candidates, 60, 1000),
-    efSearch: positiveInt("efSearch", opts.efSearch, 100, 1000),
+    efSearch: opts.efSearch === undefined ? null : positiveInt("efSearch", opts.efSearch, 100, 1000),
   };
 }
 
@@ -407,11 +417,12 @@ async function retrieveLists(
   const { useFts, useVector, filters, limit, efSearch, proximity } = p;
   // the query embeddings are computed (or requested from the embedding server) while the database works; the
   // library's embedding signature comes back with the query lexemes
-  const [{ works, avgLength, meta }, embeddings] = await Promise.all([
+  const [{ works, avgLength, meta, rows }, embeddings] = await Promise.all([
     prepareQueries(db, table, queries, useVector ? EMBEDDING_META_KEY : undefined),
     useVector ? embedder.embed(queries.map((q) => q.text)) : Promise.resolve([] as number[][]),
   ]);
   if (useVector) assertSameEmbedder(meta as EmbeddingSignature | null, embedder);
+  const ef = efSearch ?? defaultEfSearch(rows);
 
   const ftsWorks = useFts ? works.map((w) => (w.matchLexemes.length > 0 ? w : { ...w, lexemes: [], idf: [] })) : [];
   const [ftsLists, vecLists] = await Promise.all([
@@ -421,7 +432,7 @@ async function retrieveLists(
     Promise.all(
       works.map((_, qi) =>
         useVector && embeddings[qi]
-          ? searchVector(db, { table, embedding: embeddings[qi] as number[], filters, limit, efSearch })
+          ? searchVector(db, { table, embedding: embeddings[qi] as number[], filters, limit, efSearch: ef })
           : Promise.resolve([] as VectorHit[]),
       ),
     ),
