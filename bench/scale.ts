@@ -21,13 +21,14 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { openDatabase } from "@/db";
 import { savePaperContent, toStoredVector } from "@/db/queries/ingest";
+import { getHnswPrecision } from "@/db/queries/meta";
 import { searchVector } from "@/db/queries/search";
-import { EMBEDDING_DIMENSIONS } from "@/db/schema";
+import { EMBEDDING_DIMENSIONS, type HnswPrecision } from "@/db/schema";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import { getEnv } from "@/lib/env";
 import { percentile } from "@/lib/search/eval";
-import { searchContent } from "@/lib/search/search";
+import { defaultEfSearch, searchContent } from "@/lib/search/search";
 import { searchText } from "@/lib/text/terms";
 import {
   createPaperGenerator,
@@ -236,6 +237,9 @@ async function insertBatch(pool: pg.Pool, batch: Batch, vectors: number[][]) {
 
 // --- measurement helpers ----------------------------------------------------------------------------------------
 
+/** Set once the database is open (getHnswPrecision). */
+let HNSW_PRECISION: HnswPrecision = "half";
+
 const NEAREST_SQL = `
   with nearest as materialized (
     select c.chunk_uid, c.paper_id, c.embedding <=> $1::vector as distance
@@ -258,6 +262,12 @@ async function exactSearch(client: pg.PoolClient, vec: string, k: number) {
   }
 }
 
+/** searchVector's walk: ordered by the index's key (half precision on PostgreSQL: db/schema.ts, HnswPrecision). */
+const NEAREST_HALF_SQL = NEAREST_SQL.replace(
+  "order by c.embedding <=> $1::vector",
+  `order by c.embedding::halfvec(${EMBEDDING_DIMENSIONS}) <=> $1::halfvec(${EMBEDDING_DIMENSIONS})`,
+);
+
 /** The plan of the nearest-neighbour query (as searchVector sets it up, or exact), the vector literal elided. */
 async function explain(client: pg.PoolClient, vec: string, k: number, efSearch: number | "exact"): Promise<string> {
   await client.query("begin");
@@ -269,7 +279,8 @@ async function explain(client: pg.PoolClient, vec: string, k: number, efSearch: 
         [String(efSearch)],
       );
     }
-    const r = await client.query<{ "QUERY PLAN": string }>(`explain ${NEAREST_SQL}`, [vec, k]);
+    const query = efSearch === "exact" || HNSW_PRECISION === "full" ? NEAREST_SQL : NEAREST_HALF_SQL;
+    const r = await client.query<{ "QUERY PLAN": string }>(`explain ${query}`, [vec, k]);
     return r.rows.map((row) => row["QUERY PLAN"].replace(/'\[[^\]]*\]'/g, "'<query vector>'")).join("\n");
   } finally {
     await client.query("commit");
@@ -427,7 +438,9 @@ async function main() {
       const ginMs = ms(tGin);
 
       const mwm = args["maintenance-work-mem"];
-      const buildDef = args["hnsw-with"] ? `${hnswDef} with (${args["hnsw-with"]})` : hnswDef;
+      const buildDef = args["hnsw-with"]
+        ? `${hnswDef.replace(/\s+WITH\s*\([^)]*\)\s*$/i, "")} with (${args["hnsw-with"]})`
+        : hnswDef;
       log(`building the HNSW index (${buildDef}; maintenance_work_mem ${mwm ?? mwmDefault}) …`);
       const notices: string[] = [];
       const client = await pool.connect();
@@ -529,6 +542,8 @@ async function main() {
     const [counts] = await q<{ chunks: string; papers: string; pages: string }>(
       "select (select count(*) from chunks) as chunks, (select count(*) from papers) as papers, (select count(*) from pages) as pages",
     );
+    const totalChunks = Number(counts?.chunks);
+    HNSW_PRECISION = await getHnswPrecision(handle.db);
     report.rows = {
       chunks: Number(counts?.chunks),
       papers: Number(counts?.papers),
@@ -539,6 +554,7 @@ async function main() {
       "select reloptions as options from pg_class where relname = 'chunks_embedding_hnsw'",
     );
     report.hnswOptions = hnswOpts?.options ?? "pgvector defaults (m = 16, ef_construction = 64)";
+    report.hnswPrecision = HNSW_PRECISION;
 
     // --- queries: held-out sentences and perturbed excerpts of stored chunks ---
     const rng = createRng(SEED ^ 0x9e3779b9);
@@ -605,7 +621,8 @@ async function main() {
 
     /** searchVector (the app's query path) for every query at `limit` k: latency and recall against exact. */
     const runVector = async (k: number, efSearch: number | undefined) => {
-      const effective = Math.max(k, efSearch ?? 100);
+      // the app's default grows with the table (lib/search: defaultEfSearch)
+      const effective = Math.max(k, efSearch ?? defaultEfSearch(totalChunks));
       const c = await pool.connect();
       const usesIndex = await explain(c, qLiterals[0] as string, k, effective)
         .then((plan) => plan.includes("chunks_embedding_hnsw"))
@@ -624,7 +641,7 @@ async function main() {
           embedding: qVectors[i] as number[],
           filters: {},
           limit: k,
-          ...(efSearch === undefined ? {} : { efSearch }),
+          efSearch: effective,
         });
         times.push(ms(t0));
         if (hits.length < k) short++;
@@ -641,7 +658,7 @@ async function main() {
       }
       return {
         k,
-        efSearch: efSearch ?? "default",
+        efSearch: efSearch ?? `default (${defaultEfSearch(totalChunks)} for ${totalChunks.toLocaleString("en")} rows)`,
         effectiveEfSearch: effective,
         planUsesHnsw: usesIndex,
         latencyMs: stats(times),
@@ -690,7 +707,7 @@ async function main() {
       const ftsOnly = await timeContent("full text only (warm)", sub, { retriever: "fts" });
       const vecOnly = await timeContent("vector only (warm)", sub, { retriever: "vector" });
       report.searchContent = {
-        options: "defaults: hybrid, k = 15, 60 candidates per retriever, ef_search 100, MMR alpha 0.6, cutoff 0.38",
+        options: "defaults: hybrid, k = 15, 60 candidates per retriever, ef_search by table size (defaultEfSearch), MMR alpha 0.6, cutoff 0.38",
         firstPassMs: stats(first.times),
         warmMs: stats(warm.times),
         ftsOnlyWarmMs: stats(ftsOnly.times),
