@@ -167,7 +167,7 @@ export async function searchFullText(
     limit,
     coverDensity = true,
     k1 = 1.2,
-    b = 0.5,
+    b = 0.75,
   }: {
     table: SearchTable;
     queries: FullTextQuery[];
