@@ -3,6 +3,7 @@ import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
 import { searchText } from "@/lib/text/terms";
+import { noteContentChanged } from "./meta";
 
 export interface PaperContent {
   paper: NewPaper;
@@ -65,6 +66,7 @@ export async function savePaperContent(
         ),
     );
   });
+  noteContentChanged();
 }
 
 export async function countPaperContent(db: Database, { paperId }: { paperId: string }) {
@@ -178,5 +180,6 @@ export async function backfillSearchText(
       for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
     });
   }
+  if (filled > 0) noteContentChanged();
   return filled;
 }

@@ -23,6 +23,21 @@ export async function getEmbeddingColumnDimensions(db: Database): Promise<number
   return Number(rows[0]?.dims ?? 0);
 }
 
+let contentEpoch = 0;
+
+/**
+ * Marks that this process changed the searchable rows (chunks, summary chunks or their terms): search re-reads its
+ * corpus statistics on the next query instead of waiting for their periodic re-check (lib/search: STATS_RECHECK_MS).
+ */
+export function noteContentChanged(): void {
+  contentEpoch++;
+}
+
+/** How many times this process has changed the searchable rows (see noteContentChanged). */
+export function getContentEpoch(): number {
+  return contentEpoch;
+}
+
 const precisionCache = new WeakMap<Database, Promise<HnswPrecision>>();
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type Paper, pages, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
 import { sqlList } from "@/db/sql";
+import { noteContentChanged } from "./meta";
 
 // No `import "server-only"` here: the CLI runs these same queries outside Next.js.
 
@@ -111,6 +112,7 @@ export async function getPageText(
 /** Deletes the paper; pages, chunks and summaries go with it (ON DELETE CASCADE). Returns the stored file's path. */
 export async function deletePaper(db: Database, { id }: { id: string }): Promise<{ filePath: string } | null> {
   const [row] = await db.delete(papers).where(eq(papers.id, id)).returning({ filePath: papers.filePath });
+  if (row) noteContentChanged();
   return row ?? null;
 }
 

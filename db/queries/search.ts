@@ -50,20 +50,25 @@ function orTsQuery(lexemes: string[]): SQL {
 }
 
 /**
- * The index lexemes of each query, in order of first appearance, and the row count of `table` (what the statistics
- * cache is keyed on) in the same round trip — plus, when `metaKey` is given, that library_meta value (the search reads
+ * The index lexemes of each query, in order of first appearance, and (unless `withCount` is false) the row count of
+ * `table` (what the statistics cache is checked against) in the same round trip — plus, when `metaKey` is given, that library_meta value (the search reads
  * the embedding signature this way instead of in a round trip of its own). `texts` are the queries' terms as the
  * index stores them (`searchText` of lib/text/terms.ts); Postgres's `simple` parser turns them into lexemes exactly as
  * it did for the stored rows, so both sides always agree.
  */
 export async function getQueryLexemes(
   db: Database,
-  { texts, table, metaKey }: { texts: string[]; table: SearchTable; metaKey?: string },
-): Promise<{ lexemes: string[][]; rows: number; meta: unknown }> {
-  const r = await queryRows<{ i: number | null; lexemes: string[] | null; n: number; meta: unknown }>(
+  {
+    texts,
+    table,
+    metaKey,
+    withCount = true,
+  }: { texts: string[]; table: SearchTable; metaKey?: string; withCount?: boolean },
+): Promise<{ lexemes: string[][]; rows: number | null; meta: unknown }> {
+  const r = await queryRows<{ i: number | null; lexemes: string[] | null; n: number | null; meta: unknown }>(
     db,
     sql`
-    select t.i::int as i, (select count(*) from ${tableSql(table)})::int as n,
+    select t.i::int as i, ${withCount ? sql`(select count(*) from ${tableSql(table)})::int` : sql`null::int`} as n,
       ${metaKey ? sql`(select m.value from library_meta m where m.key = ${metaKey})` : sql`null::jsonb`} as meta,
       (select array_agg(u.lexeme order by u.first_pos)
          from (select lexeme, positions[1] as first_pos from unnest(to_tsvector('simple', t.q))) u) as lexemes
@@ -77,7 +82,12 @@ export async function getQueryLexemes(
     lexemes[Number(row.i) - 1] = (row.lexemes ?? []).filter((l) => SAFE_LEXEME.test(l));
   }
   const meta = r[0]?.meta ?? null;
-  return { lexemes, rows: Number(r[0]?.n ?? 0), meta: typeof meta === "string" ? JSON.parse(meta) : meta };
+  const n = r[0]?.n;
+  return {
+    lexemes,
+    rows: withCount ? Number(n ?? 0) : null,
+    meta: typeof meta === "string" ? JSON.parse(meta) : meta,
+  };
 }
 
 export interface LexemeStats {

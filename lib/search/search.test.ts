@@ -1,8 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "@/db";
+import type { Database, DbHandle } from "@/db";
+import { noteContentChanged } from "@/db/queries/meta";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
@@ -274,6 +277,27 @@ describe("RetrievalCache", () => {
     const search = searchContent(handle.db, "low-rank update", flaky, { cache });
     await expect(prefetch).rejects.toThrow("transient");
     expect((await search)[0]?.paperId).toBe("2106.00002v2");
+  });
+});
+
+describe("corpus statistics", () => {
+  it("reads the row count again only after a write by this process (or a few seconds)", async () => {
+    const seen: string[] = [];
+    const dialect = new PgDialect();
+    const spy = Object.create(handle.db) as Database;
+    spy.execute = ((q: SQL) => {
+      seen.push(dialect.sqlToQuery(q).sql);
+      return handle.db.execute(q);
+    }) as Database["execute"];
+    const counts = () => seen.filter((s) => /select count\(\*\) from chunks/.test(s)).length;
+    await searchContent(spy, "low-rank update matrices", embedder);
+    expect(counts()).toBe(1);
+    await searchContent(spy, "square root of the key dimension", embedder);
+    expect(counts()).toBe(1);
+    noteContentChanged();
+    const after = await searchContent(spy, "low-rank update matrices", embedder);
+    expect(counts()).toBe(2);
+    expect(after[0]?.paperId).toBe("2106.00002v2");
   });
 });
 
