@@ -17,16 +17,24 @@ export async function register() {
     const { getEnv } = await import("@/lib/env");
     const interrupted = await markInterruptedRuns(handle.db, { olderThanMs: getEnv().LECTERN_RESEARCH_TIMEOUT_MS });
     if (interrupted > 0) console.log(`[lectern] ${interrupted} research run(s) interrupted by a restart marked failed`);
-    if (getEnv().LECTERN_WARMUP === "1") {
-      // one offline question over the library before the first request, so the first user does not wait for cold
-      // caches (Next.js serves requests once register() has returned)
-      const { warmUpResearch } = await import("@/lib/research/warmup");
-      const { getEmbeddingProvider } = await import("@/lib/embeddings");
-      const w = await warmUpResearch({ db: handle.db, embedder: getEmbeddingProvider(getEnv()) });
-      if (w.ran !== "nothing") console.log(`[lectern] research warmed up (${w.ran}) in ${w.ms} ms`);
-    }
   } catch (e) {
     // Keep serving: pages show the error, and the next request tries again (e.g. once PostgreSQL is back).
     console.error(`[lectern] database not available at start: ${(e as Error).message}`);
+    return;
+  }
+  try {
+    const { getEnv } = await import("@/lib/env");
+    if (getEnv().LECTERN_WARMUP !== "1") return;
+    // one offline question over the library before the first request, so the first user does not wait for cold
+    // caches (Next.js serves requests once register() has returned)
+    const { warmUpResearch } = await import("@/lib/research/warmup");
+    const { getEmbeddingProvider } = await import("@/lib/embeddings");
+    const handle = await getDbHandle("app");
+    const w = await warmUpResearch({ db: handle.db, embedder: getEmbeddingProvider(getEnv()) });
+    if (w.ran !== "nothing")
+      console.log(`[lectern] research warmed up (${w.ran}, ${w.status ?? "done"}) in ${w.ms} ms`);
+    else if (w.error) console.error(`[lectern] research warm-up skipped: ${w.error}`);
+  } catch (e) {
+    console.error(`[lectern] research warm-up skipped: ${(e as Error).message}`);
   }
 }

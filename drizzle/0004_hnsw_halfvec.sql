@@ -4,7 +4,9 @@
 -- hardware half-float conversion: half precision is 5x slower there) keeps full precision with the same graph
 -- settings (db/schema.ts, HnswPrecision). The cast takes the columns' current dimension, which re-embedding may have
 -- changed from the schema's 512. A larger maintenance_work_mem keeps the graph in memory while it is built (64 MB
--- holds ~23k vectors of 512 dimensions).
+-- holds ~23k vectors of 512 dimensions); the build is serial, because a parallel build puts a graph of that size in
+-- shared memory, which a container's default /dev/shm (64 MB) cannot hold — the app migrates at start and would not
+-- come up.
 DO $$
 DECLARE
   t text;
@@ -12,6 +14,7 @@ DECLARE
   key text;
 BEGIN
   PERFORM set_config('maintenance_work_mem', '512MB', true);
+  PERFORM set_config('max_parallel_maintenance_workers', '0', true);
   FOREACH t IN ARRAY ARRAY['chunks', 'summary_chunks'] LOOP
     SELECT atttypmod INTO dims FROM pg_attribute WHERE attrelid = t::regclass AND attname = 'embedding';
     IF version() LIKE '%wasm32%' THEN

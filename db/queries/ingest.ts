@@ -176,7 +176,11 @@ export async function backfillSearchText(
       );
       for (const ix of indexes) await tx.execute(sql`drop index ${sql.identifier(ix.indexname)}`);
       await fill(tx);
-      if (maintenanceWorkMem) await setLocal(tx, { maintenance_work_mem: maintenanceWorkMem });
+      // serial: a parallel HNSW build holds the graph in shared memory of that size, more than a container's
+      // default /dev/shm (64 MB) allows
+      if (maintenanceWorkMem) {
+        await setLocal(tx, { maintenance_work_mem: maintenanceWorkMem, max_parallel_maintenance_workers: "0" });
+      }
       for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
     });
   }

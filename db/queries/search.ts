@@ -190,24 +190,30 @@ export async function searchFullText(
   },
 ): Promise<FullTextHit[][]> {
   const out: FullTextHit[][] = queries.map(() => []);
-  // (query index, lexeme, idf) triples of the safe lexemes; the OR of every query's selecting lexemes
+  // (query index, lexeme, idf, selecting?) rows of the safe lexemes; the OR of every query's selecting lexemes
   const qi: number[] = [];
   const qLexeme: string[] = [];
   const qIdf: number[] = [];
+  /** 1 when the lexeme is one of its query's selecting lexemes. */
+  const qSel: number[] = [];
   const coverQueries: string[] = [];
   const selecting = new Set<string>();
   queries.forEach((q, i) => {
     const safe: string[] = [];
+    q.lexemes.forEach((l) => {
+      if (SAFE_LEXEME.test(l) && !safe.includes(l)) safe.push(l);
+    });
+    const match = (q.matchLexemes ?? safe).filter((l) => safe.includes(l));
+    const own = new Set(match.length > 0 ? match : safe);
     q.lexemes.forEach((l, j) => {
-      if (!SAFE_LEXEME.test(l) || safe.includes(l)) return;
-      safe.push(l);
+      if (!SAFE_LEXEME.test(l) || qLexeme.some((x, k) => x === l && qi[k] === i + 1)) return;
       qi.push(i + 1);
       qLexeme.push(l);
       qIdf.push(q.idf[j] ?? 0);
+      qSel.push(own.has(l) ? 1 : 0);
     });
     coverQueries.push(safe.map((l) => `'${l}'`).join(" | "));
-    const match = (q.matchLexemes ?? safe).filter((l) => safe.includes(l));
-    for (const l of match.length > 0 ? match : safe) selecting.add(l);
+    for (const l of own) selecting.add(l);
   });
   if (selecting.size === 0) return out;
   const all = [...new Set(qLexeme)];
@@ -231,7 +237,8 @@ export async function searchFullText(
       tx,
       sql`
     with q as (
-      select * from unnest(${sqlArray(qi, "int")}, ${sqlArray(qLexeme, "text")}, ${sqlArray(qIdf, "float8")}) as q(qi, lexeme, idf)
+      select * from unnest(${sqlArray(qi, "int")}, ${sqlArray(qLexeme, "text")}, ${sqlArray(qIdf, "float8")},
+        ${sqlArray(qSel, "int")}) as q(qi, lexeme, idf, sel)
     ),
     qt as (
       select qt.qi::int as qi, to_tsquery('simple', qt.t) as tq
@@ -254,6 +261,9 @@ export async function searchFullText(
       ) u
       join q on q.lexeme = u.lexeme
       group by q.qi, cand.chunk_uid
+      -- a query's own list holds only rows one of its own selecting lexemes brought in, whichever queries share the
+      -- statement (so a query's list is the same searched alone or with others: the research run's cache relies on it)
+      having bool_or(q.sel = 1)
     ),
     top as (
       select * from (

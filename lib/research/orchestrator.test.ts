@@ -237,6 +237,33 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     });
   });
 
+  it("stops the model's expansion call when the step fails for another reason", async () => {
+    // the call either never reaches the model (the SDK sees the aborted signal) or is aborted in flight; without
+    // the step's own abort it would run to completion after the run had already failed
+    let outcome: Promise<string> = Promise.resolve("not called");
+    const { model } = citingModel({ delayMs: 300 });
+    const inner = model.doGenerate.bind(model);
+    model.doGenerate = (options) => {
+      const p = inner(options);
+      if (JSON.stringify(options.prompt).includes("Intent:")) {
+        outcome = Promise.resolve(p).then(
+          () => "completed",
+          () => "aborted",
+        );
+      }
+      return p;
+    };
+    const away = Object.create(handle.db) as DbHandle["db"];
+    away.execute = (() => Promise.reject(new Error("database went away"))) as unknown as DbHandle["db"]["execute"];
+    const { state } = await run(QUESTION, { chatModel: model, db: away });
+    expect(state.status).toBe("failed");
+    expect(state.steps.find((s) => s.id === "query_expansion")?.status).toBe("failed");
+    expect(state.error?.message).toMatch(/database went away/);
+    // the SDK calls the model a few ticks after the request: give it the time to get there
+    await new Promise((r) => setTimeout(r, 100));
+    expect(["aborted", "not called"]).toContain(await outcome);
+  });
+
   it("shows what the model judge rejects as unsupported, with its reason", async () => {
     const { model } = citingModel({
       judge: () => '{"verdicts": [{"i": 1, "supported": false, "reason": "The passage says otherwise."}]}',
@@ -345,7 +372,10 @@ describe("warmUpResearch", () => {
   it("runs one offline question over the library, saving nothing and calling no model", async () => {
     const before = await listRuns(handle.db, { limit: 100 });
     const w = await warmUpResearch({ db: handle.db, embedder });
+    // (earlier tests here leave papers whose index is broken: the run may end failed; it still ran every stage it
+    // reached, which is what warms the caches)
     expect(w.ran).toBe("research");
+    expect(["completed", "failed"]).toContain(w.status);
     expect((await listRuns(handle.db, { limit: 100 })).length).toBe(before.length);
   });
 
@@ -367,7 +397,7 @@ describe("warmUpResearch", () => {
         throw new Error("connection refused");
       },
     } as unknown as DbHandle["db"];
-    expect((await warmUpResearch({ db: away, embedder })).ran).toBe("nothing");
+    expect(await warmUpResearch({ db: away, embedder })).toMatchObject({ ran: "nothing", error: "connection refused" });
   });
 });
 

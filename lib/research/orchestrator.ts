@@ -224,11 +224,17 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
       };
     });
 
+    // ends the model's expansion call when the step fails for another reason (e.g. the feedback search)
+    const expansionCall = new AbortController();
     const queries = await runStep("query_expansion", async () => {
       const rules = ruleExpansions(question, analysis);
       // the model's expansions and the library's feedback are independent: both run at once
       const fromModel = llm
-        ? ahead(llmExpansions(llm, question, analysis, { signal: withTimeout(signal, deps.llmTimeoutMs) }))
+        ? ahead(
+            llmExpansions(llm, question, analysis, {
+              signal: AbortSignal.any([withTimeout(signal, deps.llmTimeoutMs), expansionCall.signal]),
+            }),
+          )
         : null;
       // pseudo-relevance feedback: the library's own words, from the top passages of a first search
       // full text only: the feedback is lexical anyway, and this skips embedding the question twice
@@ -267,7 +273,7 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
           data: { rules, feedbackTerms: prf, llm: fromLlm },
         },
       };
-    });
+    }).finally(() => expansionCall.abort());
 
     const papers = await runStep("search_summaries", async (progress) => {
       progress({ title: `Searching paper summaries (${queries.length} queries)`, queries });

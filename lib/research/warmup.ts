@@ -5,8 +5,12 @@ import { searchContent, searchSummaries } from "@/lib/search/search";
 import { runResearch } from "./orchestrator";
 
 export interface WarmUpResult {
-  /** What ran: a whole offline research run, the full-text searches only, or nothing (an empty library). */
+  /** What ran: a whole offline research run, the full-text searches only, or nothing (an empty library, an error). */
   ran: "research" | "full-text" | "nothing";
+  /** How the warm-up question's run ended (research only): any ending warms the caches it reached. */
+  status?: string;
+  /** Why nothing ran, when it failed. */
+  error?: string;
   ms: number;
 }
 
@@ -31,7 +35,7 @@ export async function warmUpResearch(
     if (!paper) return { ran: "nothing", ms: ms() };
     const question = `What does ${paper.title} propose, and how is it evaluated?`;
     if (deps.embedder.kind === "hashing") {
-      await runResearch(
+      const state = await runResearch(
         {
           db: deps.db,
           embedder: deps.embedder,
@@ -42,7 +46,7 @@ export async function warmUpResearch(
         question,
         { runId: "warm-up", onEvent: () => {} },
       );
-      return { ran: "research", ms: ms() };
+      return { ran: "research", status: state.status, ms: ms() };
     }
     const papers = await searchSummaries(deps.db, question, deps.embedder, { retriever: "fts", cutoff: 0 });
     await searchContent(deps.db, question, deps.embedder, {
@@ -50,7 +54,7 @@ export async function warmUpResearch(
       paperIds: papers.map((p) => p.paperId),
     });
     return { ran: "full-text", ms: ms() };
-  } catch {
-    return { ran: "nothing", ms: ms() };
+  } catch (e) {
+    return { ran: "nothing", error: e instanceof Error ? e.message : String(e), ms: ms() };
   }
 }

@@ -6,12 +6,14 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, DbHandle } from "@/db";
 import { noteContentChanged } from "@/db/queries/meta";
+import { searchFullText } from "@/db/queries/search";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { makeTestPdf } from "@/lib/testing/pdf";
+import { termOf } from "@/lib/text/terms";
 import {
   bestPerPage,
   defaultEfSearch,
@@ -277,6 +279,24 @@ describe("RetrievalCache", () => {
     const search = searchContent(handle.db, "low-rank update", flaky, { cache });
     await expect(prefetch).rejects.toThrow("transient");
     expect((await search)[0]?.paperId).toBe("2106.00002v2");
+  });
+});
+
+describe("searchFullText", () => {
+  it("gives each query the same list whether it is searched alone or together with others", async () => {
+    const t = (w: string) => termOf(w) as string;
+    // A selects with "square", B with "latency"; both also score "root" (in the attention paper, not the LoRA one)
+    const a = { lexemes: [t("square"), t("root")], matchLexemes: [t("square")], idf: [1, 1] };
+    const b = { lexemes: [t("latency"), t("root")], matchLexemes: [t("latency")], idf: [1, 1] };
+    const opts = { table: "chunks" as const, avgLength: 100, filters: {}, limit: 20 };
+    const [together] = [await searchFullText(handle.db, { ...opts, queries: [a, b] })];
+    const aloneA = (await searchFullText(handle.db, { ...opts, queries: [a] }))[0];
+    const aloneB = (await searchFullText(handle.db, { ...opts, queries: [b] }))[0];
+    expect(together?.[0]).toEqual(aloneA);
+    expect(together?.[1]).toEqual(aloneB);
+    // the attention page (square root) is not in B's list: only B's own selecting word brings rows in
+    expect(aloneB?.every((h) => h.paperId === "2106.00002v2")).toBe(true);
+    expect(aloneB?.length).toBeGreaterThan(0);
   });
 });
 
