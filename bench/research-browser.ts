@@ -29,6 +29,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import playwrightConfig from "../playwright.config";
+import { type BenchQuestion, DEV_QUESTIONS, loadBenchQuestions } from "./questions";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DATE = process.env.BENCH_DATE ?? "2026-11-21";
@@ -36,12 +37,6 @@ const DATE = process.env.BENCH_DATE ?? "2026-11-21";
 const TARGET_MS = 200;
 /** A run that has not finished after this long is recorded as timed out (the app's own run timeout is 180 s). */
 const RUN_WAIT_MS = 200_000;
-const FALLBACK = [
-  "Why is attention scaled by the square root of the key dimension?",
-  "Does low-rank adaptation add inference latency?",
-  "How often does the retriever fetch new documents?",
-  "What did distillation achieve on the left-out digit?",
-];
 
 interface Args {
   port: number;
@@ -63,7 +58,7 @@ function parseArgs(argv: string[]): Args {
     skipBuild: false,
     noCompression: false,
     serverStalls: false,
-    questions: path.resolve(ROOT, "../shared/corpus/dev-questions.json"),
+    questions: DEV_QUESTIONS,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
@@ -90,22 +85,7 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-interface Question {
-  qid: string;
-  question: string;
-}
-
-function loadQuestions(file: string): { questions: Question[]; source: string } {
-  if (!fs.existsSync(file)) {
-    return { questions: FALLBACK.map((question, i) => ({ qid: `F${i + 1}`, question })), source: "built-in" };
-  }
-  const raw = JSON.parse(fs.readFileSync(file, "utf8")) as { qid?: string; question: string }[];
-  const questions = raw
-    .filter((q) => typeof q.question === "string" && q.question.trim() !== "")
-    .map((q, i) => ({ qid: q.qid ?? `Q${i + 1}`, question: q.question }));
-  if (questions.length === 0) throw new Error(`${file} holds no questions (a JSON array of { question })`);
-  return { questions, source: path.relative(ROOT, file) || file };
-}
+type Question = Pick<BenchQuestion, "qid" | "question">;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The child processes: `next build` and `next start`, each in its own process group (npx → next → node), so that
@@ -644,7 +624,7 @@ const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const log = (s: string) => process.stderr.write(`${s}\n`);
-  const { questions, source } = loadQuestions(args.questions);
+  const { questions, source } = loadBenchQuestions(args.questions);
   const loadAtStart = load();
   const driver = process.env.DATABASE_URL ? "postgres" : "pglite";
   const location = process.env.DATABASE_URL

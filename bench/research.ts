@@ -14,7 +14,6 @@
  * Citation validity is also checked independently of the orchestrator: each citation's page text is read from the
  * database and the quote must appear on it (whitespace normalised), and its offsets must slice exactly to it.
  */
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Database, openDatabase } from "@/db";
@@ -26,14 +25,9 @@ import { type ResearchDeps, runResearch } from "@/lib/research/orchestrator";
 import { startRun, waitForRun } from "@/lib/research/runs";
 import type { Citation, ResearchEvent, ResearchRunState } from "@/lib/research/types";
 import { percentile, samePaper } from "@/lib/search/eval";
+import { type BenchQuestion, DEV_QUESTIONS, loadBenchQuestions } from "./questions";
 import { type CallKind, type ModelCall, timedMockModel } from "./research-mock";
 
-const FALLBACK = [
-  "Why is attention scaled by the square root of the key dimension?",
-  "Does low-rank adaptation add inference latency?",
-  "How often does the retriever fetch new documents?",
-  "What did distillation achieve on the left-out digit?",
-];
 const DATE = process.env.BENCH_DATE ?? "2026-11-21";
 const STEP_IDS = [
   "analysis",
@@ -45,12 +39,7 @@ const STEP_IDS = [
   "formatting",
 ];
 
-interface Question {
-  qid: string;
-  type: string;
-  question: string;
-  evidence: { paper_id: string; page: number }[];
-}
+type Question = BenchQuestion;
 
 interface Args {
   file: string;
@@ -64,7 +53,7 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
-    file: path.resolve(process.cwd(), "../shared/corpus/dev-questions.json"),
+    file: DEV_QUESTIONS,
     json: false,
     rounds: Number(process.env.BENCH_ROUNDS ?? 3),
     mockRounds: 2,
@@ -84,25 +73,6 @@ function parseArgs(argv: string[]): Args {
     else throw new Error(`Unknown option ${a}`);
   }
   return args;
-}
-
-function loadQuestions(file: string): { questions: Question[]; source: string } {
-  if (!fs.existsSync(file)) {
-    return {
-      questions: FALLBACK.map((question, i) => ({ qid: `F${i + 1}`, type: "single", question, evidence: [] })),
-      source: "built-in",
-    };
-  }
-  const raw = JSON.parse(fs.readFileSync(file, "utf8")) as (Partial<Question> & { question: string })[];
-  return {
-    questions: raw.map((q, i) => ({
-      qid: q.qid ?? `Q${i + 1}`,
-      type: q.type ?? "single",
-      question: q.question,
-      evidence: q.evidence ?? [],
-    })),
-    source: path.relative(process.cwd(), file),
-  };
 }
 
 /** One run, timed from the call: when each kind of event first arrived. */
@@ -370,7 +340,7 @@ function machine() {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const { questions, source } = loadQuestions(args.file);
+  const { questions, source } = loadBenchQuestions(args.file);
   const env = getEnv();
   const log = (s: string) => (args.json ? process.stderr.write(`${s}\n`) : console.log(s));
   const tOpen = performance.now();

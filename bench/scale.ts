@@ -707,7 +707,8 @@ async function main() {
       const ftsOnly = await timeContent("full text only (warm)", sub, { retriever: "fts" });
       const vecOnly = await timeContent("vector only (warm)", sub, { retriever: "vector" });
       report.searchContent = {
-        options: "defaults: hybrid, k = 15, 60 candidates per retriever, ef_search by table size (defaultEfSearch), MMR alpha 0.6, cutoff 0.38",
+        options:
+          "defaults: hybrid, k = 15, 60 candidates per retriever, ef_search by table size (defaultEfSearch), MMR alpha 0.6, cutoff 0.38",
         firstPassMs: stats(first.times),
         warmMs: stats(warm.times),
         ftsOnlyWarmMs: stats(ftsOnly.times),

@@ -8,26 +8,18 @@
  *   that has answered a few dozen searches sees. On PGlite the same query keeps getting faster over its first ~20
  *   repetitions (489 → ~30 ms), so one warm-up pass is not enough to measure the steady state.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "@/db";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { percentile } from "@/lib/search/eval";
 import { searchContent, searchSummaries } from "@/lib/search/search";
-
-const FALLBACK = [
-  "Why is attention scaled by the square root of the key dimension?",
-  "Does low-rank adaptation add inference latency?",
-  "How often does the retriever fetch new documents?",
-  "What did distillation achieve on the left-out digit?",
-];
+import { loadBenchQuestions } from "./questions";
 
 async function main() {
-  const file = process.argv[2] ?? path.resolve(process.cwd(), "../shared/corpus/dev-questions.json");
-  const questions: string[] = fs.existsSync(file)
-    ? (JSON.parse(fs.readFileSync(file, "utf8")) as { question: string }[]).map((q) => q.question)
-    : FALLBACK;
+  const questions = loadBenchQuestions(process.argv[2] ? path.resolve(process.argv[2]) : undefined).questions.map(
+    (q) => q.question,
+  );
   const env = getEnv();
   const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: "bench:search" });
   const embedder = getEmbeddingProvider(env);

@@ -38,15 +38,22 @@ export const HNSW_OPTIONS = { m: 32, ef_construction: 128 } as const;
  */
 export type HnswPrecision = "half" | "full";
 
-/** The HNSW index's key expression and operator class for `dimensions`-wide vectors. */
-export function hnswKeySql(dimensions: number, precision: HnswPrecision): string {
+/**
+ * The type the HNSW index keys `dimensions`-wide vectors as: what both the index's key expression and the search's
+ * ORDER BY cast the column (and the query vector) to, so the planner can walk the index.
+ */
+export function hnswKeyType(dimensions: number, precision: HnswPrecision): string {
   const max = precision === "half" ? 4000 : 2000;
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > max) {
     throw new Error(`Invalid embedding dimension for the HNSW index: ${dimensions} (at most ${max})`);
   }
-  return precision === "half"
-    ? `(embedding::halfvec(${dimensions})) halfvec_cosine_ops`
-    : "embedding vector_cosine_ops";
+  return precision === "half" ? `halfvec(${dimensions})` : "vector";
+}
+
+/** The HNSW index's key expression and operator class for `dimensions`-wide vectors. */
+export function hnswKeySql(dimensions: number, precision: HnswPrecision): string {
+  const type = hnswKeyType(dimensions, precision);
+  return precision === "half" ? `(embedding::${type}) halfvec_cosine_ops` : "embedding vector_cosine_ops";
 }
 
 /** CREATE INDEX for an embedding table's HNSW index (used by re-embedding when the dimension changes). */

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
+import { hnswKeyType } from "@/db/schema";
 import { setLocal, sqlArray, sqlList } from "@/db/sql";
 import { getHnswPrecision } from "./meta";
 
@@ -199,19 +200,15 @@ export async function searchFullText(
   const coverQueries: string[] = [];
   const selecting = new Set<string>();
   queries.forEach((q, i) => {
-    const safe: string[] = [];
-    q.lexemes.forEach((l) => {
-      if (SAFE_LEXEME.test(l) && !safe.includes(l)) safe.push(l);
-    });
+    const safe = [...new Set(q.lexemes.filter((l) => SAFE_LEXEME.test(l)))];
     const match = (q.matchLexemes ?? safe).filter((l) => safe.includes(l));
     const own = new Set(match.length > 0 ? match : safe);
-    q.lexemes.forEach((l, j) => {
-      if (!SAFE_LEXEME.test(l) || qLexeme.some((x, k) => x === l && qi[k] === i + 1)) return;
+    for (const l of safe) {
       qi.push(i + 1);
       qLexeme.push(l);
-      qIdf.push(q.idf[j] ?? 0);
+      qIdf.push(q.idf[q.lexemes.indexOf(l)] ?? 0);
       qSel.push(own.has(l) ? 1 : 0);
-    });
+    }
     coverQueries.push(safe.map((l) => `'${l}'`).join(" | "));
     for (const l of own) selecting.add(l);
   });
@@ -313,9 +310,6 @@ export async function searchVector(
   }: { table: SearchTable; embedding: number[]; filters: SearchFilters; limit: number; efSearch?: number },
 ): Promise<VectorHit[]> {
   const t = tableSql(table);
-  if (!Number.isInteger(embedding.length) || embedding.length < 1 || embedding.length > 4000) {
-    throw new Error(`Invalid query vector: ${embedding.length} dimensions`);
-  }
   const vec = `[${embedding.map((x) => (Number.isFinite(x) ? x : 0)).join(",")}]`;
   const precision = await getHnswPrecision(db);
   return db.transaction(async (tx) => {
@@ -330,11 +324,8 @@ export async function searchVector(
     });
     // The walk orders by the index's key (half precision on PostgreSQL: db/schema.ts, HnswPrecision); the distances
     // returned, and the final order, are full precision. A paper filter's exact scan orders by full precision.
-    const half = sql.raw(`halfvec(${embedding.length})`);
-    const order =
-      !filters.paperIds && precision === "half"
-        ? sql`c.embedding::${half} <=> ${vec}::${half}`
-        : sql`c.embedding <=> ${vec}::vector`;
+    const key = sql.raw(filters.paperIds ? "vector" : hnswKeyType(embedding.length, precision));
+    const order = sql`c.embedding::${key} <=> ${vec}::${key}`;
     const r = await queryRows<{ chunk_uid: string; paper_id: string; distance: number }>(
       tx,
       sql`

@@ -228,49 +228,46 @@ const statsCache = new WeakMap<Database, Map<SearchTable, CachedStats>>();
  */
 const STATS_RECHECK_MS = 5_000;
 
-function cachedStats(db: Database, table: SearchTable): CachedStats | undefined {
-  return statsCache.get(db)?.get(table);
-}
-
-/** Whether the cached statistics of `table` can be used without reading the row count. */
-function statsFresh(db: Database, table: SearchTable): boolean {
-  const c = cachedStats(db, table);
-  return !!c && c.epoch === getContentEpoch() && performance.now() - c.checkedAt < STATS_RECHECK_MS;
+/** The cached statistics of `table` when they can be used without reading the row count. */
+function freshStats(db: Database, table: SearchTable): CachedStats | undefined {
+  const c = statsCache.get(db)?.get(table);
+  return c && c.epoch === getContentEpoch() && performance.now() - c.checkedAt < STATS_RECHECK_MS ? c : undefined;
 }
 
 /**
- * Corpus statistics for IDF and BM25, cached per database and table. `total` is the row count just read (null: the
- * cache was fresh and the count not read); a different count or a write by this process since (`epoch`) starts them
- * over. Only lexemes not seen before cost a lookup (one GIN probe each).
+ * Corpus statistics for IDF and BM25, cached per database and table: `fresh` when they could be trusted without the
+ * row count, else started over from `total` (the count just read) when the count or this process's content `epoch`
+ * changed. Only lexemes not seen before cost a lookup (one GIN probe each).
  */
 async function lexemeStats(
   db: Database,
   table: SearchTable,
-  total: number | null,
-  epoch: number,
+  counted: { fresh: CachedStats } | { total: number; epoch: number },
   lexemes: string[],
 ): Promise<LexemeStats> {
-  let byTable = statsCache.get(db);
-  if (!byTable) {
-    byTable = new Map();
-    statsCache.set(db, byTable);
-  }
-  let cached = byTable.get(table);
-  if (total !== null) {
-    if (!cached || cached.total !== total || cached.epoch !== epoch) {
-      const avgLength = await getAverageLength(db, { table });
-      cached = { total, avgLength, df: new Map(), checkedAt: performance.now(), epoch };
-      byTable.set(table, cached);
-    } else {
+  let stats: CachedStats;
+  if ("fresh" in counted) stats = counted.fresh;
+  else {
+    const { total, epoch } = counted;
+    let byTable = statsCache.get(db);
+    if (!byTable) {
+      byTable = new Map();
+      statsCache.set(db, byTable);
+    }
+    const cached = byTable.get(table);
+    if (cached && cached.total === total && cached.epoch === epoch) {
       cached.checkedAt = performance.now();
+      stats = cached;
+    } else {
+      const avgLength = await getAverageLength(db, { table });
+      stats = { total, avgLength, df: new Map(), checkedAt: performance.now(), epoch };
+      byTable.set(table, stats);
     }
   }
-  if (!cached) throw new Error("search statistics missing"); // unreachable: a null total means they were fresh
-  const stats = cached;
   const missing = lexemes.filter((l) => !stats.df.has(l));
   if (missing.length > 0) {
-    const fresh = await getDocumentFrequencies(db, { table, lexemes: missing });
-    for (const l of missing) stats.df.set(l, fresh.get(l) ?? 0);
+    const found = await getDocumentFrequencies(db, { table, lexemes: missing });
+    for (const l of missing) stats.df.set(l, found.get(l) ?? 0);
     if (stats.df.size > 50_000) stats.df.clear();
   }
   return stats;
@@ -290,10 +287,10 @@ async function prepareQueries(
   metaKey?: string,
 ): Promise<{ works: QueryWork[]; avgLength: number; meta: unknown; rows: number }> {
   const epoch = getContentEpoch();
-  const fresh = statsFresh(db, table);
+  const fresh = freshStats(db, table);
   const {
     lexemes: lexemeLists,
-    rows: counted,
+    rows: total,
     meta,
   } = await getQueryLexemes(db, {
     texts: queries.map((q) => searchText(q.terms.join(" "))),
@@ -302,7 +299,7 @@ async function prepareQueries(
     withCount: !fresh,
   });
   const all = [...new Set(lexemeLists.flat())];
-  const stats = await lexemeStats(db, table, counted, epoch, all);
+  const stats = await lexemeStats(db, table, fresh ? { fresh } : { total: total ?? 0, epoch }, all);
   const rows = stats.total;
   const works = queries.map((query, i) => {
     const lexemes = lexemeLists[i] ?? [];
@@ -491,14 +488,20 @@ async function queryLists(
 ): Promise<QueryLists[]> {
   if (!cache) return retrieveLists(db, table, queries, embedder, p);
   const keys = queries.map((q) => cacheKey(table, p, q));
-  const missing = queries.filter((_, i) => !cache.get(keys[i] as string));
+  const missing = queries.flatMap((_, i) => (cache.get(keys[i] as string) ? [] : [i]));
   cache.hits += queries.length - missing.length;
   if (missing.length > 0) {
-    const fresh = retrieveLists(db, table, missing, embedder, p);
-    missing.forEach((q, i) => {
+    const fresh = retrieveLists(
+      db,
+      table,
+      missing.map((i) => queries[i] as ParsedQuery),
+      embedder,
+      p,
+    );
+    missing.forEach((i, j) => {
       cache.set(
-        cacheKey(table, p, q),
-        fresh.then((lists) => lists[i] as QueryLists),
+        keys[i] as string,
+        fresh.then((lists) => lists[j] as QueryLists),
       );
     });
   }
@@ -506,9 +509,9 @@ async function queryLists(
   return Promise.all(
     keys.map((key, i) => {
       const entry = cache.get(key) as Promise<QueryLists>;
-      const query = queries[i] as ParsedQuery;
-      if (missing.includes(query)) return entry;
-      return entry.catch(() => retrieveLists(db, table, [query], embedder, p).then((lists) => lists[0] as QueryLists));
+      if (missing.includes(i)) return entry;
+      const retry = () => retrieveLists(db, table, [queries[i] as ParsedQuery], embedder, p);
+      return entry.catch(() => retry().then((lists) => lists[0] as QueryLists));
     }),
   );
 }
