@@ -160,7 +160,7 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
     });
     if (filled > 0) {
       const s = ((performance.now() - t0) / 1000).toFixed(1);
-      console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s (migration 0003)`);
+      console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s`);
     }
   } catch (e) {
     const msg = (e as Error).message ?? String(e);

@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
-import { backfillSearchText } from "@/db/queries/ingest";
+import { backfillSearchText, SEARCH_TEXT_VERSION } from "@/db/queries/ingest";
+import { getMeta, setMeta } from "@/db/queries/meta";
 import { chunks, papers, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
-import { searchText } from "@/lib/text/terms";
+import { passageSearchText, searchText } from "@/lib/text/terms";
 
 let handle: DbHandle;
 beforeAll(async () => {
@@ -62,7 +63,9 @@ describe("backfillSearchText", () => {
     expect(await backfillSearchText(db, { batch: 2 })).toBe(4);
 
     const [c0] = await db.select({ s: chunks.searchText }).from(chunks).where(eq(chunks.chunkUid, "c0"));
-    expect(c0?.s).toBe(searchText(texts[0] as string));
+    // the paper's title first (a contextual header), then the passage
+    expect(c0?.s).toBe(passageSearchText("Old rows", texts[0] as string));
+    expect(c0?.s).toBe(`old row ${searchText(texts[0] as string)}`);
     const found = await queryRows<{ uid: string }>(
       db,
       sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'fusion')`,
@@ -99,5 +102,27 @@ describe("backfillSearchText", () => {
       sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'fusion')`,
     );
     expect(found.map((r) => r.uid)).toEqual(["c0"]);
+  });
+
+  it("refills every row, title first, when the library's search text is an older version", async () => {
+    const { db } = handle;
+    // as a library indexed before the title was added holds them: the passage's terms only
+    await db.execute(sql`update chunks set search_text = 'reciprocal rank fusion merg ranking' where chunk_uid = 'c0'`);
+    await setMeta(db, { key: "search_text_version", value: 1 });
+    const titled = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from chunks where tsv @@ to_tsquery('simple', 'old & row')`,
+    );
+    expect(titled[0]?.n).toBe(2);
+
+    expect(await backfillSearchText(db, { batch: 2 })).toBe(4);
+
+    const all = await queryRows<{ uid: string }>(
+      db,
+      sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'old & row') order by chunk_uid`,
+    );
+    expect(all.map((r) => r.uid)).toEqual(["c0", "c1", "c2"]);
+    expect(await getMeta(db, { key: "search_text_version" })).toBe(SEARCH_TEXT_VERSION);
+    expect(await backfillSearchText(db)).toBe(0);
   });
 });

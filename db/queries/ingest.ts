@@ -2,8 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
-import { searchText } from "@/lib/text/terms";
-import { noteContentChanged } from "./meta";
+import { passageSearchText } from "@/lib/text/terms";
+import { getMeta, noteContentChanged, setMeta } from "./meta";
 
 export interface PaperContent {
   paper: NewPaper;
@@ -46,6 +46,7 @@ export async function savePaperContent(
   { replacePaperId }: { replacePaperId?: string } = {},
 ): Promise<void> {
   const paperId = content.paper.id;
+  const title = content.paper.title;
   await db.transaction(async (tx) => {
     if (replacePaperId) await tx.delete(papers).where(eq(papers.id, replacePaperId));
     await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
@@ -54,7 +55,12 @@ export async function savePaperContent(
       tx
         .insert(chunks)
         .values(
-          b.map((c) => ({ ...c, paperId, searchText: searchText(c.text), embedding: toStoredVector(c.embedding) })),
+          b.map((c) => ({
+            ...c,
+            paperId,
+            searchText: passageSearchText(title, c.text),
+            embedding: toStoredVector(c.embedding),
+          })),
         ),
     );
     await tx.insert(summaries).values({ paperId, ...content.summary });
@@ -62,7 +68,12 @@ export async function savePaperContent(
       tx
         .insert(summaryChunks)
         .values(
-          b.map((c) => ({ ...c, paperId, searchText: searchText(c.text), embedding: toStoredVector(c.embedding) })),
+          b.map((c) => ({
+            ...c,
+            paperId,
+            searchText: passageSearchText(title, c.text),
+            embedding: toStoredVector(c.embedding),
+          })),
         ),
     );
   });
@@ -110,12 +121,17 @@ export async function updateEmbeddings(
 }
 
 /**
- * Fills `search_text` of rows stored before the column existed (migration 0003) and returns how many rows it filled.
+ * Fills `search_text` (the paper's title, then the passage: `passageSearchText`) of rows stored before the column
+ * existed (migration 0003), and of every row when the library's `search_text_version` is older than
+ * SEARCH_TEXT_VERSION (libraries indexed before the title was added); returns how many rows it filled.
  * Quick when there is nothing to do (one count per table). Filling rewrites each row, and every new row version is
  * inserted again into the HNSW and GIN indexes — hours for 100k chunks — so above `rebuildIndexesAbove` rows the
  * table's HNSW and GIN indexes are dropped, the rows filled and the indexes recreated from their own definitions, all
  * in one transaction (a failure leaves the table and its indexes as they were).
  */
+export const SEARCH_TEXT_VERSION = 2;
+const SEARCH_TEXT_META_KEY = "search_text_version";
+
 export async function backfillSearchText(
   db: Database,
   {
@@ -130,30 +146,35 @@ export async function backfillSearchText(
   } = {},
 ): Promise<number> {
   let filled = 0;
+  const version = (await getMeta<number>(db, { key: SEARCH_TEXT_META_KEY })) ?? 1;
+  const stale = version < SEARCH_TEXT_VERSION;
   for (const [name, table] of [
     ["chunks", chunks],
     ["summary_chunks", summaryChunks],
   ] as const) {
-    const [pending] = await queryRows<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from ${table} where ${table.searchText} is null`,
-    );
-    const n = Number(pending?.n ?? 0);
+    const pending = stale ? sql`true` : sql`${table.searchText} is null`;
+    const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${table} where ${pending}`);
+    const n = Number(count?.n ?? 0);
     if (n === 0) continue;
     const fill = async (tx: Pick<Database, "select" | "execute">) => {
+      // keyset pagination: when every row is refilled, "still pending" cannot be told from the rows themselves
+      let after = "";
       for (;;) {
         const rows = await tx
-          .select({ chunkUid: table.chunkUid, text: table.text })
+          .select({ chunkUid: table.chunkUid, text: table.text, title: papers.title })
           .from(table)
-          .where(sql`${table.searchText} is null`)
+          .innerJoin(papers, eq(papers.id, table.paperId))
+          .where(sql`${pending} and ${table.chunkUid} > ${after}`)
+          .orderBy(table.chunkUid)
           .limit(batch);
         if (rows.length === 0) return;
+        after = rows[rows.length - 1]?.chunkUid ?? after;
         const uids = sqlArray(
           rows.map((r) => r.chunkUid),
           "text",
         );
         const terms = sqlArray(
-          rows.map((r) => searchText(r.text)),
+          rows.map((r) => passageSearchText(r.title, r.text)),
           "text",
         );
         await tx.execute(sql`
@@ -184,6 +205,7 @@ export async function backfillSearchText(
       for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
     });
   }
+  if (stale) await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
   if (filled > 0) noteContentChanged();
   return filled;
 }

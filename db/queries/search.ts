@@ -279,7 +279,9 @@ export async function searchFullText(
     out[Number(row.qi) - 1]?.push({
       chunkUid: row.chunk_uid,
       paperId: row.paper_id,
-      bm25: Number(row.bm25),
+      // the database sums a row's terms in whatever order its plan produces them, which moves the last bits: rounded,
+      // a query's scores are the same whichever queries share the statement
+      bm25: Math.round(Number(row.bm25) * 1e9) / 1e9,
       coverDensity: row.cover_density == null ? null : Number(row.cover_density),
       matched: row.matched ?? [],
     });

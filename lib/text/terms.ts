@@ -107,3 +107,16 @@ export function searchText(text: string): string {
   });
   return out.join(" ");
 }
+
+/**
+ * What full text indexes for a passage of a paper: the paper's title, then the passage (a contextual header, as in
+ * "contextual retrieval"). A question names the paper it asks about ("the original Transformer paper", "Lewis et al.'s
+ * retrieval-augmented generator") in words that are on the title page, not on the page holding the answer; with the
+ * title on every passage those words no longer favour the title page over the one that answers, and the passage's
+ * own words decide between the paper's pages.
+ */
+export function passageSearchText(title: string, text: string): string {
+  const head = searchText(title);
+  const body = searchText(text);
+  return head && body ? `${head} ${body}` : head || body;
+}
