@@ -70,6 +70,12 @@ const tsvector = customType<{ data: string }>({
   },
 });
 
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType() {
+    return "bytea";
+  },
+});
+
 export const paperStatuses = ["processing", "ready", "error"] as const;
 export type PaperStatus = (typeof paperStatuses)[number];
 
@@ -203,6 +209,25 @@ export const libraryMeta = pgTable("library_meta", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The offline latent embedder's model (lib/embeddings/latent.ts): LSA fitted to the library's passages. One row, the
+ * current model; replaced with all the vectors it made in one transaction (lib/embeddings/latent-index.ts).
+ */
+export const latentModels = pgTable("latent_models", {
+  id: text("id").primaryKey(),
+  model: text("model").notNull(),
+  dimensions: integer("dimensions").notNull(),
+  rank: integer("rank").notNull(),
+  /** Passages in the library when it was fitted. */
+  rows: integer("rows").notNull(),
+  terms: text("terms").array().notNull(),
+  /** float32, one per term. */
+  idf: bytea("idf").notNull(),
+  /** float32, terms × dimensions, row-major. */
+  projection: bytea("projection").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 // ---- Research runs ------------------------------------------------------------------------------------------------

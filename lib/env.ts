@@ -14,7 +14,10 @@ const envSchema = z.object({
   OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   LECTERN_CHAT_MODEL: z.preprocess(emptyToUndefined, z.string().default("gpt-4o-mini")),
-  LECTERN_EMBEDDING_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["auto", "hashing", "openai"]).default("auto")),
+  LECTERN_EMBEDDING_PROVIDER: z.preprocess(
+    emptyToUndefined,
+    z.enum(["auto", "latent", "hashing", "openai"]).default("auto"),
+  ),
   LECTERN_EMBEDDING_MODEL: z.preprocess(emptyToUndefined, z.string().default("text-embedding-3-small")),
   LECTERN_EMBEDDING_DIMENSIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
   LECTERN_LLM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(60_000)),

@@ -83,6 +83,15 @@ export async function runIngest(handle: DbHandle, args: string[], json: boolean)
             r.status === "error" ? r.error : `${r.paper_id} · ${r.pages} pages · ${r.chunks} chunks · ${r.title ?? ""}`;
           bar.log(`${STATUS_LABEL[r.status]}  ${r.file}  ${detail}`);
           bar.update(++finished, "");
+        } else if (e.type === "library_stage") {
+          bar.update(finished, `offline vectors ${e.done}/${e.of}`);
+        } else if (e.type === "library_done") {
+          bar.log(
+            `${e.fitted ? "Fitted the offline latent model to" : "Projected new passages on the latent model of"} ` +
+              `${e.passages} passages: ${e.embedded} vectors in ${(e.ms / 1000).toFixed(1)} s`,
+          );
+        } else if (e.type === "library_error") {
+          bar.log(e.error);
         }
       },
     });

@@ -48,6 +48,13 @@ function HowRanked({ embedder }: { embedder: SearchLibrary["embedder"] | undefin
             Vectors come from the offline hashing embedder: they measure shared words and word fragments, not meaning.
           </p>
         )}
+        {embedder === "latent" && (
+          <p data-testid="offline-embedder-note">
+            Vectors come from the offline latent embedder (latent semantic analysis fitted to this library): words that
+            occur in the same passages count as related, so a passage can match without sharing the query&apos;s words.
+            No language model is involved.
+          </p>
+        )}
       </div>
     </details>
   );

@@ -107,6 +107,6 @@ export interface SearchLibrary {
   papers: PaperOption[];
   /** The range of the papers' years, for the year filter's hints. */
   years: { min: number; max: number } | null;
-  /** Offline hashing vectors are lexical, not semantic: the page says so. */
-  embedder: "hashing" | "openai";
+  /** The offline embedders are labelled as such: what their vectors measure. */
+  embedder: "latent" | "hashing" | "openai";
 }

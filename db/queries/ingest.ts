@@ -8,7 +8,8 @@ import { getMeta, noteContentChanged, setMeta } from "./meta";
 export interface PaperContent {
   paper: NewPaper;
   pages: { pageNumber: number; text: string }[];
-  chunks: (Omit<NewChunk, "paperId" | "tsv" | "searchText"> & { embedding: number[] })[];
+  /** A null embedding: the vector comes later (the latent embedder's, once the batch is stored). */
+  chunks: (Omit<NewChunk, "paperId" | "tsv" | "searchText"> & { embedding: number[] | null })[];
   summary: { text: string; method: "extractive" | "llm"; model: string | null };
   summaryChunks: {
     chunkUid: string;
@@ -17,7 +18,7 @@ export interface PaperContent {
     charStart: number;
     charEnd: number;
     pages: number[];
-    embedding: number[];
+    embedding: number[] | null;
   }[];
 }
 
@@ -52,29 +53,25 @@ export async function savePaperContent(
     await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
     await insertBatched(content.pages, (b) => tx.insert(pages).values(b.map((p) => ({ ...p, paperId }))));
     await insertBatched(content.chunks, (b) =>
-      tx
-        .insert(chunks)
-        .values(
-          b.map((c) => ({
-            ...c,
-            paperId,
-            searchText: passageSearchText(title, c.text),
-            embedding: toStoredVector(c.embedding),
-          })),
-        ),
+      tx.insert(chunks).values(
+        b.map((c) => ({
+          ...c,
+          paperId,
+          searchText: passageSearchText(title, c.text),
+          embedding: c.embedding && toStoredVector(c.embedding),
+        })),
+      ),
     );
     await tx.insert(summaries).values({ paperId, ...content.summary });
     await insertBatched(content.summaryChunks, (b) =>
-      tx
-        .insert(summaryChunks)
-        .values(
-          b.map((c) => ({
-            ...c,
-            paperId,
-            searchText: passageSearchText(title, c.text),
-            embedding: toStoredVector(c.embedding),
-          })),
-        ),
+      tx.insert(summaryChunks).values(
+        b.map((c) => ({
+          ...c,
+          paperId,
+          searchText: passageSearchText(title, c.text),
+          embedding: c.embedding && toStoredVector(c.embedding),
+        })),
+      ),
     );
   });
   noteContentChanged();
@@ -188,24 +185,39 @@ export async function backfillSearchText(
       await fill(db);
       continue;
     }
-    await db.transaction(async (tx) => {
-      const indexes = await queryRows<{ indexname: string; indexdef: string }>(
-        tx,
-        sql`select indexname, indexdef from pg_indexes
-            where schemaname = current_schema() and tablename = ${name}
-              and (indexdef ilike '% using hnsw %' or indexdef ilike '% using gin %')`,
-      );
-      for (const ix of indexes) await tx.execute(sql`drop index ${sql.identifier(ix.indexname)}`);
-      await fill(tx);
-      // serial: a parallel HNSW build holds the graph in shared memory of that size, more than a container's
-      // default /dev/shm (64 MB) allows
-      if (maintenanceWorkMem) {
-        await setLocal(tx, { maintenance_work_mem: maintenanceWorkMem, max_parallel_maintenance_workers: "0" });
-      }
-      for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
-    });
+    await withIndexesRebuilt(db, name, { maintenanceWorkMem }, fill);
   }
   if (stale) await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
   if (filled > 0) noteContentChanged();
   return filled;
+}
+
+/**
+ * Runs `fill` — a rewrite of many rows of `table` — with the table's HNSW and GIN indexes dropped, then recreates them
+ * from their own definitions, all in one transaction (a failure leaves the table and its indexes as they were).
+ * Rewriting a row inserts its new version into every index again; for thousands of rows, rebuilding is much faster.
+ */
+export async function withIndexesRebuilt<T>(
+  db: Database,
+  table: "chunks" | "summary_chunks",
+  { maintenanceWorkMem }: { maintenanceWorkMem?: string },
+  fill: (tx: Database) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const indexes = await queryRows<{ indexname: string; indexdef: string }>(
+      tx,
+      sql`select indexname, indexdef from pg_indexes
+          where schemaname = current_schema() and tablename = ${table}
+            and (indexdef ilike '% using hnsw %' or indexdef ilike '% using gin %')`,
+    );
+    for (const ix of indexes) await tx.execute(sql`drop index ${sql.identifier(ix.indexname)}`);
+    const out = await fill(tx as unknown as Database);
+    // serial: a parallel HNSW build holds the graph in shared memory of that size, more than a container's
+    // default /dev/shm (64 MB) allows
+    if (maintenanceWorkMem) {
+      await setLocal(tx, { maintenance_work_mem: maintenanceWorkMem, max_parallel_maintenance_workers: "0" });
+    }
+    for (const ix of indexes) await tx.execute(sql.raw(ix.indexdef));
+    return out;
+  });
 }

@@ -3,6 +3,7 @@ import { listChunkTexts, updateEmbeddings } from "@/db/queries/ingest";
 import { getEmbeddingColumnDimensions, getMeta, resizeEmbeddingColumns, setMeta } from "@/db/queries/meta";
 import { getLibraryStats } from "@/db/queries/papers";
 import { LecternError } from "@/lib/errors";
+import { refreshLatentVectors } from "./latent-index";
 import type { EmbeddingProvider, EmbeddingSignature } from "./types";
 
 export const EMBEDDING_META_KEY = "embedding";
@@ -12,7 +13,13 @@ export function signatureOf(p: EmbeddingProvider): EmbeddingSignature {
 }
 
 function describeSignature(s: EmbeddingSignature): string {
-  return `${s.kind === "hashing" ? "the offline hashing embedder" : `${s.kind} model ${s.model}`} (${s.model}, ${s.dimensions} dimensions)`;
+  const name =
+    s.kind === "hashing"
+      ? "the offline hashing embedder"
+      : s.kind === "latent"
+        ? "the offline latent embedder"
+        : `${s.kind} model ${s.model}`;
+  return `${name} (${s.model}, ${s.dimensions} dimensions)`;
 }
 
 function sameSignature(a: EmbeddingSignature, b: EmbeddingSignature): boolean {
@@ -30,6 +37,16 @@ export async function ensureEmbeddingSignature(db: Database, embedder: Embedding
   if (stored && sameSignature(stored, current)) return;
   const stats = await getLibraryStats(db);
   const hasVectors = stats.chunks + stats.summaryChunks > 0;
+  if (stored && hasVectors && embedder.kind === "latent") {
+    // local and quick (seconds for a few thousand passages): re-embed instead of asking for `reembed`
+    const once = adopting.get(db) ?? reembedLibrary(db, embedder).finally(() => adopting.delete(db));
+    adopting.set(db, once);
+    const r = await once;
+    console.error(
+      `[embeddings] re-embedded the library with the offline latent embedder (it was made with ${describeSignature(stored)}): ${r.chunks} passages`,
+    );
+    return;
+  }
   if (stored && hasVectors) {
     throw new LecternError(
       "conflict:embedding",
@@ -53,6 +70,8 @@ export async function ensureEmbeddingSignature(db: Database, embedder: Embedding
   await setMeta(db, { key: EMBEDDING_META_KEY, value: current });
 }
 
+const adopting = new WeakMap<Database, Promise<{ chunks: number; summaryChunks: number; resized: boolean }>>();
+
 export interface ReembedProgress {
   table: "chunks" | "summary_chunks";
   done: number;
@@ -73,6 +92,16 @@ export async function reembedLibrary(
   const resized = columnDims !== embedder.dimensions;
   if (resized) await resizeEmbeddingColumns(db, { dimensions: embedder.dimensions });
   const stats = await getLibraryStats(db);
+  if (embedder.kind === "latent") {
+    // a new model fitted to the library, and every vector rewritten with it
+    const r = await refreshLatentVectors(db, { dimensions: embedder.dimensions, force: true, onProgress });
+    await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
+    return {
+      chunks: Math.min(r.embedded, stats.chunks),
+      summaryChunks: Math.max(0, r.embedded - stats.chunks),
+      resized,
+    };
+  }
   const counts = { chunks: 0, summary_chunks: 0 };
   for (const table of ["chunks", "summary_chunks"] as const) {
     const total = table === "chunks" ? stats.chunks : stats.summaryChunks;
@@ -83,7 +112,7 @@ export async function reembedLibrary(
       if (rows.length === 0) break;
       const vectors = await embedder.embed(
         rows.map((r) => r.text),
-        { signal },
+        { signal, db },
       );
       await updateEmbeddings(db, {
         table,

@@ -22,8 +22,12 @@ afterEach(() => {
 });
 
 describe("getEmbeddingProvider", () => {
-  it("auto without an LLM configured → offline hashing, 512 dimensions", () => {
-    expect(getEmbeddingProvider(envWith({}))).toMatchObject({ kind: "hashing", model: "hashing-v2", dimensions: 512 });
+  it("auto without an LLM configured → the offline latent embedder, 256 dimensions", () => {
+    expect(getEmbeddingProvider(envWith({}))).toMatchObject({ kind: "latent", model: "lsa-v1", dimensions: 256 });
+    const sized = getEmbeddingProvider(
+      envWith({ LECTERN_EMBEDDING_PROVIDER: "latent", LECTERN_EMBEDDING_DIMENSIONS: "128" }),
+    );
+    expect(sized).toMatchObject({ kind: "latent", dimensions: 128 });
   });
 
   it("auto with a base URL or an API key → the OpenAI-compatible server", () => {
@@ -58,7 +62,7 @@ describe("getEmbeddingProvider", () => {
 
   it("openai without a server or key explains what to set", () => {
     expect(() => getEmbeddingProvider(envWith({ LECTERN_EMBEDDING_PROVIDER: "openai" }))).toThrow(
-      /OPENAI_BASE_URL.*OPENAI_API_KEY.*hashing/,
+      /OPENAI_BASE_URL.*OPENAI_API_KEY.*latent/,
     );
   });
 });

@@ -8,6 +8,7 @@ import type { Paper } from "@/db/schema";
 import { getChatModel } from "@/lib/ai/providers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
+import { refreshLatentVectors } from "@/lib/embeddings/latent-index";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { isLecternError, LecternError } from "@/lib/errors";
@@ -119,7 +120,33 @@ export async function ingestFiles(
     results.push(result);
     emit({ type: "file_done", index, result });
   }
+  if (ctx.embedder.kind === "latent" && results.some((r) => r.status === "ingested" || r.status === "replaced")) {
+    await updateLatentVectors(ctx, emit);
+  }
   return results;
+}
+
+/**
+ * Gives the batch's passages their latent vectors (refitting the library's model when it has grown enough). The
+ * papers are already stored and found by full text; a failure here is reported and retried by the next batch.
+ */
+async function updateLatentVectors(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
+  try {
+    const r = await refreshLatentVectors(ctx.db, {
+      dimensions: ctx.embedder.dimensions,
+      onProgress: (p) => emit({ type: "library_stage", stage: "embedding", done: p.done, of: p.total }),
+    });
+    emit({
+      type: "library_done",
+      fitted: r.fitted,
+      embedded: r.embedded,
+      passages: r.rows,
+      ms: Math.round(r.ms),
+    });
+  } catch (e) {
+    console.error(`[ingest] the latent vectors were not updated: ${briefError(e)}`);
+    emit({ type: "library_error", error: `The offline vectors were not updated: ${briefError(e)}` });
+  }
 }
 
 type StageFn = (s: IngestStage, done?: number, of?: number) => void;
@@ -185,12 +212,18 @@ async function ingestPrepared(
   }));
 
   const texts = [...pageChunks.map((c) => c.text), ...summaryPassages.map((c) => c.text)];
-  const vectors: number[][] = [];
-  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
-    stage("embedding", i, texts.length);
-    vectors.push(...(await ctx.embedder.embed(texts.slice(i, i + EMBED_BATCH), { signal })));
+  const vectors: (number[] | null)[] = [];
+  if (ctx.embedder.kind === "latent") {
+    // the latent model is the library's own: the batch's passages get their vectors once they are all stored
+    // (refreshLatentVectors, at the end of ingestFiles)
+    vectors.push(...texts.map(() => null));
+  } else {
+    for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+      stage("embedding", i, texts.length);
+      vectors.push(...(await ctx.embedder.embed(texts.slice(i, i + EMBED_BATCH), { signal, db: ctx.db })));
+    }
+    stage("embedding", texts.length, texts.length);
   }
-  stage("embedding", texts.length, texts.length);
 
   stage("saving");
   signal?.throwIfAborted();
@@ -225,7 +258,7 @@ async function ingestPrepared(
           charStart: c.charStart,
           charEnd: c.charEnd,
           tokenCount: c.tokenCount,
-          embedding: vectors[i] as number[],
+          embedding: vectors[i] ?? null,
         })),
         summary: { text: summary.text, method: summary.method, model: summary.model ?? null },
         summaryChunks: summaryPassages.map((c, i) => ({
@@ -235,7 +268,7 @@ async function ingestPrepared(
           charStart: c.charStart,
           charEnd: c.charEnd,
           pages: c.pages,
-          embedding: vectors[pageChunks.length + i] as number[],
+          embedding: vectors[pageChunks.length + i] ?? null,
         })),
       },
       { replacePaperId: previous?.id },

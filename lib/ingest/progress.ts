@@ -20,7 +20,12 @@ export type IngestStage = "validating" | "extracting" | "chunking" | "summarizin
 export type IngestProgressEvent =
   | { type: "file_start"; index: number; total: number; file: string }
   | { type: "file_stage"; index: number; file: string; stage: IngestStage; done?: number; of?: number }
-  | { type: "file_done"; index: number; result: IngestFileResult };
+  | { type: "file_done"; index: number; result: IngestFileResult }
+  /** After the files, with the offline latent embedder: the library's vectors brought up to date (its model refitted when it has grown). */
+  | { type: "library_stage"; stage: "embedding"; done: number; of: number }
+  | { type: "library_done"; fitted: boolean; embedded: number; passages: number; ms: number }
+  /** The papers are stored and found by full text; their vectors come with the next batch (or `reembed`). */
+  | { type: "library_error"; error: string };
 
 export interface IngestInput {
   /** Display name (the uploaded or on-disk file name). */

@@ -34,7 +34,7 @@ export async function warmUpResearch(
     const [paper] = await listPapers(deps.db, { limit: 1 });
     if (!paper) return { ran: "nothing", ms: ms() };
     const question = `What does ${paper.title} propose, and how is it evaluated?`;
-    if (deps.embedder.kind === "hashing") {
+    if (deps.embedder.kind !== "openai") {
       const state = await runResearch(
         {
           db: deps.db,

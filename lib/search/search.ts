@@ -16,7 +16,7 @@ import {
   searchVector,
   type VectorHit,
 } from "@/db/queries/search";
-import { EMBEDDING_META_KEY } from "@/lib/embeddings/guard";
+import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { searchText, tokenize } from "@/lib/text/terms";
@@ -131,6 +131,8 @@ export const SUMMARY_DEFAULTS = { k: 8, mmrAlpha: 0.5 } as const;
  */
 const VECTOR_CALIBRATION: Record<EmbeddingProvider["kind"], { floor: number; ceiling: number }> = {
   hashing: { floor: 0.45, ceiling: 0.75 },
+  // floor: where the nearest passages of the dev set's two unanswerable questions sit (0.46–0.48)
+  latent: { floor: 0.45, ceiling: 0.7 },
   openai: { floor: 0.2, ceiling: 0.6 },
 };
 export const DEFAULT_CUTOFF = 0.38;
@@ -198,16 +200,28 @@ function toFilters(o: SearchOptions): SearchFilters {
   };
 }
 
-/** Vectors from another embedder cannot be compared with the library's: say so instead of returning noise. */
-function assertSameEmbedder(stored: EmbeddingSignature | null, embedder: EmbeddingProvider): void {
-  if (!stored) return;
+/**
+ * Vectors from another embedder cannot be compared with the library's: say so instead of returning noise. The latent
+ * embedder, local and quick, re-embeds the library instead (once; e.g. a library made with the hashing embedder).
+ */
+async function assertSameEmbedder(
+  db: Database,
+  stored: EmbeddingSignature | null,
+  embedder: EmbeddingProvider,
+): Promise<boolean> {
+  if (!stored) return false;
   if (stored.kind !== embedder.kind || stored.model !== embedder.model || stored.dimensions !== embedder.dimensions) {
+    if (embedder.kind === "latent") {
+      await ensureEmbeddingSignature(db, embedder);
+      return true;
+    }
     throw new LecternError(
       "conflict:embedding",
       `The library's vectors were made with ${stored.kind} ${stored.model} (${stored.dimensions} dimensions) but the ` +
         `search uses ${embedder.kind} ${embedder.model} (${embedder.dimensions}). Run \`npm run cli -- reembed\`.`,
     );
   }
+  return false;
 }
 
 interface CachedStats {
@@ -454,11 +468,18 @@ async function retrieveLists(
   const { useFts, useVector, filters, limit, efSearch, proximity } = p;
   // the query embeddings are computed (or requested from the embedding server) while the database works; the
   // library's embedding signature comes back with the query lexemes
-  const [{ works, avgLength, meta, rows }, embeddings] = await Promise.all([
+  const embed = () =>
+    embedder.embed(
+      queries.map((q) => q.text),
+      { db },
+    );
+  const [{ works, avgLength, meta, rows }, first] = await Promise.all([
     prepareQueries(db, table, queries, useVector ? EMBEDDING_META_KEY : undefined),
-    useVector ? embedder.embed(queries.map((q) => q.text)) : Promise.resolve([] as number[][]),
+    useVector ? embed() : Promise.resolve([] as number[][]),
   ]);
-  if (useVector) assertSameEmbedder(meta as EmbeddingSignature | null, embedder);
+  // the latent embedder adopts a library made by another embedder, fitting its model: the queries are embedded again
+  const adopted = useVector && (await assertSameEmbedder(db, meta as EmbeddingSignature | null, embedder));
+  const embeddings = adopted ? await embed() : first;
   const ef = efSearch ?? defaultEfSearch(rows);
 
   const ftsWorks = useFts ? works.map((w) => (w.matchLexemes.length > 0 ? w : { ...w, lexemes: [], idf: [] })) : [];
@@ -468,7 +489,7 @@ async function retrieveLists(
       : Promise.resolve(works.map(() => [] as FullTextHit[])),
     Promise.all(
       works.map((_, qi) =>
-        useVector && embeddings[qi]
+        useVector && embeddings[qi]?.some((x) => x !== 0)
           ? searchVector(db, { table, embedding: embeddings[qi] as number[], filters, limit, efSearch: ef })
           : Promise.resolve([] as VectorHit[]),
       ),

@@ -1,0 +1,178 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DbHandle, queryRows } from "@/db";
+import { getLatentModelInfo } from "@/db/queries/latent";
+import { getMeta, setMeta } from "@/db/queries/meta";
+import { createTestDatabase } from "@/db/testing";
+import { createIngestContext, type IngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import type { IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
+import { searchContent } from "@/lib/search/search";
+import { makeTestPdf } from "@/lib/testing/pdf";
+import { EMBEDDING_META_KEY, reembedLibrary } from "./guard";
+import { createLatentEmbedder, refreshLatentVectors } from "./latent-index";
+
+// "refinement" (paper A) and "revision" (paper B) never share a passage; both come with the same companions.
+const PAPERS = [
+  {
+    name: "refine.pdf",
+    title: "Symbolic Solvers for Logical Reasoning",
+    pages: [
+      "Self refinement fixes the symbolic program with the solver error message as feedback.",
+      "Refinement repeats until the program executes; each round reads the error message of the solver.",
+      "Formulations are written in first order logic and handed to an external solver.",
+    ],
+  },
+  {
+    name: "revise.pdf",
+    title: "Program Repair with Language Models",
+    pages: [
+      "A revision loop repairs the program: the compiler error message is the feedback for the next attempt.",
+      "Each revision reads the error message and fixes the program until the tests pass.",
+      "Benchmarks of program repair count the programs fixed within five attempts.",
+    ],
+  },
+  {
+    name: "stars.pdf",
+    title: "A Survey of Galaxy Spectra",
+    pages: [
+      "The telescope mirror collects light from distant galaxies for the spectrum survey.",
+      "Galaxy spectra reveal redshift; the survey measured light from ten thousand galaxies.",
+      "Telescope time was split between imaging and spectroscopy of the survey fields.",
+    ],
+  },
+];
+
+function input(name: string, bytes: Uint8Array): IngestInput {
+  return { name, size: bytes.byteLength, read: async () => bytes };
+}
+
+let handle: DbHandle;
+let dataDir: string;
+let ctx: IngestContext;
+// four axes for three topics: a small library's LSA needs few axes to merge words (a real one gets 256)
+const embedder = createLatentEmbedder({ dimensions: 4 });
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-latent-"));
+  ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
+});
+
+afterAll(async () => {
+  await handle?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const unembedded = async () =>
+  (
+    await queryRows<{ n: number }>(
+      handle.db,
+      sql`select (select count(*) from chunks where embedding is null)
+            + (select count(*) from summary_chunks where embedding is null) as n`,
+    )
+  )[0]?.n;
+
+describe("the offline latent embedder over a library", () => {
+  it("fits the model after the batch is stored, gives every passage a vector, and finds synonyms", async () => {
+    const events: IngestProgressEvent[] = [];
+    const files = await Promise.all(
+      PAPERS.map(async (p) => input(p.name, await makeTestPdf({ pages: p.pages, title: p.title }))),
+    );
+    const results = await ingestFiles(files, ctx, { onProgress: (e) => events.push(e) });
+    expect(results.map((r) => r.status)).toEqual(["ingested", "ingested", "ingested"]);
+    const done = events.find((e) => e.type === "library_done");
+    expect(done).toMatchObject({ type: "library_done", fitted: true });
+    // the library's vectors are written once, after the files (no per-file embedding stage)
+    expect(events.findIndex((e) => e.type === "library_done")).toBeGreaterThan(
+      events.findLastIndex((e) => e.type === "file_done"),
+    );
+    expect(Number(await unembedded())).toBe(0);
+    expect(await getMeta(handle.db, { key: EMBEDDING_META_KEY })).toMatchObject({ kind: "latent", dimensions: 4 });
+
+    // "revision" is not in paper A, yet its refinement pages come before every page about galaxies
+    const hits = await searchContent(handle.db, "revision", embedder, {
+      retriever: "vector",
+      cutoff: 0,
+      k: 9,
+      mmrAlpha: 1,
+    });
+    const ranks = (title: string) => hits.flatMap((h, i) => (h.title === title ? [i] : []));
+    const refine = ranks("Symbolic Solvers for Logical Reasoning");
+    const stars = ranks("A Survey of Galaxy Spectra");
+    expect(refine.length).toBeGreaterThan(0);
+    expect(Math.min(...refine)).toBeLessThan(stars.length > 0 ? Math.min(...stars) : Number.POSITIVE_INFINITY);
+    const score = (title: string) => hits.filter((h) => h.title === title).map((h) => h.vector?.score ?? 0);
+    // related, not merely ranked above: a word-matching embedder scores both papers' pages alike here (no shared word)
+    expect(Math.max(...score("Symbolic Solvers for Logical Reasoning"))).toBeGreaterThan(0.15);
+    expect(Math.max(...score("A Survey of Galaxy Spectra"), 0)).toBeLessThan(
+      Math.max(...score("Symbolic Solvers for Logical Reasoning")) - 0.1,
+    );
+  });
+
+  it("projects a small addition on the current model, and refits once the library has grown by a quarter", async () => {
+    const before = await getLatentModelInfo(handle.db);
+    const one = await makeTestPdf({
+      pages: ["The solver error message guides the next revision of the program."],
+      title: "A Note on Solver Feedback",
+    });
+    const events: IngestProgressEvent[] = [];
+    await ingestFiles([input("note.pdf", one)], ctx, { onProgress: (e) => events.push(e) });
+    const small = events.find((e) => e.type === "library_done");
+    expect(small).toMatchObject({ fitted: false });
+    expect(small?.type === "library_done" && small.embedded).toBeGreaterThan(0);
+    expect((await getLatentModelInfo(handle.db))?.id).toBe(before?.id);
+    expect(Number(await unembedded())).toBe(0);
+
+    const more = await Promise.all(
+      [0, 1, 2].map(async (i) =>
+        input(
+          `more-${i}.pdf`,
+          await makeTestPdf({
+            pages: [`Telescope survey number ${i} measured galaxy light.`, `Program ${i} was repaired by revision.`],
+            title: `Extra Paper ${i}`,
+          }),
+        ),
+      ),
+    );
+    const events2: IngestProgressEvent[] = [];
+    await ingestFiles(more, ctx, { onProgress: (e) => events2.push(e) });
+    expect(events2.find((e) => e.type === "library_done")).toMatchObject({ fitted: true });
+    const after = await getLatentModelInfo(handle.db);
+    expect(after?.id).not.toBe(before?.id);
+    expect(after?.rows).toBeGreaterThan(before?.rows ?? 0);
+  });
+
+  it("re-embedding refits; a library made by another embedder is adopted at the first search", async () => {
+    const before = await getLatentModelInfo(handle.db);
+    await reembedLibrary(handle.db, embedder);
+    expect((await getLatentModelInfo(handle.db))?.id).not.toBe(before?.id);
+
+    // as a library made with the hashing embedder reads (same column size, so only the signature differs)
+    await setMeta(handle.db, {
+      key: EMBEDDING_META_KEY,
+      value: { kind: "hashing", model: "hashing-v2", dimensions: 4 },
+    });
+    await handle.db.execute(sql`update chunks set embedding = null`);
+    const hits = await searchContent(handle.db, "revision of the program", embedder, {
+      retriever: "vector",
+      cutoff: 0,
+    });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(await getMeta(handle.db, { key: EMBEDDING_META_KEY })).toMatchObject({ kind: "latent" });
+    expect(Number(await unembedded())).toBe(0);
+  });
+
+  it("does nothing on an empty library and reports a current model as such", async () => {
+    const empty = await createTestDatabase();
+    try {
+      expect(await refreshLatentVectors(empty.db, { dimensions: 4 })).toMatchObject({ fitted: false, embedded: 0 });
+    } finally {
+      await empty.close();
+    }
+    const r = await refreshLatentVectors(handle.db, { dimensions: 4 });
+    expect(r).toMatchObject({ fitted: false, embedded: 0 });
+  });
+});

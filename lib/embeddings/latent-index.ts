@@ -1,0 +1,172 @@
+import type { Database } from "@/db";
+import { withIndexesRebuilt } from "@/db/queries/ingest";
+import {
+  countRows,
+  getLatentModelInfo,
+  listSearchTexts,
+  loadLatentModel,
+  replaceLatentModel,
+  type VectorTable,
+  writeVectors,
+} from "@/db/queries/latent";
+import { searchText } from "@/lib/text/terms";
+import { DEFAULT_LATENT_DIMENSIONS, fitLatentModel, LATENT_MODEL, type LatentModel, latentVector } from "./latent";
+import type { EmbeddingProvider } from "./types";
+
+/**
+ * The library's latent model: fitted to its passages, refitted when it has grown by a quarter since (every vector is
+ * rewritten with the new model, in the same transaction); passages added in between are projected on the current
+ * model ("folding in", as LSA does), which knows most of their words already.
+ */
+export const REFIT_GROWTH = 1.25;
+/** Passages fitted at most: above, an evenly spaced sample (the fit's cost grows with it; the projection does not). */
+const MAX_FIT_ROWS = 20_000;
+/**
+ * How long a process trusts its cached model before checking that no other process (a CLI ingest beside the server)
+ * has refitted it; this process's own refits replace the cache at once.
+ */
+const MODEL_RECHECK_MS = 5_000;
+
+const cache = new WeakMap<Database, { model: LatentModel | null; checkedAt: number }>();
+
+export async function currentLatentModel(db: Database): Promise<LatentModel | null> {
+  const c = cache.get(db);
+  if (c && performance.now() - c.checkedAt < MODEL_RECHECK_MS) return c.model;
+  const info = await getLatentModelInfo(db);
+  const model = !info ? null : c?.model?.id === info.id ? c.model : await loadLatentModel(db, { id: info.id });
+  cache.set(db, { model, checkedAt: performance.now() });
+  return model;
+}
+
+/**
+ * The offline embedder: a text's vector is its terms projected on the library's latent model. Needs the database
+ * (`embed(texts, { db })`); before the library's first fit, or for a text with no word the model knows, the vector
+ * is all zeros (vector search skips it; a passage with such a vector is stored without one).
+ */
+export function createLatentEmbedder(opts: { dimensions?: number } = {}): EmbeddingProvider {
+  const dimensions = opts.dimensions ?? DEFAULT_LATENT_DIMENSIONS;
+  if (!Number.isInteger(dimensions) || dimensions < 2) {
+    throw new Error(`The latent embedder needs an integer number of dimensions ≥ 2 (got ${dimensions}).`);
+  }
+  return {
+    kind: "latent",
+    model: LATENT_MODEL,
+    dimensions,
+    async embed(texts, options) {
+      const db = options?.db;
+      if (!db) throw new Error("The latent embedder projects texts on the library's own model: pass the database.");
+      options?.signal?.throwIfAborted();
+      const model = await currentLatentModel(db);
+      return texts.map((t) =>
+        model && model.dimensions === dimensions ? latentVector(model, searchText(t)) : new Array(dimensions).fill(0),
+      );
+    },
+  };
+}
+
+export interface LatentRefresh {
+  /** A new model was fitted (and every vector rewritten). */
+  fitted: boolean;
+  /** Vectors written. */
+  embedded: number;
+  /** Passages in the library. */
+  rows: number;
+  terms: number;
+  ms: number;
+}
+
+export interface RefreshLatentOptions {
+  dimensions?: number;
+  /** Refit even when the model is current (the `reembed` command). */
+  force?: boolean;
+  batch?: number;
+  /** Above this many rows in a table, its HNSW and GIN indexes are rebuilt rather than updated row by row. */
+  rebuildIndexesAbove?: number;
+  maintenanceWorkMem?: string;
+  onProgress?: (p: { table: VectorTable; done: number; total: number }) => void;
+}
+
+async function writeAll(
+  db: Database,
+  model: LatentModel,
+  table: VectorTable,
+  {
+    unembedded,
+    batch,
+    total,
+    onProgress,
+  }: { unembedded: boolean; batch: number; total: number } & RefreshLatentOptions,
+): Promise<number> {
+  let after = "";
+  let done = 0;
+  for (;;) {
+    const rows = await listSearchTexts(db, { table, after, limit: batch, unembedded });
+    if (rows.length === 0) return done;
+    await writeVectors(db, {
+      table,
+      rows: rows.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(model, r.searchText) })),
+    });
+    done += rows.length;
+    after = rows[rows.length - 1]?.chunkUid ?? after;
+    onProgress?.({ table, done, total });
+  }
+}
+
+/**
+ * Brings the library's latent vectors up to date: fits the model when there is none, when the library has grown by
+ * REFIT_GROWTH since it was fitted, or when forced — then rewrites every vector with it, model and vectors in one
+ * transaction; otherwise projects the passages that have no vector yet. Ingestion calls it after each batch.
+ */
+export async function refreshLatentVectors(db: Database, opts: RefreshLatentOptions = {}): Promise<LatentRefresh> {
+  const t0 = performance.now();
+  const dimensions = opts.dimensions ?? DEFAULT_LATENT_DIMENSIONS;
+  const batch = opts.batch ?? 500;
+  const rebuildAbove = opts.rebuildIndexesAbove ?? 5_000;
+  const rows = await countRows(db, { table: "chunks" });
+  const info = await getLatentModelInfo(db);
+  const result = (fitted: boolean, embedded: number, terms: number): LatentRefresh => ({
+    fitted,
+    embedded,
+    rows,
+    terms,
+    ms: performance.now() - t0,
+  });
+  if (rows === 0) return result(false, 0, 0);
+  const refit = opts.force || !info || info.dimensions !== dimensions || rows >= info.rows * REFIT_GROWTH;
+  if (!refit && info) {
+    const model = await loadLatentModel(db, { id: info.id });
+    if (!model) return result(false, 0, 0);
+    let embedded = 0;
+    for (const table of ["chunks", "summary_chunks"] as const) {
+      embedded += await writeAll(db, model, table, { ...opts, unembedded: true, batch, total: 0 });
+    }
+    return result(false, embedded, model.terms.length);
+  }
+  const step = Math.max(1, Math.ceil(rows / MAX_FIT_ROWS));
+  const sample: string[] = [];
+  let after = "";
+  let seen = 0;
+  for (;;) {
+    const page = await listSearchTexts(db, { table: "chunks", after, limit: 2_000 });
+    if (page.length === 0) break;
+    for (const r of page) if (seen++ % step === 0) sample.push(r.searchText);
+    after = page[page.length - 1]?.chunkUid ?? after;
+  }
+  const model = fitLatentModel(sample, { dimensions, rows });
+  if (!model) return result(false, 0, 0);
+  let embedded = 0;
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    await replaceLatentModel(t, { ...model, model: LATENT_MODEL });
+    for (const table of ["chunks", "summary_chunks"] as const) {
+      const total = await countRows(t, { table });
+      const fill = (d: Database) => writeAll(d, model, table, { ...opts, unembedded: false, batch, total });
+      embedded +=
+        total > rebuildAbove
+          ? await withIndexesRebuilt(t, table, { maintenanceWorkMem: opts.maintenanceWorkMem }, fill)
+          : await fill(t);
+    }
+  });
+  cache.set(db, { model, checkedAt: performance.now() });
+  return result(true, embedded, model.terms.length);
+}
