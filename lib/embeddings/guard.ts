@@ -29,7 +29,8 @@ function sameSignature(a: EmbeddingSignature, b: EmbeddingSignature): boolean {
 /**
  * Vectors made by different embedders cannot be compared. Before writing or searching vectors we check that the
  * configured embedder is the one the library was built with. An empty library adopts the configured embedder (and
- * resizes the vector columns if needed); a non-empty one with another embedder gets a clear error and a way out.
+ * resizes the vector columns if needed); a non-empty one with another embedder gets a clear error and a way out —
+ * except with the offline latent embedder, which re-embeds it (local, seconds for a few thousand passages).
  */
 export async function ensureEmbeddingSignature(db: Database, embedder: EmbeddingProvider): Promise<void> {
   const current = signatureOf(embedder);
@@ -37,13 +38,12 @@ export async function ensureEmbeddingSignature(db: Database, embedder: Embedding
   if (stored && sameSignature(stored, current)) return;
   const stats = await getLibraryStats(db);
   const hasVectors = stats.chunks + stats.summaryChunks > 0;
-  if (stored && hasVectors && embedder.kind === "latent") {
-    // local and quick (seconds for a few thousand passages): re-embed instead of asking for `reembed`
+  if (hasVectors && embedder.kind === "latent") {
     const once = adopting.get(db) ?? reembedLibrary(db, embedder).finally(() => adopting.delete(db));
     adopting.set(db, once);
     const r = await once;
     console.error(
-      `[embeddings] re-embedded the library with the offline latent embedder (it was made with ${describeSignature(stored)}): ${r.chunks} passages`,
+      `[embeddings] re-embedded the library with the offline latent embedder (it was made with ${stored ? describeSignature(stored) : "an unrecorded embedder"}): ${r.chunks} passages`,
     );
     return;
   }

@@ -145,6 +145,20 @@ describe("the offline latent embedder over a library", () => {
     expect(after?.rows).toBeGreaterThan(before?.rows ?? 0);
   });
 
+  it("refits instead of folding in when the new passages' words are mostly unknown to the model", async () => {
+    const before = await getLatentModelInfo(handle.db);
+    const off = await makeTestPdf({
+      pages: ["Kimchi ferments cabbage in brine; lactobacillus sours sauerkraut during cellar storage."],
+      title: "Vegetable Fermentation",
+    });
+    const events: IngestProgressEvent[] = [];
+    await ingestFiles([input("kimchi.pdf", off)], ctx, { onProgress: (e) => events.push(e) });
+    expect(events.find((e) => e.type === "library_done")).toMatchObject({ fitted: true });
+    expect((await getLatentModelInfo(handle.db))?.id).not.toBe(before?.id);
+    const hits = await searchContent(handle.db, "sauerkraut brine", embedder, { retriever: "vector", cutoff: 0 });
+    expect(hits[0]?.title).toBe("Vegetable Fermentation");
+  });
+
   it("re-embedding refits; a library made by another embedder is adopted at the first search", async () => {
     const before = await getLatentModelInfo(handle.db);
     await reembedLibrary(handle.db, embedder);

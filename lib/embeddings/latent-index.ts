@@ -19,6 +19,8 @@ import type { EmbeddingProvider } from "./types";
  * model ("folding in", as LSA does), which knows most of their words already.
  */
 export const REFIT_GROWTH = 1.25;
+/** Below this share of known words among the passages to fold in, the model is refitted instead. */
+const MIN_KNOWN_SHARE = 0.8;
 /** Passages fitted at most: above, an evenly spaced sample (the fit's cost grows with it; the projection does not). */
 const MAX_FIT_ROWS = 20_000;
 /**
@@ -64,6 +66,21 @@ export function createLatentEmbedder(opts: { dimensions?: number } = {}): Embedd
   };
 }
 
+/** The share of the texts' term occurrences that `model` knows. 1 when there is nothing to project. */
+export function knownShare(model: LatentModel, texts: string[]): number {
+  const known = new Set(model.terms);
+  let total = 0;
+  let hits = 0;
+  for (const text of texts) {
+    for (const t of text.split(" ")) {
+      if (!t) continue;
+      total++;
+      if (known.has(t)) hits++;
+    }
+  }
+  return total === 0 ? 1 : hits / total;
+}
+
 export interface LatentRefresh {
   /** A new model was fitted (and every vector rewritten). */
   fitted: boolean;
@@ -86,21 +103,17 @@ export interface RefreshLatentOptions {
   onProgress?: (p: { table: VectorTable; done: number; total: number }) => void;
 }
 
+/** Rewrites every vector of `table` with `model`. */
 async function writeAll(
   db: Database,
   model: LatentModel,
   table: VectorTable,
-  {
-    unembedded,
-    batch,
-    total,
-    onProgress,
-  }: { unembedded: boolean; batch: number; total: number } & RefreshLatentOptions,
+  { batch, total, onProgress }: { batch: number; total: number } & RefreshLatentOptions,
 ): Promise<number> {
   let after = "";
   let done = 0;
   for (;;) {
-    const rows = await listSearchTexts(db, { table, after, limit: batch, unembedded });
+    const rows = await listSearchTexts(db, { table, after, limit: batch });
     if (rows.length === 0) return done;
     await writeVectors(db, {
       table,
@@ -113,9 +126,10 @@ async function writeAll(
 }
 
 /**
- * Brings the library's latent vectors up to date: fits the model when there is none, when the library has grown by
- * REFIT_GROWTH since it was fitted, or when forced — then rewrites every vector with it, model and vectors in one
- * transaction; otherwise projects the passages that have no vector yet. Ingestion calls it after each batch.
+ * Brings the library's latent vectors up to date: fits the model when there is none, when the library has grown or
+ * shrunk by REFIT_GROWTH since it was fitted, when the passages waiting for a vector use many words the model does not
+ * know, or when forced — then rewrites every vector with it, model and vectors in one transaction; otherwise projects
+ * the passages that have no vector yet. Ingestion calls it after each batch.
  */
 export async function refreshLatentVectors(db: Database, opts: RefreshLatentOptions = {}): Promise<LatentRefresh> {
   const t0 = performance.now();
@@ -132,15 +146,49 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     ms: performance.now() - t0,
   });
   if (rows === 0) return result(false, 0, 0);
-  const refit = opts.force || !info || info.dimensions !== dimensions || rows >= info.rows * REFIT_GROWTH;
-  if (!refit && info) {
-    const model = await loadLatentModel(db, { id: info.id });
-    if (!model) return result(false, 0, 0);
-    let embedded = 0;
+  let refit =
+    opts.force ||
+    !info ||
+    info.dimensions !== dimensions ||
+    rows >= info.rows * REFIT_GROWTH ||
+    rows * REFIT_GROWTH <= info.rows;
+  const current = !refit && info ? await loadLatentModel(db, { id: info.id }) : null;
+  if (current) {
+    // fold in the passages without a vector, unless too many of their words are new to the model (then the
+    // projection would drop them: a paper on a topic the library did not hold)
+    const pending: { table: VectorTable; rows: { chunkUid: string; searchText: string }[] }[] = [];
     for (const table of ["chunks", "summary_chunks"] as const) {
-      embedded += await writeAll(db, model, table, { ...opts, unembedded: true, batch, total: 0 });
+      const list: { chunkUid: string; searchText: string }[] = [];
+      let after = "";
+      for (;;) {
+        const page = await listSearchTexts(db, { table, after, limit: batch, unembedded: true });
+        if (page.length === 0) break;
+        list.push(...page);
+        after = page[page.length - 1]?.chunkUid ?? after;
+      }
+      pending.push({ table, rows: list });
     }
-    return result(false, embedded, model.terms.length);
+    if (
+      knownShare(
+        current,
+        pending.flatMap((p) => p.rows.map((r) => r.searchText)),
+      ) >= MIN_KNOWN_SHARE
+    ) {
+      let embedded = 0;
+      for (const { table, rows: list } of pending) {
+        for (let i = 0; i < list.length; i += batch) {
+          const slice = list.slice(i, i + batch);
+          await writeVectors(db, {
+            table,
+            rows: slice.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(current, r.searchText) })),
+          });
+          embedded += slice.length;
+          opts.onProgress?.({ table, done: Math.min(i + batch, list.length), total: list.length });
+        }
+      }
+      return result(false, embedded, current.terms.length);
+    }
+    refit = true;
   }
   const step = Math.max(1, Math.ceil(rows / MAX_FIT_ROWS));
   const sample: string[] = [];
@@ -160,7 +208,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     await replaceLatentModel(t, { ...model, model: LATENT_MODEL });
     for (const table of ["chunks", "summary_chunks"] as const) {
       const total = await countRows(t, { table });
-      const fill = (d: Database) => writeAll(d, model, table, { ...opts, unembedded: false, batch, total });
+      const fill = (d: Database) => writeAll(d, model, table, { ...opts, batch, total });
       embedded +=
         total > rebuildAbove
           ? await withIndexesRebuilt(t, table, { maintenanceWorkMem: opts.maintenanceWorkMem }, fill)
