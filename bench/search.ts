@@ -17,9 +17,9 @@ import { searchContent, searchSummaries } from "@/lib/search/search";
 import { loadBenchQuestions } from "./questions";
 
 async function main() {
-  const questions = loadBenchQuestions(process.argv[2] ? path.resolve(process.argv[2]) : undefined).questions.map(
-    (q) => q.question,
-  );
+  // the first argument that is not an option (`--json` is one: it used to be taken for the questions file)
+  const file = process.argv.slice(2).find((a) => !a.startsWith("--"));
+  const questions = loadBenchQuestions(file ? path.resolve(file) : undefined).questions.map((q) => q.question);
   const env = getEnv();
   const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: "bench:search" });
   const embedder = getEmbeddingProvider(env);
