@@ -346,7 +346,9 @@ async function main() {
     if (!model) throw new Error("the generated chunks gave the latent model nothing to fit");
     embed = async (texts) => texts.map((t) => latentVector(model, searchText(t)));
     latentModel = { fittedOn: LATENT_FIT_ROWS, terms: model.terms.length, rank: model.rank, fitMs: ms(tFit) };
-    log(`fitted the latent model on ${LATENT_FIT_ROWS} chunks (${model.terms.length} terms) in ${(ms(tFit) / 1000).toFixed(1)} s`);
+    log(
+      `fitted the latent model on ${LATENT_FIT_ROWS} chunks (${model.terms.length} terms) in ${(ms(tFit) / 1000).toFixed(1)} s`,
+    );
   }
 
   if (!args.reuse) {

@@ -179,6 +179,21 @@ describe("the offline latent embedder over a library", () => {
     expect(Number(await unembedded())).toBe(0);
   });
 
+  it("hostile and unusual queries: results or a clear message; words the model does not know give no vector", async () => {
+    for (const q of ["'; drop table chunks; --", "研究 方法", "zebra quokka", "revision ) ( :* |"]) {
+      const hits = await searchContent(handle.db, q, embedder, { retriever: "vector" });
+      expect(Array.isArray(hits)).toBe(true);
+    }
+    for (const q of ["🙂🙂🙂", "& | ! :* ( )"]) {
+      await expect(searchContent(handle.db, q, embedder, { retriever: "vector" })).rejects.toMatchObject({
+        code: "bad_request:query",
+      });
+    }
+    const [vector] = await embedder.embed(["🙂 & |"], { db: handle.db });
+    expect(vector?.every((x) => x === 0)).toBe(true);
+    await expect(embedder.embed(["revision"])).rejects.toThrow(/pass the database/);
+  });
+
   it("does nothing on an empty library and reports a current model as such", async () => {
     const empty = await createTestDatabase();
     try {
