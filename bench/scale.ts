@@ -22,12 +22,13 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { openDatabase } from "@/db";
 import { savePaperContent, toStoredVector } from "@/db/queries/ingest";
+import { replaceLatentModel } from "@/db/queries/latent";
 import { getHnswPrecision } from "@/db/queries/meta";
 import { searchVector } from "@/db/queries/search";
 import { EMBEDDING_DIMENSIONS, type HnswPrecision } from "@/db/schema";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
-import { fitLatentModel, latentVector } from "@/lib/embeddings/latent";
+import { fitLatentModel, LATENT_MODEL, type LatentModel, latentVector } from "@/lib/embeddings/latent";
 import { getEnv } from "@/lib/env";
 import { percentile } from "@/lib/search/eval";
 import { defaultEfSearch, searchContent } from "@/lib/search/search";
@@ -265,11 +266,14 @@ async function exactSearch(client: pg.PoolClient, vec: string, k: number) {
   }
 }
 
+/** The vectors' dimension: the configured embedder's (set in main). */
+let dims = EMBEDDING_DIMENSIONS;
 /** searchVector's walk: ordered by the index's key (half precision on PostgreSQL: db/schema.ts, HnswPrecision). */
-const NEAREST_HALF_SQL = NEAREST_SQL.replace(
-  "order by c.embedding <=> $1::vector",
-  `order by c.embedding::halfvec(${EMBEDDING_DIMENSIONS}) <=> $1::halfvec(${EMBEDDING_DIMENSIONS})`,
-);
+const nearestHalfSql = () =>
+  NEAREST_SQL.replace(
+    "order by c.embedding <=> $1::vector",
+    `order by c.embedding::halfvec(${dims}) <=> $1::halfvec(${dims})`,
+  );
 
 /** The plan of the nearest-neighbour query (as searchVector sets it up, or exact), the vector literal elided. */
 async function explain(client: pg.PoolClient, vec: string, k: number, efSearch: number | "exact"): Promise<string> {
@@ -282,7 +286,7 @@ async function explain(client: pg.PoolClient, vec: string, k: number, efSearch: 
         [String(efSearch)],
       );
     }
-    const query = efSearch === "exact" || HNSW_PRECISION === "full" ? NEAREST_SQL : NEAREST_HALF_SQL;
+    const query = efSearch === "exact" || HNSW_PRECISION === "full" ? NEAREST_SQL : nearestHalfSql();
     const r = await client.query<{ "QUERY PLAN": string }>(`explain ${query}`, [vec, k]);
     return r.rows.map((row) => row["QUERY PLAN"].replace(/'\[[^\]]*\]'/g, "'<query vector>'")).join("\n");
   } finally {
@@ -317,6 +321,7 @@ function recallAt(exact: { id: string; distance: number }[], hnsw: { id: string;
 
 async function main() {
   const embedder = getEmbeddingProvider(env);
+  dims = embedder.dimensions;
   if (embedder.dimensions !== EMBEDDING_DIMENSIONS) {
     log(`note: the embedder makes ${embedder.dimensions}-d vectors; the schema's default is ${EMBEDDING_DIMENSIONS}.`);
   }
@@ -337,6 +342,7 @@ async function main() {
   // generator (another seed), as ingestion would fit it on a sample of a library this size (MAX_FIT_ROWS).
   let embed = (texts: string[]) => embedder.embed(texts);
   let latentModel: Record<string, number> | null = null;
+  let fitted: LatentModel | null = null;
   if (embedder.kind === "latent") {
     const tFit = performance.now();
     const fitGen = createPaperGenerator(source, SEED + 1);
@@ -345,6 +351,7 @@ async function main() {
     const model = fitLatentModel(sample.slice(0, LATENT_FIT_ROWS), { dimensions: embedder.dimensions, rows: N });
     if (!model) throw new Error("the generated chunks gave the latent model nothing to fit");
     embed = async (texts) => texts.map((t) => latentVector(model, searchText(t)));
+    fitted = model;
     latentModel = { fittedOn: LATENT_FIT_ROWS, terms: model.terms.length, rank: model.rank, fitMs: ms(tFit) };
     log(
       `fitted the latent model on ${LATENT_FIT_ROWS} chunks (${model.terms.length} terms) in ${(ms(tFit) / 1000).toFixed(1)} s`,
@@ -357,6 +364,8 @@ async function main() {
     await adminQuery(`create database ${DB_NAME}`);
   }
   const handle = await openDatabase({ url: benchUrl }); // applies the project's migrations
+  // the app's searches (searchContent below) embed their queries with the library's stored model
+  if (fitted) await replaceLatentModel(handle.db, { ...fitted, model: LATENT_MODEL });
   const pool = new pg.Pool({ connectionString: benchUrl, max: 3 });
   pool.on("error", (e) => log(`idle client error: ${e.message}`));
   const q = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
