@@ -23,6 +23,27 @@ export async function register() {
     return;
   }
   try {
+    // the offline latent embedder: a library made by another embedder is re-embedded, and passages left without a
+    // vector (an ingest interrupted before its batch's vectors were written) get theirs
+    const { getEnv } = await import("@/lib/env");
+    const { getEmbeddingProvider } = await import("@/lib/embeddings");
+    const embedder = getEmbeddingProvider(getEnv());
+    if (embedder.kind === "latent") {
+      const { refreshLatentVectors } = await import("@/lib/embeddings/latent-index");
+      const { ensureEmbeddingSignature } = await import("@/lib/embeddings/guard");
+      const handle = await getDbHandle("app");
+      await ensureEmbeddingSignature(handle.db, embedder); // a library made by another embedder is re-embedded
+      const r = await refreshLatentVectors(handle.db, { dimensions: embedder.dimensions });
+      if (r.embedded > 0) {
+        console.log(
+          `[lectern] latent vectors brought up to date: ${r.embedded} (${r.fitted ? "model refitted" : "projected"}) in ${Math.round(r.ms)} ms`,
+        );
+      }
+    }
+  } catch (e) {
+    console.error(`[lectern] latent vectors not updated at start: ${(e as Error).message}`);
+  }
+  try {
     const { getEnv } = await import("@/lib/env");
     if (getEnv().LECTERN_WARMUP !== "1") return;
     // one offline question over the library before the first request, so the first user does not wait for cold

@@ -348,7 +348,7 @@ async function main() {
     const fitGen = createPaperGenerator(source, SEED + 1);
     const sample: string[] = [];
     while (sample.length < LATENT_FIT_ROWS) for (const c of fitGen().chunks) sample.push(searchText(c.text));
-    const model = fitLatentModel(sample.slice(0, LATENT_FIT_ROWS), { dimensions: embedder.dimensions, rows: N });
+    const model = await fitLatentModel(sample.slice(0, LATENT_FIT_ROWS), { dimensions: embedder.dimensions, rows: N });
     if (!model) throw new Error("the generated chunks gave the latent model nothing to fit");
     embed = async (texts) => texts.map((t) => latentVector(model, searchText(t)));
     fitted = model;

@@ -87,12 +87,19 @@ export async function countPaperContent(db: Database, { paperId }: { paperId: st
   return { pages: row?.pages ?? 0, chunks: row?.chunks ?? 0 };
 }
 
+export type VectorTable = "chunks" | "summary_chunks";
+
+/** The table of passages that carry vectors. */
+export function vectorTable(table: VectorTable) {
+  return table === "chunks" ? chunks : summaryChunks;
+}
+
 /** Rows to re-embed, in pages of `limit`, ordered by key (keyset pagination: bounded memory on large libraries). */
 export async function listChunkTexts(
   db: Database,
-  { table, after, limit }: { table: "chunks" | "summary_chunks"; after: string; limit: number },
+  { table, after, limit }: { table: VectorTable; after: string; limit: number },
 ): Promise<{ chunkUid: string; text: string }[]> {
-  const t = table === "chunks" ? chunks : summaryChunks;
+  const t = vectorTable(table);
   return db
     .select({ chunkUid: t.chunkUid, text: t.text })
     .from(t)
@@ -101,21 +108,32 @@ export async function listChunkTexts(
     .limit(limit);
 }
 
+/**
+ * Writes vectors in one statement. An all-zero vector (the latent embedder's, for a passage of words its model does
+ * not know: nothing to compare by cosine) is stored as no vector.
+ */
 export async function updateEmbeddings(
   db: Database,
-  { table, rows }: { table: "chunks" | "summary_chunks"; rows: { chunkUid: string; embedding: number[] }[] },
+  { table, rows }: { table: VectorTable; rows: { chunkUid: string; embedding: number[] }[] },
 ): Promise<void> {
   if (rows.length === 0) return;
-  const t = table === "chunks" ? chunks : summaryChunks;
-  await db.transaction(async (tx) => {
-    for (const r of rows) {
-      await tx
-        .update(t)
-        .set({ embedding: toStoredVector(r.embedding) })
-        .where(eq(t.chunkUid, r.chunkUid));
-    }
-  });
+  const t = vectorTable(table);
+  const uids = sqlArray(
+    rows.map((r) => r.chunkUid),
+    "text",
+  );
+  const vectors = sqlArray(
+    rows.map((r) => (r.embedding.some((x) => x !== 0) ? `[${toStoredVector(r.embedding).join(",")}]` : null)),
+    "text",
+  );
+  await db.execute(sql`
+    update ${t} set embedding = u.v::vector
+    from unnest(${uids}, ${vectors}) as u(uid, v)
+    where ${t.chunkUid} = u.uid`);
 }
+
+export const SEARCH_TEXT_VERSION = 2;
+const SEARCH_TEXT_META_KEY = "search_text_version";
 
 /**
  * Fills `search_text` (the paper's title, then the passage: `passageSearchText`) of rows stored before the column
@@ -126,9 +144,6 @@ export async function updateEmbeddings(
  * table's HNSW and GIN indexes are dropped, the rows filled and the indexes recreated from their own definitions, all
  * in one transaction (a failure leaves the table and its indexes as they were).
  */
-export const SEARCH_TEXT_VERSION = 2;
-const SEARCH_TEXT_META_KEY = "search_text_version";
-
 export async function backfillSearchText(
   db: Database,
   {
@@ -199,7 +214,7 @@ export async function backfillSearchText(
  */
 export async function withIndexesRebuilt<T>(
   db: Database,
-  table: "chunks" | "summary_chunks",
+  table: VectorTable,
   { maintenanceWorkMem }: { maintenanceWorkMem?: string },
   fill: (tx: Database) => Promise<T>,
 ): Promise<T> {

@@ -1,15 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
-import { chunks, latentModels, summaryChunks } from "@/db/schema";
-import { sqlArray } from "@/db/sql";
+import { latentModels, papers } from "@/db/schema";
 import type { LatentModel } from "@/lib/embeddings/latent";
-import { toStoredVector } from "./ingest";
+import { type VectorTable, vectorTable } from "./ingest";
 
-export type VectorTable = "chunks" | "summary_chunks";
-
-function tableOf(table: VectorTable) {
-  return table === "chunks" ? chunks : summaryChunks;
-}
+export type { VectorTable } from "./ingest";
 
 function bytesOf(a: Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -22,30 +17,55 @@ function float32Of(bytes: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
+export interface LatentModelInfo {
+  id: string;
+  dimensions: number;
+  rows: number;
+  createdAt: Date;
+}
+
 /** The current model's id and size, without its arrays; null before the first fit. */
-export async function getLatentModelInfo(
-  db: Database,
-): Promise<{ id: string; dimensions: number; rows: number } | null> {
+export async function getLatentModelInfo(db: Database): Promise<LatentModelInfo | null> {
   const [row] = await db
-    .select({ id: latentModels.id, dimensions: latentModels.dimensions, rows: latentModels.rows })
+    .select({
+      id: latentModels.id,
+      dimensions: latentModels.dimensions,
+      rows: latentModels.rows,
+      createdAt: latentModels.createdAt,
+    })
     .from(latentModels)
     .orderBy(sql`${latentModels.createdAt} desc`)
     .limit(1);
   return row ?? null;
 }
 
+/** The model `id`, or null when it is gone (replaced meanwhile) or its arrays do not have the sizes it declares. */
 export async function loadLatentModel(db: Database, { id }: { id: string }): Promise<LatentModel | null> {
   const [row] = await db.select().from(latentModels).where(eq(latentModels.id, id));
   if (!row) return null;
+  const idf = float32Of(row.idf);
+  const projection = float32Of(row.projection);
+  if (idf.length !== row.terms.length || projection.length !== row.terms.length * row.dimensions) {
+    console.error(`[embeddings] the stored latent model ${row.id} is damaged (array sizes); it will be refitted`);
+    return null;
+  }
   return {
     id: row.id,
     dimensions: row.dimensions,
     rank: row.rank,
     rows: row.rows,
     terms: row.terms,
-    idf: float32Of(row.idf),
-    projection: float32Of(row.projection),
+    idf,
+    projection,
   };
+}
+
+/**
+ * Serialises writers of the library's latent vectors (refits and fold-ins) across processes and connections, until
+ * the end of the calling transaction.
+ */
+export async function lockLatentVectors(tx: Database): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:latent_models'))`);
 }
 
 /** Makes `model` the current one (the previous is deleted): call inside the transaction that writes its vectors. */
@@ -64,8 +84,8 @@ export async function replaceLatentModel(tx: Database, model: LatentModel & { mo
 }
 
 /**
- * Search texts of `table` in key order after `after` (keyset pagination: bounded memory on large libraries);
- * `unembedded` keeps only rows without a vector.
+ * Search texts of `table` in key order after `after` (keyset pagination: bounded memory on large libraries), with when
+ * their paper was stored; `unembedded` keeps only rows without a vector.
  */
 export async function listSearchTexts(
   db: Database,
@@ -75,39 +95,26 @@ export async function listSearchTexts(
     limit,
     unembedded = false,
   }: { table: VectorTable; after: string; limit: number; unembedded?: boolean },
-): Promise<{ chunkUid: string; searchText: string }[]> {
-  const t = tableOf(table);
+): Promise<{ chunkUid: string; searchText: string; storedAt: Date }[]> {
+  const t = vectorTable(table);
   const rows = await db
-    .select({ chunkUid: t.chunkUid, searchText: t.searchText })
+    .select({ chunkUid: t.chunkUid, searchText: t.searchText, storedAt: papers.createdAt })
     .from(t)
-    .where(sql`${t.chunkUid} > ${after} ${unembedded ? sql`and ${t.embedding} is null` : sql``}`)
+    .innerJoin(papers, eq(papers.id, t.paperId))
+    .where(unembedded ? sql`${t.chunkUid} > ${after} and ${t.embedding} is null` : sql`${t.chunkUid} > ${after}`)
     .orderBy(t.chunkUid)
     .limit(limit);
-  return rows.map((r) => ({ chunkUid: r.chunkUid, searchText: r.searchText ?? "" }));
-}
-
-/** Writes vectors in one statement; an all-zero vector (nothing to compare by cosine) is stored as no vector. */
-export async function writeVectors(
-  db: Database,
-  { table, rows }: { table: VectorTable; rows: { chunkUid: string; embedding: number[] }[] },
-): Promise<void> {
-  if (rows.length === 0) return;
-  const t = tableOf(table);
-  const uids = sqlArray(
-    rows.map((r) => r.chunkUid),
-    "text",
-  );
-  const vectors = sqlArray(
-    rows.map((r) => (r.embedding.some((x) => x !== 0) ? `[${toStoredVector(r.embedding).join(",")}]` : null)),
-    "text",
-  );
-  await db.execute(sql`
-    update ${t} set embedding = u.v::vector
-    from unnest(${uids}, ${vectors}) as u(uid, v)
-    where ${t.chunkUid} = u.uid`);
+  return rows.map((r) => ({ chunkUid: r.chunkUid, searchText: r.searchText ?? "", storedAt: r.storedAt }));
 }
 
 export async function countRows(db: Database, { table }: { table: VectorTable }): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${tableOf(table)}`);
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${vectorTable(table)}`);
   return Number(row?.n ?? 0);
+}
+
+/** Removes every vector of the library (a re-embedding that had nothing to fit must not leave another embedder's). */
+export async function clearVectors(db: Database): Promise<void> {
+  for (const table of ["chunks", "summary_chunks"] as const) {
+    await db.execute(sql`update ${vectorTable(table)} set embedding = null where embedding is not null`);
+  }
 }

@@ -1,5 +1,6 @@
 import type { Database } from "@/db";
 import { listChunkTexts, updateEmbeddings } from "@/db/queries/ingest";
+import { clearVectors } from "@/db/queries/latent";
 import { getEmbeddingColumnDimensions, getMeta, resizeEmbeddingColumns, setMeta } from "@/db/queries/meta";
 import { getLibraryStats } from "@/db/queries/papers";
 import { LecternError } from "@/lib/errors";
@@ -95,6 +96,8 @@ export async function reembedLibrary(
   if (embedder.kind === "latent") {
     // a new model fitted to the library, and every vector rewritten with it
     const r = await refreshLatentVectors(db, { dimensions: embedder.dimensions, force: true, onProgress });
+    // nothing to fit (no passage with a usable word): no vectors, rather than another embedder's under this name
+    if (!r.fitted) await clearVectors(db);
     await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
     return {
       chunks: Math.min(r.embedded, stats.chunks),

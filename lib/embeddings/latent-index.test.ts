@@ -5,13 +5,14 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
 import { getLatentModelInfo } from "@/db/queries/latent";
-import { getMeta, setMeta } from "@/db/queries/meta";
+import { getEmbeddingColumnDimensions, getMeta, setMeta } from "@/db/queries/meta";
 import { createTestDatabase } from "@/db/testing";
 import { createIngestContext, type IngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import type { IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
 import { searchContent } from "@/lib/search/search";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { EMBEDDING_META_KEY, reembedLibrary } from "./guard";
+import { createHashingEmbedder } from "./hashing";
 import { createLatentEmbedder, refreshLatentVectors } from "./latent-index";
 
 // "refinement" (paper A) and "revision" (paper B) never share a passage; both come with the same companions.
@@ -192,6 +193,45 @@ describe("the offline latent embedder over a library", () => {
     const [vector] = await embedder.embed(["🙂 & |"], { db: handle.db });
     expect(vector?.every((x) => x === 0)).toBe(true);
     await expect(embedder.embed(["revision"])).rejects.toThrow(/pass the database/);
+  });
+
+  it("refits when the library has shrunk by a quarter", async () => {
+    const before = await getLatentModelInfo(handle.db);
+    await handle.db.execute(sql`delete from papers where title like 'Extra Paper %' or title = 'Vegetable Fermentation'`);
+    const r = await refreshLatentVectors(handle.db, { dimensions: 4 });
+    expect(r.fitted).toBe(true);
+    expect((await getLatentModelInfo(handle.db))?.id).not.toBe(before?.id);
+  });
+
+  it("adopts a library made with the 512-d hashing embedder: columns resized, everything re-embedded", async () => {
+    const other = await createTestDatabase();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-latent-adopt-"));
+    try {
+      const hashingCtx = createIngestContext(other, {
+        dataDir: dir,
+        maxUploadBytes: 5 * 1024 * 1024,
+        embedder: createHashingEmbedder({ dimensions: 512 }),
+        chatModel: null,
+      });
+      const files = await Promise.all(
+        PAPERS.map(async (p) => input(p.name, await makeTestPdf({ pages: p.pages, title: p.title }))),
+      );
+      await ingestFiles(files, hashingCtx);
+      expect(await getEmbeddingColumnDimensions(other.db)).toBe(512);
+
+      const hits = await searchContent(other.db, "revision", embedder, { retriever: "vector", cutoff: 0 });
+      expect(hits.length).toBeGreaterThan(0);
+      expect(await getEmbeddingColumnDimensions(other.db)).toBe(4);
+      expect(await getMeta(other.db, { key: EMBEDDING_META_KEY })).toMatchObject({ kind: "latent", dimensions: 4 });
+      const [left] = await queryRows<{ n: number }>(
+        other.db,
+        sql`select count(*)::int as n from chunks where embedding is null`,
+      );
+      expect(Number(left?.n)).toBe(0);
+    } finally {
+      await other.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("does nothing on an empty library and reports a current model as such", async () => {

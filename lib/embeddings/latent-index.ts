@@ -1,13 +1,13 @@
 import type { Database } from "@/db";
-import { withIndexesRebuilt } from "@/db/queries/ingest";
+import { updateEmbeddings, withIndexesRebuilt } from "@/db/queries/ingest";
 import {
   countRows,
   getLatentModelInfo,
   listSearchTexts,
   loadLatentModel,
+  lockLatentVectors,
   replaceLatentModel,
   type VectorTable,
-  writeVectors,
 } from "@/db/queries/latent";
 import { searchText } from "@/lib/text/terms";
 import { DEFAULT_LATENT_DIMENSIONS, fitLatentModel, LATENT_MODEL, type LatentModel, latentVector } from "./latent";
@@ -31,11 +31,23 @@ const MODEL_RECHECK_MS = 5_000;
 
 const cache = new WeakMap<Database, { model: LatentModel | null; checkedAt: number }>();
 
+/** The model `id`, from this process's cache when it holds that one. */
+async function modelById(db: Database, id: string): Promise<LatentModel | null> {
+  const c = cache.get(db);
+  return c?.model?.id === id ? c.model : loadLatentModel(db, { id });
+}
+
+/** The library's current model (cached; its id re-read at most every MODEL_RECHECK_MS), or null before the first fit. */
 export async function currentLatentModel(db: Database): Promise<LatentModel | null> {
   const c = cache.get(db);
   if (c && performance.now() - c.checkedAt < MODEL_RECHECK_MS) return c.model;
-  const info = await getLatentModelInfo(db);
-  const model = !info ? null : c?.model?.id === info.id ? c.model : await loadLatentModel(db, { id: info.id });
+  let model: LatentModel | null = null;
+  // a refit between reading the id and loading the model replaces it: read the id again
+  for (let attempt = 0; attempt < 3 && !model; attempt++) {
+    const info = await getLatentModelInfo(db);
+    if (!info) break;
+    model = await modelById(db, info.id);
+  }
   cache.set(db, { model, checkedAt: performance.now() });
   return model;
 }
@@ -115,7 +127,7 @@ async function writeAll(
   for (;;) {
     const rows = await listSearchTexts(db, { table, after, limit: batch });
     if (rows.length === 0) return done;
-    await writeVectors(db, {
+    await updateEmbeddings(db, {
       table,
       rows: rows.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(model, r.searchText) })),
     });
@@ -151,14 +163,12 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     !info ||
     info.dimensions !== dimensions ||
     rows >= info.rows * REFIT_GROWTH ||
-    rows * REFIT_GROWTH <= info.rows;
-  const current = !refit && info ? await loadLatentModel(db, { id: info.id }) : null;
-  if (current) {
-    // fold in the passages without a vector, unless too many of their words are new to the model (then the
-    // projection would drop them: a paper on a topic the library did not hold)
-    const pending: { table: VectorTable; rows: { chunkUid: string; searchText: string }[] }[] = [];
+    rows <= info.rows * (2 - REFIT_GROWTH);
+  const current = !refit && info ? await modelById(db, info.id) : null;
+  if (current && info) {
+    const pending: { table: VectorTable; rows: { chunkUid: string; searchText: string; storedAt: Date }[] }[] = [];
     for (const table of ["chunks", "summary_chunks"] as const) {
-      const list: { chunkUid: string; searchText: string }[] = [];
+      const list: { chunkUid: string; searchText: string; storedAt: Date }[] = [];
       let after = "";
       for (;;) {
         const page = await listSearchTexts(db, { table, after, limit: batch, unembedded: true });
@@ -168,25 +178,31 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
       }
       pending.push({ table, rows: list });
     }
-    if (
-      knownShare(
-        current,
-        pending.flatMap((p) => p.rows.map((r) => r.searchText)),
-      ) >= MIN_KNOWN_SHARE
-    ) {
-      let embedded = 0;
-      for (const { table, rows: list } of pending) {
-        for (let i = 0; i < list.length; i += batch) {
-          const slice = list.slice(i, i + batch);
-          await writeVectors(db, {
-            table,
-            rows: slice.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(current, r.searchText) })),
-          });
-          embedded += slice.length;
-          opts.onProgress?.({ table, done: Math.min(i + batch, list.length), total: list.length });
+    // Fold in, unless too many of the new papers' words are unknown to the model (the projection would drop them: a
+    // topic the library did not hold). Passages already there at the fit were projected then; those still without a
+    // vector know no word of it, and do not count.
+    const fresh = pending.flatMap((p) => p.rows.filter((r) => r.storedAt >= info.createdAt).map((r) => r.searchText));
+    if (knownShare(current, fresh) >= MIN_KNOWN_SHARE) {
+      const embedded = await db.transaction(async (tx) => {
+        const t = tx as unknown as Database;
+        await lockLatentVectors(t);
+        // another process may have refitted since: then its model made every vector, these ones included
+        if ((await getLatentModelInfo(t))?.id !== current.id) return null;
+        let n = 0;
+        for (const { table, rows: list } of pending) {
+          for (let i = 0; i < list.length; i += batch) {
+            const slice = list.slice(i, i + batch);
+            await updateEmbeddings(t, {
+              table,
+              rows: slice.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(current, r.searchText) })),
+            });
+            n += slice.length;
+            opts.onProgress?.({ table, done: Math.min(i + batch, list.length), total: list.length });
+          }
         }
-      }
-      return result(false, embedded, current.terms.length);
+        return n;
+      });
+      return result(false, embedded ?? 0, current.terms.length);
     }
     refit = true;
   }
@@ -200,11 +216,14 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     for (const r of page) if (seen++ % step === 0) sample.push(r.searchText);
     after = page[page.length - 1]?.chunkUid ?? after;
   }
-  const model = fitLatentModel(sample, { dimensions, rows });
+  const model = await fitLatentModel(sample, { dimensions, rows });
   if (!model) return result(false, 0, 0);
   let embedded = 0;
+  // Model and vectors in one transaction, writers serialised: searches see the old model with the old vectors or the
+  // new with the new. Passages stored since the sample was read are projected on the new model here too.
   await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
+    await lockLatentVectors(t);
     await replaceLatentModel(t, { ...model, model: LATENT_MODEL });
     for (const table of ["chunks", "summary_chunks"] as const) {
       const total = await countRows(t, { table });

@@ -69,6 +69,18 @@ function gaussian(rand: () => number): () => number {
   };
 }
 
+/** Yields to the event loop when the fit has held it for `everyMs`: a server keeps answering while a model is fitted. */
+function yielder(everyMs = 20): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < everyMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    last = performance.now();
+  };
+}
+
+type Pause = () => Promise<void>;
+
 function countTerms(text: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const t of text.split(" ")) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -76,9 +88,10 @@ function countTerms(text: string): Map<string, number> {
 }
 
 /** Y (n × l) = X (n × T) · M (T × l); all dense row-major except X. */
-function multiply(x: SparseRows, m: Float64Array, l: number): Float64Array {
+async function multiply(x: SparseRows, m: Float64Array, l: number, pause: Pause): Promise<Float64Array> {
   const y = new Float64Array(x.n * l);
   for (let i = 0; i < x.n; i++) {
+    if ((i & 255) === 0) await pause();
     const yo = i * l;
     for (let p = x.start[i] as number; p < (x.start[i + 1] as number); p++) {
       const w = x.value[p] as number;
@@ -90,9 +103,16 @@ function multiply(x: SparseRows, m: Float64Array, l: number): Float64Array {
 }
 
 /** Z (T × l) = Xᵀ (T × n) · Q (n × l). */
-function multiplyTransposed(x: SparseRows, terms: number, q: Float64Array, l: number): Float64Array {
+async function multiplyTransposed(
+  x: SparseRows,
+  terms: number,
+  q: Float64Array,
+  l: number,
+  pause: Pause,
+): Promise<Float64Array> {
   const z = new Float64Array(terms * l);
   for (let i = 0; i < x.n; i++) {
+    if ((i & 255) === 0) await pause();
     const qo = i * l;
     for (let p = x.start[i] as number; p < (x.start[i + 1] as number); p++) {
       const w = x.value[p] as number;
@@ -107,11 +127,12 @@ function multiplyTransposed(x: SparseRows, terms: number, q: Float64Array, l: nu
  * Orthonormalises the l columns of a (rows × l, row-major) in place by modified Gram–Schmidt; a column that is
  * (numerically) in the span of the previous ones becomes zero.
  */
-function orthonormalizeColumns(a: Float64Array, rows: number, l: number): void {
+async function orthonormalizeColumns(a: Float64Array, rows: number, l: number, pause: Pause): Promise<void> {
   // work on the transpose: each column contiguous
   const t = new Float64Array(rows * l);
   for (let i = 0; i < rows; i++) for (let j = 0; j < l; j++) t[j * rows + i] = a[i * l + j] as number;
   for (let j = 0; j < l; j++) {
+    await pause();
     const cj = j * rows;
     let before = 0;
     for (let r = 0; r < rows; r++) before += (t[cj + r] as number) ** 2;
@@ -134,7 +155,11 @@ function orthonormalizeColumns(a: Float64Array, rows: number, l: number): void {
  * Eigen-decomposition of a symmetric l × l matrix (row-major, destroyed) by cyclic Jacobi rotations.
  * Returns the eigenvalues and the eigenvectors as the columns of a row-major l × l matrix.
  */
-export function symmetricEigen(a: Float64Array, l: number): { values: Float64Array; vectors: Float64Array } {
+export async function symmetricEigen(
+  a: Float64Array,
+  l: number,
+  pause: Pause = yielder(),
+): Promise<{ values: Float64Array; vectors: Float64Array }> {
   const v = new Float64Array(l * l);
   for (let i = 0; i < l; i++) v[i * l + i] = 1;
   for (let sweep = 0; sweep < 60; sweep++) {
@@ -146,6 +171,7 @@ export function symmetricEigen(a: Float64Array, l: number): { values: Float64Arr
     }
     if (off <= 1e-22 * Math.max(diag, 1e-300)) break;
     for (let p = 0; p < l - 1; p++) {
+      await pause();
       for (let q = p + 1; q < l; q++) {
         const apq = a[p * l + q] as number;
         if (Math.abs(apq) < 1e-300) continue;
@@ -185,7 +211,11 @@ export function symmetricEigen(a: Float64Array, l: number): { values: Float64Arr
  * Fits a latent model to passages given as search texts (space-separated terms, lib/text/terms.ts `searchText`).
  * Null when there is nothing to fit (no passage with a usable term).
  */
-export function fitLatentModel(texts: readonly string[], opts: FitLatentOptions = {}): LatentModel | null {
+export async function fitLatentModel(
+  texts: readonly string[],
+  opts: FitLatentOptions = {},
+): Promise<LatentModel | null> {
+  const pause = yielder();
   const dimensions = opts.dimensions ?? DEFAULT_LATENT_DIMENSIONS;
   if (!Number.isInteger(dimensions) || dimensions < 2) {
     throw new Error(`The latent embedder needs an integer number of dimensions ≥ 2 (got ${dimensions}).`);
@@ -251,20 +281,21 @@ export function fitLatentModel(texts: readonly string[], opts: FitLatentOptions 
   const normal = gaussian(mulberry32(opts.seed ?? 0x1a7e17));
   const omega = new Float64Array(T * l);
   for (let i = 0; i < omega.length; i++) omega[i] = normal();
-  let q = multiply(x, omega, l);
-  orthonormalizeColumns(q, x.n, l);
+  let q = await multiply(x, omega, l, pause);
+  await orthonormalizeColumns(q, x.n, l, pause);
   // power iterations (Q ← orth(X Xᵀ Q)) sharpen the sketch towards the top singular directions. Only the passage side
   // is re-orthonormalised: with Q orthonormal, Xᵀ Q is no worse conditioned than X itself, and the term side is the
   // larger one (the fit's cost is mostly these orthonormalisations)
   for (let it = 0; it < (opts.powerIterations ?? 2); it++) {
-    q = multiply(x, multiplyTransposed(x, T, q, l), l);
-    orthonormalizeColumns(q, x.n, l);
+    q = await multiply(x, await multiplyTransposed(x, T, q, l, pause), l, pause);
+    await orthonormalizeColumns(q, x.n, l, pause);
   }
   // B = Qᵀ X (l × T); the eigenvalues of B Bᵀ = Qᵀ X Xᵀ Q (l × l) are σ². Computed on the passage side (n × l dense
   // products), smaller than the term side for any library worth fitting.
-  const xxq = multiply(x, multiplyTransposed(x, T, q, l), l);
+  const xxq = await multiply(x, await multiplyTransposed(x, T, q, l, pause), l, pause);
   const gram = new Float64Array(l * l);
   for (let i = 0; i < x.n; i++) {
+    if ((i & 63) === 0) await pause();
     const o = i * l;
     for (let a = 0; a < l; a++) {
       const qa = q[o + a] as number;
@@ -274,7 +305,7 @@ export function fitLatentModel(texts: readonly string[], opts: FitLatentOptions 
     }
   }
   for (let a = 0; a < l; a++) for (let b = 0; b < a; b++) gram[a * l + b] = gram[b * l + a] as number;
-  const { values, vectors } = symmetricEigen(gram, l);
+  const { values, vectors } = await symmetricEigen(gram, l, pause);
   const order = [...values.keys()].sort((a, b) => (values[b] as number) - (values[a] as number));
   const top = order.slice(0, rank).filter((k) => (values[k] as number) > 1e-12);
   const r = top.length;
@@ -286,6 +317,7 @@ export function fitLatentModel(texts: readonly string[], opts: FitLatentOptions 
   });
   const u = new Float64Array(x.n * r);
   for (let i = 0; i < x.n; i++) {
+    if ((i & 63) === 0) await pause();
     const uo = i * r;
     for (let j = 0; j < l; j++) {
       const qj = q[i * l + j] as number;
@@ -294,7 +326,7 @@ export function fitLatentModel(texts: readonly string[], opts: FitLatentOptions 
       for (let axis = 0; axis < r; axis++) u[uo + axis] = (u[uo + axis] as number) + qj * (w[wo + axis] as number);
     }
   }
-  const v = multiplyTransposed(x, T, u, r);
+  const v = await multiplyTransposed(x, T, u, r, pause);
   const projection = new Float32Array(T * dimensions);
   for (let t = 0; t < T; t++) projection.set(v.subarray(t * r, (t + 1) * r), t * dimensions);
   return {
