@@ -94,6 +94,7 @@ export function useUploadQueue({ maxUploadBytes }: { maxUploadBytes: number }) {
 
     let consumed = 0;
     let finalPhase: UploadPhase | null = null;
+    let fileResult: IngestFileResult | null = null;
     const applyEvent = (event: IngestStreamEvent) => {
       switch (event.type) {
         case "file_start":
@@ -103,15 +104,27 @@ export function useUploadQueue({ maxUploadBytes }: { maxUploadBytes: number }) {
           update(next.id, { kind: "stage", stage: event.stage, done: event.done, of: event.of });
           break;
         case "file_done":
-          finalPhase = { kind: "done", result: event.result };
-          update(next.id, finalPhase);
-          break;
-        case "done":
-          if (!finalPhase && event.results[0]) {
-            finalPhase = { kind: "done", result: event.results[0] };
+          // a stored paper may still get its vectors (the offline latent embedder, after the batch): the item is
+          // done when the stream says so
+          fileResult = event.result;
+          if (event.result.status !== "ingested" && event.result.status !== "replaced") {
+            finalPhase = { kind: "done", result: event.result };
             update(next.id, finalPhase);
           }
           break;
+        case "library_stage":
+          if (!finalPhase) update(next.id, { kind: "stage", stage: "embedding", done: event.done, of: event.of });
+          break;
+        case "library_done":
+        case "library_error":
+        case "done": {
+          const result = fileResult ?? (event.type === "done" ? event.results[0] : undefined);
+          if (!finalPhase && result) {
+            finalPhase = { kind: "done", result };
+            update(next.id, finalPhase);
+          }
+          break;
+        }
         case "fatal":
           finalPhase = { kind: "failed", message: event.error.message };
           update(next.id, finalPhase);

@@ -31,7 +31,8 @@ function sameSignature(a: EmbeddingSignature, b: EmbeddingSignature): boolean {
  * Vectors made by different embedders cannot be compared. Before writing or searching vectors we check that the
  * configured embedder is the one the library was built with. An empty library adopts the configured embedder (and
  * resizes the vector columns if needed); a non-empty one with another embedder gets a clear error and a way out —
- * except with the offline latent embedder, which re-embeds it (local, seconds for a few thousand passages).
+ * except with the offline latent embedder, which re-embeds it (local: seconds for a few thousand passages, minutes at
+ * 100,000).
  */
 export async function ensureEmbeddingSignature(db: Database, embedder: EmbeddingProvider): Promise<void> {
   const current = signatureOf(embedder);
