@@ -197,7 +197,9 @@ describe("the offline latent embedder over a library", () => {
 
   it("refits when the library has shrunk by a quarter", async () => {
     const before = await getLatentModelInfo(handle.db);
-    await handle.db.execute(sql`delete from papers where title like 'Extra Paper %' or title = 'Vegetable Fermentation'`);
+    await handle.db.execute(
+      sql`delete from papers where title like 'Extra Paper %' or title = 'Vegetable Fermentation'`,
+    );
     const r = await refreshLatentVectors(handle.db, { dimensions: 4 });
     expect(r.fitted).toBe(true);
     expect((await getLatentModelInfo(handle.db))?.id).not.toBe(before?.id);

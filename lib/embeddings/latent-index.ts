@@ -10,7 +10,14 @@ import {
   type VectorTable,
 } from "@/db/queries/latent";
 import { searchText } from "@/lib/text/terms";
-import { DEFAULT_LATENT_DIMENSIONS, fitLatentModel, LATENT_MODEL, type LatentModel, latentVector } from "./latent";
+import {
+  DEFAULT_LATENT_DIMENSIONS,
+  fitLatentModel,
+  LATENT_MODEL,
+  type LatentModel,
+  latentDimensions,
+  latentVector,
+} from "./latent";
 import type { EmbeddingProvider } from "./types";
 
 /**
@@ -58,10 +65,7 @@ export async function currentLatentModel(db: Database): Promise<LatentModel | nu
  * is all zeros (vector search skips it; a passage with such a vector is stored without one).
  */
 export function createLatentEmbedder(opts: { dimensions?: number } = {}): EmbeddingProvider {
-  const dimensions = opts.dimensions ?? DEFAULT_LATENT_DIMENSIONS;
-  if (!Number.isInteger(dimensions) || dimensions < 2) {
-    throw new Error(`The latent embedder needs an integer number of dimensions ≥ 2 (got ${dimensions}).`);
-  }
+  const dimensions = latentDimensions(opts.dimensions);
   return {
     kind: "latent",
     model: LATENT_MODEL,
@@ -115,6 +119,17 @@ export interface RefreshLatentOptions {
   onProgress?: (p: { table: VectorTable; done: number; total: number }) => void;
 }
 
+/** The search texts of `table`, a page at a time in key order (keyset pagination: bounded memory). */
+async function* pages(db: Database, table: VectorTable, opts: { limit: number; unembedded?: boolean }) {
+  let after = "";
+  for (;;) {
+    const page = await listSearchTexts(db, { table, after, ...opts });
+    if (page.length === 0) return;
+    yield page;
+    after = page[page.length - 1]?.chunkUid ?? after;
+  }
+}
+
 /** Rewrites every vector of `table` with `model`. */
 async function writeAll(
   db: Database,
@@ -122,19 +137,16 @@ async function writeAll(
   table: VectorTable,
   { batch, total, onProgress }: { batch: number; total: number } & RefreshLatentOptions,
 ): Promise<number> {
-  let after = "";
   let done = 0;
-  for (;;) {
-    const rows = await listSearchTexts(db, { table, after, limit: batch });
-    if (rows.length === 0) return done;
+  for await (const rows of pages(db, table, { limit: batch })) {
     await updateEmbeddings(db, {
       table,
       rows: rows.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(model, r.searchText) })),
     });
     done += rows.length;
-    after = rows[rows.length - 1]?.chunkUid ?? after;
     onProgress?.({ table, done, total });
   }
+  return done;
 }
 
 /**
@@ -169,13 +181,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     const pending: { table: VectorTable; rows: { chunkUid: string; searchText: string; storedAt: Date }[] }[] = [];
     for (const table of ["chunks", "summary_chunks"] as const) {
       const list: { chunkUid: string; searchText: string; storedAt: Date }[] = [];
-      let after = "";
-      for (;;) {
-        const page = await listSearchTexts(db, { table, after, limit: batch, unembedded: true });
-        if (page.length === 0) break;
-        list.push(...page);
-        after = page[page.length - 1]?.chunkUid ?? after;
-      }
+      for await (const page of pages(db, table, { limit: batch, unembedded: true })) list.push(...page);
       pending.push({ table, rows: list });
     }
     // Fold in, unless too many of the new papers' words are unknown to the model (the projection would drop them: a
@@ -208,13 +214,9 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   }
   const step = Math.max(1, Math.ceil(rows / MAX_FIT_ROWS));
   const sample: string[] = [];
-  let after = "";
   let seen = 0;
-  for (;;) {
-    const page = await listSearchTexts(db, { table: "chunks", after, limit: 2_000 });
-    if (page.length === 0) break;
+  for await (const page of pages(db, "chunks", { limit: 2_000 })) {
     for (const r of page) if (seen++ % step === 0) sample.push(r.searchText);
-    after = page[page.length - 1]?.chunkUid ?? after;
   }
   const model = await fitLatentModel(sample, { dimensions, rows });
   if (!model) return result(false, 0, 0);

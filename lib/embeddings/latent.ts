@@ -14,6 +14,14 @@
 export const LATENT_MODEL = "lsa-v1";
 export const DEFAULT_LATENT_DIMENSIONS = 256;
 
+/** A valid vector length for the latent embedder (the default when none is given). */
+export function latentDimensions(d: number = DEFAULT_LATENT_DIMENSIONS): number {
+  if (!Number.isInteger(d) || d < 2) {
+    throw new Error(`The latent embedder needs an integer number of dimensions ≥ 2 (got ${d}).`);
+  }
+  return d;
+}
+
 export interface LatentModel {
   id: string;
   /** Vector length (axes beyond `rank` are zero). */
@@ -216,10 +224,7 @@ export async function fitLatentModel(
   opts: FitLatentOptions = {},
 ): Promise<LatentModel | null> {
   const pause = yielder();
-  const dimensions = opts.dimensions ?? DEFAULT_LATENT_DIMENSIONS;
-  if (!Number.isInteger(dimensions) || dimensions < 2) {
-    throw new Error(`The latent embedder needs an integer number of dimensions ≥ 2 (got ${dimensions}).`);
-  }
+  const dimensions = latentDimensions(opts.dimensions);
   const maxRows = opts.maxRows ?? 20_000;
   const stride = texts.length > maxRows ? texts.length / maxRows : 1;
   const sample: Map<string, number>[] = [];
