@@ -110,6 +110,8 @@ export function useUploadQueue({ maxUploadBytes }: { maxUploadBytes: number }) {
           if (event.result.status !== "ingested" && event.result.status !== "replaced") {
             finalPhase = { kind: "done", result: event.result };
             update(next.id, finalPhase);
+          } else {
+            update(next.id, { kind: "stage", stage: "embedding" });
           }
           break;
         case "library_stage":
