@@ -113,7 +113,11 @@ export interface RefreshLatentOptions {
   /** Refit even when the model is current (the `reembed` command). */
   force?: boolean;
   batch?: number;
-  /** Above this many rows in a table, its HNSW and GIN indexes are rebuilt rather than updated row by row. */
+  /**
+   * A refit rewrites every row; above this many rows in a table (default: always) its HNSW and GIN indexes are
+   * rebuilt rather than updated row by row. Rebuilding is about as fast on a fresh process, and on PGlite it avoids
+   * pgvector inserts that run ~10× slower after an ingest in the same process (28 s against 13 s for the corpus).
+   */
   rebuildIndexesAbove?: number;
   maintenanceWorkMem?: string;
   onProgress?: (p: { table: VectorTable; done: number; total: number }) => void;
@@ -159,7 +163,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   const t0 = performance.now();
   const dimensions = opts.dimensions ?? DEFAULT_LATENT_DIMENSIONS;
   const batch = opts.batch ?? 500;
-  const rebuildAbove = opts.rebuildIndexesAbove ?? 5_000;
+  const rebuildAbove = opts.rebuildIndexesAbove ?? 0;
   const rows = await countRows(db, { table: "chunks" });
   const info = await getLatentModelInfo(db);
   const result = (fitted: boolean, embedded: number, terms: number): LatentRefresh => ({
