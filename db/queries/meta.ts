@@ -38,6 +38,19 @@ export function getContentEpoch(): number {
   return contentEpoch;
 }
 
+const embeddedCache = new WeakMap<Database, Promise<boolean>>();
+
+/** True for the embedded database (PGlite: its `version()` names a wasm32 build), false for a PostgreSQL server. */
+export function isEmbeddedDatabase(db: Database): Promise<boolean> {
+  let p = embeddedCache.get(db);
+  if (!p) {
+    p = queryRows<{ wasm: boolean }>(db, sql`select version() like '%wasm32%' as wasm`).then((r) => !!r[0]?.wasm);
+    p.catch(() => embeddedCache.delete(db));
+    embeddedCache.set(db, p);
+  }
+  return p;
+}
+
 const precisionCache = new WeakMap<Database, Promise<HnswPrecision>>();
 
 /**

@@ -9,6 +9,7 @@ import {
   replaceLatentModel,
   type VectorTable,
 } from "@/db/queries/latent";
+import { isEmbeddedDatabase } from "@/db/queries/meta";
 import { searchText } from "@/lib/text/terms";
 import {
   DEFAULT_LATENT_DIMENSIONS,
@@ -119,6 +120,7 @@ export interface RefreshLatentOptions {
    * pgvector inserts that run ~10× slower after an ingest in the same process (28 s against 13 s for the corpus).
    */
   rebuildIndexesAbove?: number;
+  /** For the index rebuild; default 1GB on a PostgreSQL server, the embedded database's own setting on PGlite. */
   maintenanceWorkMem?: string;
   onProgress?: (p: { table: VectorTable; done: number; total: number }) => void;
 }
@@ -223,6 +225,9 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     for (const r of page) if (seen++ % step === 0) sample.push(r.searchText);
   }
   const model = await fitLatentModel(sample, { dimensions, rows });
+  // a PostgreSQL server builds the HNSW graph several times faster when it fits in maintenance memory (as the terms
+  // backfill does); PGlite's WebAssembly heap keeps its own settings
+  const maintenanceWorkMem = opts.maintenanceWorkMem ?? ((await isEmbeddedDatabase(db)) ? undefined : "1GB");
   if (!model) return result(false, 0, 0);
   let embedded = 0;
   // Model and vectors in one transaction, writers serialised: searches see the old model with the old vectors or the
@@ -235,9 +240,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
       const total = await countRows(t, { table });
       const fill = (d: Database) => writeAll(d, model, table, { ...opts, batch, total });
       embedded +=
-        total > rebuildAbove
-          ? await withIndexesRebuilt(t, table, { maintenanceWorkMem: opts.maintenanceWorkMem }, fill)
-          : await fill(t);
+        total > rebuildAbove ? await withIndexesRebuilt(t, table, { maintenanceWorkMem }, fill) : await fill(t);
     }
   });
   cache.set(db, { model, checkedAt: performance.now() });
