@@ -1,3 +1,5 @@
+import type { EmbeddingProvider } from "@/lib/embeddings";
+
 /**
  * Runs once when the Next.js server starts: opens the database and applies pending migrations, so a broken
  * configuration shows up in the server log at start rather than on the first request. With the embedded database
@@ -22,36 +24,39 @@ export async function register() {
     console.error(`[lectern] database not available at start: ${(e as Error).message}`);
     return;
   }
+  const { getEnv } = await import("@/lib/env");
+  const { getEmbeddingProvider } = await import("@/lib/embeddings");
+  let embedder: EmbeddingProvider;
   try {
-    // the offline latent embedder: a library made by another embedder is re-embedded, and passages left without a
-    // vector (an ingest interrupted before its batch's vectors were written) get theirs
-    const { getEnv } = await import("@/lib/env");
-    const { getEmbeddingProvider } = await import("@/lib/embeddings");
-    const embedder = getEmbeddingProvider(getEnv());
-    if (embedder.kind === "latent") {
+    embedder = getEmbeddingProvider(getEnv());
+  } catch (e) {
+    console.error(`[lectern] no embedder at start: ${(e as Error).message}`);
+    return;
+  }
+  const { db } = await getDbHandle("app");
+  if (embedder.kind === "latent") {
+    // a library made by another embedder is re-embedded, and passages left without a vector (an ingest interrupted
+    // before its batch's vectors were written) get theirs
+    try {
       const { refreshLatentVectors } = await import("@/lib/embeddings/latent-index");
       const { ensureEmbeddingSignature } = await import("@/lib/embeddings/guard");
-      const handle = await getDbHandle("app");
-      await ensureEmbeddingSignature(handle.db, embedder); // a library made by another embedder is re-embedded
-      const r = await refreshLatentVectors(handle.db, { dimensions: embedder.dimensions });
+      await ensureEmbeddingSignature(db, embedder);
+      const r = await refreshLatentVectors(db, { dimensions: embedder.dimensions });
       if (r.embedded > 0) {
         console.log(
           `[lectern] latent vectors brought up to date: ${r.embedded} (${r.fitted ? "model refitted" : "projected"}) in ${Math.round(r.ms)} ms`,
         );
       }
+    } catch (e) {
+      console.error(`[lectern] latent vectors not updated at start: ${(e as Error).message}`);
     }
-  } catch (e) {
-    console.error(`[lectern] latent vectors not updated at start: ${(e as Error).message}`);
   }
+  if (getEnv().LECTERN_WARMUP !== "1") return;
   try {
-    const { getEnv } = await import("@/lib/env");
-    if (getEnv().LECTERN_WARMUP !== "1") return;
     // one offline question over the library before the first request, so the first user does not wait for cold
     // caches (Next.js serves requests once register() has returned)
     const { warmUpResearch } = await import("@/lib/research/warmup");
-    const { getEmbeddingProvider } = await import("@/lib/embeddings");
-    const handle = await getDbHandle("app");
-    const w = await warmUpResearch({ db: handle.db, embedder: getEmbeddingProvider(getEnv()) });
+    const w = await warmUpResearch({ db, embedder });
     if (w.ran !== "nothing")
       console.log(`[lectern] research warmed up (${w.ran}, ${w.status ?? "done"}) in ${w.ms} ms`);
     else if (w.error) console.error(`[lectern] research warm-up skipped: ${w.error}`);

@@ -16,18 +16,9 @@ import { chunkPage, chunkUid, splitSentences } from "@/lib/ingest/chunk";
 import { cleanPages } from "@/lib/ingest/clean";
 import { createExtractionPool } from "@/lib/ingest/extract-pool";
 
-/** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
-export type Rng = () => number;
-export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRng, type Rng } from "@/lib/random";
+
+export { createRng, type Rng };
 
 const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)] as T;
 const intBetween = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));

@@ -48,31 +48,20 @@ export async function savePaperContent(
 ): Promise<void> {
   const paperId = content.paper.id;
   const title = content.paper.title;
+  // both kinds of passage: indexed with the paper's title in front, vectors (when already made) as stored
+  const passage = <T extends { text: string; embedding: number[] | null }>(c: T) => ({
+    ...c,
+    paperId,
+    searchText: passageSearchText(title, c.text),
+    embedding: c.embedding && toStoredVector(c.embedding),
+  });
   await db.transaction(async (tx) => {
     if (replacePaperId) await tx.delete(papers).where(eq(papers.id, replacePaperId));
     await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
     await insertBatched(content.pages, (b) => tx.insert(pages).values(b.map((p) => ({ ...p, paperId }))));
-    await insertBatched(content.chunks, (b) =>
-      tx.insert(chunks).values(
-        b.map((c) => ({
-          ...c,
-          paperId,
-          searchText: passageSearchText(title, c.text),
-          embedding: c.embedding && toStoredVector(c.embedding),
-        })),
-      ),
-    );
+    await insertBatched(content.chunks, (b) => tx.insert(chunks).values(b.map(passage)));
     await tx.insert(summaries).values({ paperId, ...content.summary });
-    await insertBatched(content.summaryChunks, (b) =>
-      tx.insert(summaryChunks).values(
-        b.map((c) => ({
-          ...c,
-          paperId,
-          searchText: passageSearchText(title, c.text),
-          embedding: c.embedding && toStoredVector(c.embedding),
-        })),
-      ),
-    );
+    await insertBatched(content.summaryChunks, (b) => tx.insert(summaryChunks).values(b.map(passage)));
   });
   noteContentChanged();
 }

@@ -61,13 +61,14 @@ const precisionCache = new WeakMap<Database, Promise<HnswPrecision>>();
 export function getHnswPrecision(db: Database): Promise<HnswPrecision> {
   let p = precisionCache.get(db);
   if (!p) {
-    p = queryRows<{ half: boolean }>(
+    p = queryRows<{ half: boolean | null }>(
       db,
-      sql`select coalesce(
-            (select bool_or(indexdef like '%halfvec%') from pg_indexes
-              where schemaname = current_schema() and indexname = 'chunks_embedding_hnsw'),
-            version() not like '%wasm32%') as half`,
-    ).then((rows) => (rows[0]?.half ? "half" : "full"));
+      sql`select bool_or(indexdef like '%halfvec%') as half from pg_indexes
+          where schemaname = current_schema() and indexname = 'chunks_embedding_hnsw'`,
+    ).then(async (rows) => {
+      const half = rows[0]?.half ?? !(await isEmbeddedDatabase(db));
+      return half ? "half" : "full";
+    });
     p.catch(() => precisionCache.delete(db));
     precisionCache.set(db, p);
   }

@@ -93,19 +93,15 @@ export async function reembedLibrary(
   const columnDims = await getEmbeddingColumnDimensions(db);
   const resized = columnDims !== embedder.dimensions;
   if (resized) await resizeEmbeddingColumns(db, { dimensions: embedder.dimensions });
-  const stats = await getLibraryStats(db);
   if (embedder.kind === "latent") {
     // a new model fitted to the library, and every vector rewritten with it
     const r = await refreshLatentVectors(db, { dimensions: embedder.dimensions, force: true, onProgress });
     // nothing to fit (no passage with a usable word): no vectors, rather than another embedder's under this name
     if (!r.fitted) await clearVectors(db);
     await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
-    return {
-      chunks: Math.min(r.embedded, stats.chunks),
-      summaryChunks: Math.max(0, r.embedded - stats.chunks),
-      resized,
-    };
+    return { chunks: r.embeddedByTable.chunks, summaryChunks: r.embeddedByTable.summary_chunks, resized };
   }
+  const stats = await getLibraryStats(db);
   const counts = { chunks: 0, summary_chunks: 0 };
   for (const table of ["chunks", "summary_chunks"] as const) {
     const total = table === "chunks" ? stats.chunks : stats.summaryChunks;

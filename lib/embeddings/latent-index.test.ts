@@ -46,8 +46,19 @@ const PAPERS = [
   },
 ];
 
-function input(name: string, bytes: Uint8Array): IngestInput {
+/** A generated PDF of `pages`, as an upload. */
+async function pdf(name: string, title: string, pages: string[]): Promise<IngestInput> {
+  const bytes = await makeTestPdf({ pages, title });
   return { name, size: bytes.byteLength, read: async () => bytes };
+}
+
+const paperInputs = () => Promise.all(PAPERS.map((p) => pdf(p.name, p.title, p.pages)));
+
+/** Ingests `files` with the latent embedder; its progress events, and the library step's outcome. */
+async function ingest(files: IngestInput[]) {
+  const events: IngestProgressEvent[] = [];
+  const results = await ingestFiles(files, ctx, { onProgress: (e) => events.push(e) });
+  return { results, events, library: events.find((e) => e.type === "library_done") };
 }
 
 let handle: DbHandle;
@@ -78,14 +89,9 @@ const unembedded = async () =>
 
 describe("the offline latent embedder over a library", () => {
   it("fits the model after the batch is stored, gives every passage a vector, and finds synonyms", async () => {
-    const events: IngestProgressEvent[] = [];
-    const files = await Promise.all(
-      PAPERS.map(async (p) => input(p.name, await makeTestPdf({ pages: p.pages, title: p.title }))),
-    );
-    const results = await ingestFiles(files, ctx, { onProgress: (e) => events.push(e) });
+    const { results, events, library } = await ingest(await paperInputs());
     expect(results.map((r) => r.status)).toEqual(["ingested", "ingested", "ingested"]);
-    const done = events.find((e) => e.type === "library_done");
-    expect(done).toMatchObject({ type: "library_done", fitted: true });
+    expect(library).toMatchObject({ type: "library_done", fitted: true });
     // the library's vectors are written once, after the files (no per-file embedding stage)
     expect(events.findIndex((e) => e.type === "library_done")).toBeGreaterThan(
       events.findLastIndex((e) => e.type === "file_done"),
@@ -115,32 +121,25 @@ describe("the offline latent embedder over a library", () => {
 
   it("projects a small addition on the current model, and refits once the library has grown by a quarter", async () => {
     const before = await getLatentModelInfo(handle.db);
-    const one = await makeTestPdf({
-      pages: ["The solver error message guides the next revision of the program."],
-      title: "A Note on Solver Feedback",
-    });
-    const events: IngestProgressEvent[] = [];
-    await ingestFiles([input("note.pdf", one)], ctx, { onProgress: (e) => events.push(e) });
-    const small = events.find((e) => e.type === "library_done");
+    const { library: small } = await ingest([
+      await pdf("note.pdf", "A Note on Solver Feedback", [
+        "The solver error message guides the next revision of the program.",
+      ]),
+    ]);
     expect(small).toMatchObject({ fitted: false });
     expect(small?.type === "library_done" && small.embedded).toBeGreaterThan(0);
     expect((await getLatentModelInfo(handle.db))?.id).toBe(before?.id);
     expect(Number(await unembedded())).toBe(0);
 
     const more = await Promise.all(
-      [0, 1, 2].map(async (i) =>
-        input(
-          `more-${i}.pdf`,
-          await makeTestPdf({
-            pages: [`Telescope survey number ${i} measured galaxy light.`, `Program ${i} was repaired by revision.`],
-            title: `Extra Paper ${i}`,
-          }),
-        ),
+      [0, 1, 2].map((i) =>
+        pdf(`more-${i}.pdf`, `Extra Paper ${i}`, [
+          `Telescope survey number ${i} measured galaxy light.`,
+          `Program ${i} was repaired by revision.`,
+        ]),
       ),
     );
-    const events2: IngestProgressEvent[] = [];
-    await ingestFiles(more, ctx, { onProgress: (e) => events2.push(e) });
-    expect(events2.find((e) => e.type === "library_done")).toMatchObject({ fitted: true });
+    expect((await ingest(more)).library).toMatchObject({ fitted: true });
     const after = await getLatentModelInfo(handle.db);
     expect(after?.id).not.toBe(before?.id);
     expect(after?.rows).toBeGreaterThan(before?.rows ?? 0);
@@ -148,13 +147,10 @@ describe("the offline latent embedder over a library", () => {
 
   it("refits instead of folding in when the new passages' words are mostly unknown to the model", async () => {
     const before = await getLatentModelInfo(handle.db);
-    const off = await makeTestPdf({
-      pages: ["Kimchi ferments cabbage in brine; lactobacillus sours sauerkraut during cellar storage."],
-      title: "Vegetable Fermentation",
-    });
-    const events: IngestProgressEvent[] = [];
-    await ingestFiles([input("kimchi.pdf", off)], ctx, { onProgress: (e) => events.push(e) });
-    expect(events.find((e) => e.type === "library_done")).toMatchObject({ fitted: true });
+    const off = await pdf("kimchi.pdf", "Vegetable Fermentation", [
+      "Kimchi ferments cabbage in brine; lactobacillus sours sauerkraut during cellar storage.",
+    ]);
+    expect((await ingest([off])).library).toMatchObject({ fitted: true });
     expect((await getLatentModelInfo(handle.db))?.id).not.toBe(before?.id);
     const hits = await searchContent(handle.db, "sauerkraut brine", embedder, { retriever: "vector", cutoff: 0 });
     expect(hits[0]?.title).toBe("Vegetable Fermentation");
@@ -215,10 +211,7 @@ describe("the offline latent embedder over a library", () => {
         embedder: createHashingEmbedder({ dimensions: 512 }),
         chatModel: null,
       });
-      const files = await Promise.all(
-        PAPERS.map(async (p) => input(p.name, await makeTestPdf({ pages: p.pages, title: p.title }))),
-      );
-      await ingestFiles(files, hashingCtx);
+      await ingestFiles(await paperInputs(), hashingCtx);
       expect(await getEmbeddingColumnDimensions(other.db)).toBe(512);
 
       const hits = await searchContent(other.db, "revision", embedder, { retriever: "vector", cutoff: 0 });

@@ -101,8 +101,9 @@ export function knownShare(model: LatentModel, texts: string[]): number {
 export interface LatentRefresh {
   /** A new model was fitted (and every vector rewritten). */
   fitted: boolean;
-  /** Vectors written. */
+  /** Vectors written, in all and per table. */
   embedded: number;
+  embeddedByTable: Record<VectorTable, number>;
   /** Passages in the library. */
   rows: number;
   terms: number;
@@ -136,6 +137,11 @@ async function* pages(db: Database, table: VectorTable, opts: { limit: number; u
   }
 }
 
+/** The rows' vectors on `model`, ready for updateEmbeddings. */
+function project(model: LatentModel, rows: { chunkUid: string; searchText: string }[]) {
+  return rows.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(model, r.searchText) }));
+}
+
 /** Rewrites every vector of `table` with `model`. */
 async function writeAll(
   db: Database,
@@ -145,10 +151,7 @@ async function writeAll(
 ): Promise<number> {
   let done = 0;
   for await (const rows of pages(db, table, { limit: batch })) {
-    await updateEmbeddings(db, {
-      table,
-      rows: rows.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(model, r.searchText) })),
-    });
+    await updateEmbeddings(db, { table, rows: project(model, rows) });
     done += rows.length;
     onProgress?.({ table, done, total });
   }
@@ -168,14 +171,16 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   const rebuildAbove = opts.rebuildIndexesAbove ?? 0;
   const rows = await countRows(db, { table: "chunks" });
   const info = await getLatentModelInfo(db);
-  const result = (fitted: boolean, embedded: number, terms: number): LatentRefresh => ({
+  const written: Record<VectorTable, number> = { chunks: 0, summary_chunks: 0 };
+  const result = (fitted: boolean, terms: number): LatentRefresh => ({
     fitted,
-    embedded,
+    embedded: written.chunks + written.summary_chunks,
+    embeddedByTable: written,
     rows,
     terms,
     ms: performance.now() - t0,
   });
-  if (rows === 0) return result(false, 0, 0);
+  if (rows === 0) return result(false, 0);
   let refit =
     opts.force ||
     !info ||
@@ -195,26 +200,21 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     // vector know no word of it, and do not count.
     const fresh = pending.flatMap((p) => p.rows.filter((r) => r.storedAt >= info.createdAt).map((r) => r.searchText));
     if (knownShare(current, fresh) >= MIN_KNOWN_SHARE) {
-      const embedded = await db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
         const t = tx as unknown as Database;
         await lockLatentVectors(t);
         // another process may have refitted since: then its model made every vector, these ones included
-        if ((await getLatentModelInfo(t))?.id !== current.id) return null;
-        let n = 0;
+        if ((await getLatentModelInfo(t))?.id !== current.id) return;
         for (const { table, rows: list } of pending) {
           for (let i = 0; i < list.length; i += batch) {
             const slice = list.slice(i, i + batch);
-            await updateEmbeddings(t, {
-              table,
-              rows: slice.map((r) => ({ chunkUid: r.chunkUid, embedding: latentVector(current, r.searchText) })),
-            });
-            n += slice.length;
+            await updateEmbeddings(t, { table, rows: project(current, slice) });
+            written[table] += slice.length;
             opts.onProgress?.({ table, done: Math.min(i + batch, list.length), total: list.length });
           }
         }
-        return n;
       });
-      return result(false, embedded ?? 0, current.terms.length);
+      return result(false, current.terms.length);
     }
     refit = true;
   }
@@ -228,8 +228,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   // a PostgreSQL server builds the HNSW graph several times faster when it fits in maintenance memory (as the terms
   // backfill does); PGlite's WebAssembly heap keeps its own settings
   const maintenanceWorkMem = opts.maintenanceWorkMem ?? ((await isEmbeddedDatabase(db)) ? undefined : "1GB");
-  if (!model) return result(false, 0, 0);
-  let embedded = 0;
+  if (!model) return result(false, 0);
   // Model and vectors in one transaction, writers serialised: searches see the old model with the old vectors or the
   // new with the new. Passages stored since the sample was read are projected on the new model here too.
   await db.transaction(async (tx) => {
@@ -239,10 +238,10 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     for (const table of ["chunks", "summary_chunks"] as const) {
       const total = await countRows(t, { table });
       const fill = (d: Database) => writeAll(d, model, table, { ...opts, batch, total });
-      embedded +=
+      written[table] =
         total > rebuildAbove ? await withIndexesRebuilt(t, table, { maintenanceWorkMem }, fill) : await fill(t);
     }
   });
   cache.set(db, { model, checkedAt: performance.now() });
-  return result(true, embedded, model.terms.length);
+  return result(true, model.terms.length);
 }

@@ -1,3 +1,5 @@
+import { createRng } from "@/lib/random";
+
 /**
  * Latent semantic vectors fitted to the library: latent semantic analysis (Deerwester et al., 1990) over the
  * passages' search terms. The passages × terms matrix (log-scaled term frequency × IDF, each row unit length) is
@@ -59,17 +61,6 @@ interface SparseRows {
   n: number;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function gaussian(rand: () => number): () => number {
   return () => {
     const u = Math.max(rand(), 1e-12);
@@ -95,40 +86,30 @@ function countTerms(text: string): Map<string, number> {
   return counts;
 }
 
-/** Y (n × l) = X (n × T) · M (T × l); all dense row-major except X. */
-async function multiply(x: SparseRows, m: Float64Array, l: number, pause: Pause): Promise<Float64Array> {
-  const y = new Float64Array(x.n * l);
-  for (let i = 0; i < x.n; i++) {
-    if ((i & 255) === 0) await pause();
-    const yo = i * l;
-    for (let p = x.start[i] as number; p < (x.start[i + 1] as number); p++) {
-      const w = x.value[p] as number;
-      const mo = (x.index[p] as number) * l;
-      for (let j = 0; j < l; j++) y[yo + j] = (y[yo + j] as number) + w * (m[mo + j] as number);
-    }
-  }
-  return y;
-}
-
-/** Z (T × l) = Xᵀ (T × n) · Q (n × l). */
-async function multiplyTransposed(
+/**
+ * X · M (n × l, M being T × l) or, with `transposedRows` = T, Xᵀ · M (T × l, M being n × l); dense matrices row-major.
+ * Each stored entry x[i][t] adds w · M's row t to the output's row i, or w · M's row i to its row t.
+ */
+async function sparseProduct(
   x: SparseRows,
-  terms: number,
-  q: Float64Array,
+  m: Float64Array,
   l: number,
   pause: Pause,
+  transposedRows?: number,
 ): Promise<Float64Array> {
-  const z = new Float64Array(terms * l);
+  const out = new Float64Array((transposedRows ?? x.n) * l);
+  const transposed = transposedRows !== undefined;
   for (let i = 0; i < x.n; i++) {
     if ((i & 255) === 0) await pause();
-    const qo = i * l;
     for (let p = x.start[i] as number; p < (x.start[i + 1] as number); p++) {
       const w = x.value[p] as number;
-      const zo = (x.index[p] as number) * l;
-      for (let j = 0; j < l; j++) z[zo + j] = (z[zo + j] as number) + w * (q[qo + j] as number);
+      const t = (x.index[p] as number) * l;
+      const src = transposed ? i * l : t;
+      const dst = transposed ? t : i * l;
+      for (let j = 0; j < l; j++) out[dst + j] = (out[dst + j] as number) + w * (m[src + j] as number);
     }
   }
-  return z;
+  return out;
 }
 
 /**
@@ -283,21 +264,21 @@ export async function fitLatentModel(
 
   const rank = Math.min(dimensions, x.n, T);
   const l = Math.min(rank + (opts.oversample ?? 10), x.n, T);
-  const normal = gaussian(mulberry32(opts.seed ?? 0x1a7e17));
+  const normal = gaussian(createRng(opts.seed ?? 0x1a7e17));
   const omega = new Float64Array(T * l);
   for (let i = 0; i < omega.length; i++) omega[i] = normal();
-  let q = await multiply(x, omega, l, pause);
+  let q = await sparseProduct(x, omega, l, pause);
   await orthonormalizeColumns(q, x.n, l, pause);
   // power iterations (Q ← orth(X Xᵀ Q)) sharpen the sketch towards the top singular directions. Only the passage side
   // is re-orthonormalised: with Q orthonormal, Xᵀ Q is no worse conditioned than X itself, and the term side is the
   // larger one (the fit's cost is mostly these orthonormalisations)
   for (let it = 0; it < (opts.powerIterations ?? 2); it++) {
-    q = await multiply(x, await multiplyTransposed(x, T, q, l, pause), l, pause);
+    q = await sparseProduct(x, await sparseProduct(x, q, l, pause, T), l, pause);
     await orthonormalizeColumns(q, x.n, l, pause);
   }
   // B = Qᵀ X (l × T); the eigenvalues of B Bᵀ = Qᵀ X Xᵀ Q (l × l) are σ². Computed on the passage side (n × l dense
   // products), smaller than the term side for any library worth fitting.
-  const xxq = await multiply(x, await multiplyTransposed(x, T, q, l, pause), l, pause);
+  const xxq = await sparseProduct(x, await sparseProduct(x, q, l, pause, T), l, pause);
   const gram = new Float64Array(l * l);
   for (let i = 0; i < x.n; i++) {
     if ((i & 63) === 0) await pause();
@@ -331,7 +312,7 @@ export async function fitLatentModel(
       for (let axis = 0; axis < r; axis++) u[uo + axis] = (u[uo + axis] as number) + qj * (w[wo + axis] as number);
     }
   }
-  const v = await multiplyTransposed(x, T, u, r, pause);
+  const v = await sparseProduct(x, u, r, pause, T);
   const projection = new Float32Array(T * dimensions);
   for (let t = 0; t < T; t++) projection.set(v.subarray(t * r, (t + 1) * r), t * dimensions);
   return {
