@@ -204,6 +204,27 @@ export const summaryChunks = pgTable(
 );
 export type SummaryChunk = InferSelectModel<typeof summaryChunks>;
 
+/**
+ * Hubness of each passage's vector: the mean cosine similarity to its HUBNESS_NEIGHBOURS nearest passages of the same
+ * table (lib/embeddings/hubness.ts). Vector search subtracts half of it from the similarity (CSLS), so a passage close
+ * to many others (a paper's abstract or introduction, which restate the whole paper) stops outranking the one that
+ * answers. Kept beside the passages, not in them: writing a column of a passage row rewrites the row and inserts it
+ * again into its HNSW and GIN indexes. A row is dropped with its passage, and whenever the passage's vector changes.
+ */
+export const chunkHubness = pgTable("chunk_hubness", {
+  chunkUid: text("chunk_uid")
+    .primaryKey()
+    .references(() => chunks.chunkUid, { onDelete: "cascade" }),
+  hubness: real("hubness").notNull(),
+});
+
+export const summaryChunkHubness = pgTable("summary_chunk_hubness", {
+  chunkUid: text("chunk_uid")
+    .primaryKey()
+    .references(() => summaryChunks.chunkUid, { onDelete: "cascade" }),
+  hubness: real("hubness").notNull(),
+});
+
 /** Library-wide settings, e.g. which embedding provider and dimension the stored vectors were made with. */
 export const libraryMeta = pgTable("library_meta", {
   key: text("key").primaryKey(),

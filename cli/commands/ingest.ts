@@ -84,12 +84,21 @@ export async function runIngest(handle: DbHandle, args: string[], json: boolean)
           bar.log(`${STATUS_LABEL[r.status]}  ${r.file}  ${detail}`);
           bar.update(++finished, "");
         } else if (e.type === "library_stage") {
-          bar.update(finished, `offline vectors ${e.done}/${e.of}`);
+          const what = e.stage === "embedding" ? "offline vectors" : "vector neighbours";
+          bar.update(finished, `${what} ${e.done}/${e.of}`);
         } else if (e.type === "library_done") {
-          bar.log(
-            `${e.fitted ? "Fitted the offline latent model to" : "Projected new passages on the latent model of"} ` +
-              `${e.passages} passages: ${e.embedded} vectors in ${(e.ms / 1000).toFixed(1)} s`,
-          );
+          const parts: string[] = [];
+          if (e.embedded > 0 || e.fitted) {
+            parts.push(
+              `${e.fitted ? "fitted the offline latent model to" : "projected new passages on the latent model of"} ` +
+                `${e.passages} passages: ${e.embedded} vectors`,
+            );
+          }
+          if (e.neighbours > 0) parts.push(`hubness of ${e.neighbours} passages`);
+          if (parts.length > 0) {
+            const text = parts.join("; ");
+            bar.log(`${text[0]?.toUpperCase()}${text.slice(1)} in ${(e.ms / 1000).toFixed(1)} s`);
+          }
         } else if (e.type === "library_error") {
           bar.log(e.error);
         }

@@ -24,7 +24,8 @@ export async function runReembed(handle: DbHandle, json: boolean): Promise<numbe
     printJson({ embedder: { kind: embedder.kind, model: embedder.model, dimensions: embedder.dimensions }, ...result });
   else
     info(
-      `Re-embedded ${result.chunks} chunks and ${result.summaryChunks} summary passages${result.resized ? " (vector columns resized)" : ""}.`,
+      `Re-embedded ${result.chunks} chunks and ${result.summaryChunks} summary passages${result.resized ? " (vector columns resized)" : ""}; ` +
+        `computed the hubness of ${result.hubness}.`,
     );
   return 0;
 }

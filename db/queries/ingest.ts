@@ -3,6 +3,7 @@ import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
 import { passageSearchText } from "@/lib/text/terms";
+import { clearHubness } from "./hubness";
 import { getMeta, noteContentChanged, setMeta } from "./meta";
 
 export interface PaperContent {
@@ -119,6 +120,8 @@ export async function updateEmbeddings(
     update ${t} set embedding = u.v::vector
     from unnest(${uids}, ${vectors}) as u(uid, v)
     where ${t.chunkUid} = u.uid`);
+  // a new vector has new neighbours
+  await clearHubness(db, { table, chunkUids: rows.map((r) => r.chunkUid) });
 }
 
 export const SEARCH_TEXT_VERSION = 2;

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { latentModels, papers } from "@/db/schema";
 import type { LatentModel } from "@/lib/embeddings/latent";
+import { clearHubness } from "./hubness";
 import { type VectorTable, vectorTable } from "./ingest";
 
 export type { VectorTable } from "./ingest";
@@ -116,5 +117,6 @@ export async function countRows(db: Database, { table }: { table: VectorTable })
 export async function clearVectors(db: Database): Promise<void> {
   for (const table of ["chunks", "summary_chunks"] as const) {
     await db.execute(sql`update ${vectorTable(table)} set embedding = null where embedding is not null`);
+    await clearHubness(db, { table });
   }
 }

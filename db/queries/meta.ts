@@ -94,6 +94,7 @@ export async function resizeEmbeddingColumns(db: Database, { dimensions }: { dim
     for (const { table, index } of EMBEDDING_TABLES) {
       await tx.execute(sql.raw(`drop index if exists "${index}"`));
       await tx.execute(sql.raw(`update "${table}" set embedding = null`));
+      await tx.execute(sql.raw(`delete from "${table === "chunks" ? "chunk_hubness" : "summary_chunk_hubness"}"`));
       await tx.execute(sql.raw(`alter table "${table}" alter column embedding type vector(${dimensions})`));
       await tx.execute(sql.raw(hnswIndexSql(table, dimensions, precision)));
     }

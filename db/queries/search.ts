@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { hnswKeyType } from "@/db/schema";
 import { setLocal, sqlArray, sqlList } from "@/db/sql";
+import { hubnessTableSql } from "./hubness";
 import { getHnswPrecision } from "./meta";
 
 // No `import "server-only"` here: the CLI and the benchmarks run these same queries outside Next.js.
@@ -294,6 +295,8 @@ export interface VectorHit {
   paperId: string;
   /** Cosine similarity, 1 − cosine distance. */
   similarity: number;
+  /** The row's hubness (lib/embeddings/hubness.ts); null until computed. */
+  hubness: number | null;
 }
 
 /**
@@ -328,7 +331,7 @@ export async function searchVector(
     // returned, and the final order, are full precision. A paper filter's exact scan orders by full precision.
     const key = sql.raw(filters.paperIds ? "vector" : hnswKeyType(embedding.length, precision));
     const order = sql`c.embedding::${key} <=> ${vec}::${key}`;
-    const r = await queryRows<{ chunk_uid: string; paper_id: string; distance: number }>(
+    const r = await queryRows<{ chunk_uid: string; paper_id: string; distance: number; hubness: number | null }>(
       tx,
       sql`
       with nearest as materialized (
@@ -338,12 +341,15 @@ export async function searchVector(
         order by ${order}
         limit ${limit}
       )
-      select chunk_uid, paper_id, distance::float8 as distance from nearest order by distance, chunk_uid`,
+      select n.chunk_uid, n.paper_id, n.distance::float8 as distance, h.hubness::float8 as hubness
+      from nearest n left join ${hubnessTableSql(table)} h on h.chunk_uid = n.chunk_uid
+      order by n.distance, n.chunk_uid`,
     );
     return r.map((row) => ({
       chunkUid: row.chunk_uid,
       paperId: row.paper_id,
       similarity: 1 - Number(row.distance),
+      hubness: row.hubness === null ? null : Number(row.hubness),
     }));
   });
 }

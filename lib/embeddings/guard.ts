@@ -4,6 +4,7 @@ import { clearVectors } from "@/db/queries/latent";
 import { getEmbeddingColumnDimensions, getMeta, resizeEmbeddingColumns, setMeta } from "@/db/queries/meta";
 import { getLibraryStats } from "@/db/queries/papers";
 import { LecternError } from "@/lib/errors";
+import { refreshHubness } from "./hubness";
 import { refreshLatentVectors } from "./latent-index";
 import type { EmbeddingProvider, EmbeddingSignature } from "./types";
 
@@ -89,7 +90,7 @@ export async function reembedLibrary(
     signal,
     batchSize = 128,
   }: { onProgress?: (p: ReembedProgress) => void; signal?: AbortSignal; batchSize?: number } = {},
-): Promise<{ chunks: number; summaryChunks: number; resized: boolean }> {
+): Promise<{ chunks: number; summaryChunks: number; resized: boolean; hubness: number }> {
   const columnDims = await getEmbeddingColumnDimensions(db);
   const resized = columnDims !== embedder.dimensions;
   if (resized) await resizeEmbeddingColumns(db, { dimensions: embedder.dimensions });
@@ -99,7 +100,13 @@ export async function reembedLibrary(
     // nothing to fit (no passage with a usable word): no vectors, rather than another embedder's under this name
     if (!r.fitted) await clearVectors(db);
     await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
-    return { chunks: r.embeddedByTable.chunks, summaryChunks: r.embeddedByTable.summary_chunks, resized };
+    const hub = await refreshHubness(db);
+    return {
+      chunks: r.embeddedByTable.chunks,
+      summaryChunks: r.embeddedByTable.summary_chunks,
+      resized,
+      hubness: hub.filled,
+    };
   }
   const stats = await getLibraryStats(db);
   const counts = { chunks: 0, summary_chunks: 0 };
@@ -124,5 +131,6 @@ export async function reembedLibrary(
     }
   }
   await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
-  return { chunks: counts.chunks, summaryChunks: counts.summary_chunks, resized };
+  const hub = await refreshHubness(db);
+  return { chunks: counts.chunks, summaryChunks: counts.summary_chunks, resized, hubness: hub.filled };
 }

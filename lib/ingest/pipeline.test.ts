@@ -68,7 +68,11 @@ describe("ingestFiles", () => {
     expect(r).toMatchObject({ status: "ingested", paper_id: "2401.01234v2", pages: 3, error: null });
     expect(r?.chunks).toBeGreaterThanOrEqual(3);
     expect(events[0]).toMatchObject({ type: "file_start", index: 0, total: 1 });
-    expect(events.at(-1)).toMatchObject({ type: "file_done" });
+    // the file, then the library step: the new vectors' hubness (this embedder's vectors came with the file)
+    expect(events.findLast((e) => e.type !== "library_stage")).toMatchObject({ type: "library_done", embedded: 0 });
+    expect(events.findLastIndex((e) => e.type === "file_done")).toBeLessThan(
+      events.findIndex((e) => e.type === "library_done"),
+    );
     const stages = new Set(events.flatMap((e) => (e.type === "file_stage" ? [e.stage] : [])));
     expect([...stages]).toEqual(["validating", "extracting", "chunking", "summarizing", "embedding", "saving"]);
 

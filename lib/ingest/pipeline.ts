@@ -3,11 +3,13 @@ import path from "node:path";
 import type { LanguageModel } from "ai";
 import { type Database, type DbHandle, getDbHandle } from "@/db";
 import { countPaperContent, savePaperContent } from "@/db/queries/ingest";
+import { countRows } from "@/db/queries/latent";
 import { countPapersUsingFile, getPaper, getPaperByDocId } from "@/db/queries/papers";
 import type { Paper } from "@/db/schema";
 import { getChatModel } from "@/lib/ai/providers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
+import { refreshHubness } from "@/lib/embeddings/hubness";
 import { refreshLatentVectors } from "@/lib/embeddings/latent-index";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
@@ -120,32 +122,41 @@ export async function ingestFiles(
     results.push(result);
     emit({ type: "file_done", index, result });
   }
-  if (ctx.embedder.kind === "latent" && results.some((r) => r.status === "ingested" || r.status === "replaced")) {
-    await updateLatentVectors(ctx, emit);
+  if (results.some((r) => r.status === "ingested" || r.status === "replaced")) {
+    await updateLibraryVectors(ctx, emit);
   }
   return results;
 }
 
 /**
- * Gives the batch's passages their latent vectors (refitting the library's model when it has grown enough). The
- * papers are already stored and found by full text; a failure here is reported and retried by the next batch.
+ * After a batch: gives its passages their latent vectors (the offline embedder; refitting the library's model when it
+ * has grown enough), then computes the new vectors' hubness. The papers are already stored and found by full text; a
+ * failure here is reported and retried by the next batch (or at the server's start).
  */
-async function updateLatentVectors(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
+async function updateLibraryVectors(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
+  const t0 = performance.now();
   try {
-    const r = await refreshLatentVectors(ctx.db, {
-      dimensions: ctx.embedder.dimensions,
-      onProgress: (p) => emit({ type: "library_stage", stage: "embedding", done: p.done, of: p.total }),
+    const latent =
+      ctx.embedder.kind === "latent"
+        ? await refreshLatentVectors(ctx.db, {
+            dimensions: ctx.embedder.dimensions,
+            onProgress: (p) => emit({ type: "library_stage", stage: "embedding", done: p.done, of: p.total }),
+          })
+        : null;
+    const hub = await refreshHubness(ctx.db, {
+      onProgress: (p) => emit({ type: "library_stage", stage: "neighbours", done: p.done, of: p.total }),
     });
     emit({
       type: "library_done",
-      fitted: r.fitted,
-      embedded: r.embedded,
-      passages: r.rows,
-      ms: Math.round(r.ms),
+      fitted: latent?.fitted ?? false,
+      embedded: latent?.embedded ?? 0,
+      neighbours: hub.filled,
+      passages: latent?.rows ?? (await countRows(ctx.db, { table: "chunks" })),
+      ms: Math.round(performance.now() - t0),
     });
   } catch (e) {
-    console.error(`[ingest] the latent vectors were not updated: ${briefError(e)}`);
-    emit({ type: "library_error", error: `The offline vectors were not updated: ${briefError(e)}` });
+    console.error(`[ingest] the library's vectors were not updated: ${briefError(e)}`);
+    emit({ type: "library_error", error: `The library's vectors were not updated: ${briefError(e)}` });
   }
 }
 

@@ -21,9 +21,22 @@ export type IngestProgressEvent =
   | { type: "file_start"; index: number; total: number; file: string }
   | { type: "file_stage"; index: number; file: string; stage: IngestStage; done?: number; of?: number }
   | { type: "file_done"; index: number; result: IngestFileResult }
-  /** After the files, with the offline latent embedder: the library's vectors brought up to date (its model refitted when it has grown). */
-  | { type: "library_stage"; stage: "embedding"; done: number; of: number }
-  | { type: "library_done"; fitted: boolean; embedded: number; passages: number; ms: number }
+  /**
+   * After the files: the library's vectors brought up to date — with the offline latent embedder, the new passages'
+   * vectors (its model refitted when the library has grown) — then the new vectors' hubness (lib/embeddings/hubness.ts).
+   */
+  | { type: "library_stage"; stage: "embedding" | "neighbours"; done: number; of: number }
+  | {
+      type: "library_done";
+      /** The latent model was refitted. */
+      fitted: boolean;
+      /** Latent vectors written (0 with another embedder: its vectors came with each paper). */
+      embedded: number;
+      /** Passages whose hubness was computed. */
+      neighbours: number;
+      passages: number;
+      ms: number;
+    }
   /** The papers are stored and found by full text; their vectors come with the next batch (or `reembed`). */
   | { type: "library_error"; error: string };
 

@@ -23,6 +23,29 @@ export function reciprocalRankFusion(lists: RankedList[], k = RRF_K): Map<string
   return scores;
 }
 
+/**
+ * CSLS's weight on a passage's hubness: Conneau et al. (2018) score 2·cos(q, d) − r(q) − r(d); r(q) is the same for
+ * every passage of one query, so the order is that of cos(q, d) − r(d) / 2.
+ */
+export const HUBNESS_WEIGHT = 0.5;
+
+/**
+ * Vector hits in order of hubness-corrected similarity, `similarity − HUBNESS_WEIGHT × hubness`
+ * (lib/embeddings/hubness.ts). A hit whose hubness is not known yet counts the mean of the others' (neither favoured
+ * nor penalised); without any, the order is the input's. Ties keep the input order.
+ */
+export function hubnessOrder<T extends { similarity: number; hubness: number | null }>(hits: readonly T[]): T[] {
+  const known = hits.flatMap((h) => (h.hubness === null || !Number.isFinite(h.hubness) ? [] : [h.hubness]));
+  if (known.length === 0) return [...hits];
+  const mean = known.reduce((a, b) => a + b, 0) / known.length;
+  const score = (h: T) =>
+    h.similarity - HUBNESS_WEIGHT * (h.hubness === null || !Number.isFinite(h.hubness) ? mean : h.hubness);
+  return hits
+    .map((h, i) => ({ h, i, s: score(h) }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.h);
+}
+
 export function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
   let na = 0;

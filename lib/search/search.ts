@@ -20,7 +20,7 @@ import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/g
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { searchText, tokenize } from "@/lib/text/terms";
-import { maximalMarginalRelevance, type RankedList, reciprocalRankFusion } from "./fusion";
+import { hubnessOrder, maximalMarginalRelevance, type RankedList, reciprocalRankFusion } from "./fusion";
 import { type ParsedQuery, parseQueries } from "./query";
 
 export type Retriever = "fts" | "vector" | "hybrid";
@@ -66,7 +66,7 @@ export interface SearchOptions {
 export interface RetrieverScore {
   /** The retriever's own score: BM25 for full text, cosine similarity for vectors. */
   score: number;
-  /** 1-based rank in that retriever's list (best over the queries). */
+  /** 1-based rank in that retriever's list (best over the queries); vectors rank by hubness-corrected similarity. */
   rank: number;
 }
 
@@ -594,7 +594,9 @@ async function retrieve(
       c.fts = better(c.fts, { score: h.bm25, rank: i + 1 });
       c.queries.add(qi);
     });
-    vec.forEach((h, i) => {
+    // the vector list ranks by hubness-corrected similarity (CSLS); the score shown stays the cosine
+    const byVector = hubnessOrder(vec);
+    byVector.forEach((h, i) => {
       const c = touch(h.chunkUid, h.paperId);
       c.vector = better(c.vector, { score: h.similarity, rank: i + 1 });
       c.queries.add(qi);
@@ -610,7 +612,7 @@ async function retrieve(
       });
       if (wProx > 0) lists.push({ ids: byProximity.map((h) => h.chunkUid), weight: wProx });
     }
-    if (vec.length > 0) lists.push({ ids: vec.map((h) => h.chunkUid), weight: wVec });
+    if (byVector.length > 0) lists.push({ ids: byVector.map((h) => h.chunkUid), weight: wVec });
   });
   return { works, paperLexemes, candidates, fused: reciprocalRankFusion(lists), similarity };
 }

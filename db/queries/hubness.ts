@@ -1,0 +1,96 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Database, queryRows } from "@/db";
+import { hnswKeyType } from "@/db/schema";
+import { setLocal, sqlArray } from "@/db/sql";
+import type { VectorTable } from "./ingest";
+import { getEmbeddingColumnDimensions, getHnswPrecision } from "./meta";
+
+/** Neighbours whose similarities a passage's hubness averages (CSLS's K, Conneau et al. 2018). */
+export const HUBNESS_NEIGHBOURS = 10;
+
+/** The table holding the hubness of `table`'s passages (db/schema.ts, chunkHubness). */
+export function hubnessTableSql(table: VectorTable): SQL {
+  return sql.raw(table === "chunks" ? "chunk_hubness" : "summary_chunk_hubness");
+}
+
+function passageTableSql(table: VectorTable): SQL {
+  return sql.raw(table === "chunks" ? "chunks" : "summary_chunks");
+}
+
+/**
+ * Gives up to `limit` passages of `table` that have a vector and no hubness their hubness: the mean cosine similarity
+ * of their `neighbours` nearest other passages, found by walking the HNSW index (one walk per passage). Returns how
+ * many it filled (0: none left).
+ */
+export async function fillHubnessBatch(
+  db: Database,
+  { table, limit = 200, neighbours = HUBNESS_NEIGHBOURS }: { table: VectorTable; limit?: number; neighbours?: number },
+): Promise<number> {
+  const dims = await getEmbeddingColumnDimensions(db);
+  if (dims < 1) return 0;
+  const key = sql.raw(hnswKeyType(dims, await getHnswPrecision(db)));
+  const t = passageTableSql(table);
+  const h = hubnessTableSql(table);
+  return db.transaction(async (tx) => {
+    // the neighbours come from the index: the planner would rather compute every distance (see searchVector)
+    await setLocal(tx, {
+      "hnsw.ef_search": String(Math.max(40, 4 * neighbours)),
+      "hnsw.iterative_scan": "relaxed_order",
+      enable_seqscan: "off",
+      enable_sort: "off",
+      jit: "off",
+    });
+    const rows = await queryRows<{ n: number }>(
+      tx,
+      sql`
+      with todo as (
+        select c.chunk_uid, c.embedding from ${t} c
+        where c.embedding is not null and not exists (select 1 from ${h} x where x.chunk_uid = c.chunk_uid)
+        order by c.chunk_uid
+        limit ${limit}::int
+      ),
+      filled as (
+        insert into ${h} (chunk_uid, hubness)
+        select todo.chunk_uid, coalesce(n.hubness, 0)
+        from todo cross join lateral (
+          select avg(1 - (o.embedding <=> todo.embedding))::real as hubness from (
+            select o.embedding from ${t} o
+            where o.embedding is not null and o.chunk_uid <> todo.chunk_uid
+            order by o.embedding::${key} <=> todo.embedding::${key}
+            limit ${neighbours}::int
+          ) o
+        ) n
+        on conflict (chunk_uid) do nothing
+        returning 1
+      )
+      select count(*)::int as n from filled`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  });
+}
+
+/** Passages of `table` with a vector and no hubness yet. */
+export async function countMissingHubness(db: Database, { table }: { table: VectorTable }): Promise<number> {
+  const t = passageTableSql(table);
+  const h = hubnessTableSql(table);
+  const rows = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from ${t} c
+        where c.embedding is not null and not exists (select 1 from ${h} x where x.chunk_uid = c.chunk_uid)`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Forgets the hubness of the given passages of `table` (their vectors changed), or of all of them. */
+export async function clearHubness(
+  db: Pick<Database, "execute">,
+  { table, chunkUids }: { table: VectorTable; chunkUids?: string[] },
+): Promise<void> {
+  const h = hubnessTableSql(table);
+  if (!chunkUids) {
+    await db.execute(sql`delete from ${h}`);
+    return;
+  }
+  if (chunkUids.length === 0) return;
+  await db.execute(sql`delete from ${h} where chunk_uid = any(${sqlArray(chunkUids, "text")})`);
+}
