@@ -36,8 +36,8 @@ function HowRanked({ embedder }: { embedder: SearchLibrary["embedder"] | undefin
           its rank by how close together the query's words are (Postgres cover density), shown for reference: it is not
           part of the fused order. <span className="font-medium text-foreground">Vector</span>: its rank by embedding
           similarity, with the cosine similarity. The rank discounts passages close to many others (an abstract or an
-          introduction restates the whole paper): half of a passage&apos;s mean similarity to its ten nearest passages is
-          taken off its cosine before ranking.
+          introduction restates the whole paper): half of a passage&apos;s mean similarity to its ten nearest passages
+          is taken off its cosine before ranking.
         </p>
         <p>
           <span className="font-medium text-foreground">Fused</span>: the full-text (BM25) and vector rankings combined
