@@ -51,15 +51,15 @@ export async function register() {
       console.error(`[lectern] latent vectors not updated at start: ${(e as Error).message}`);
     }
   }
-  try {
-    // vectors without their hubness (a library from before it existed, or an ingest interrupted before its batch's
-    // library step) get it
-    const { refreshHubness } = await import("@/lib/embeddings/hubness");
-    const h = await refreshHubness(db);
-    if (h.filled > 0) console.log(`[lectern] hubness of ${h.filled} passages computed in ${Math.round(h.ms)} ms`);
-  } catch (e) {
-    console.error(`[lectern] hubness not computed at start: ${(e as Error).message}`);
-  }
+  // vectors without their hubness (a library from before it existed, or an ingest interrupted before its batch's
+  // library step) get it — in the background: searches work without it (a missing hubness counts the mean), and at
+  // 100,000 passages it takes minutes
+  void import("@/lib/embeddings/hubness")
+    .then(({ refreshHubness }) => refreshHubness(db))
+    .then((h) => {
+      if (h.filled > 0) console.log(`[lectern] hubness of ${h.filled} passages computed in ${Math.round(h.ms)} ms`);
+    })
+    .catch((e) => console.error(`[lectern] hubness not computed at start: ${(e as Error).message}`));
   if (getEnv().LECTERN_WARMUP !== "1") return;
   try {
     // one offline question over the library before the first request, so the first user does not wait for cold

@@ -14,7 +14,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Progress } from "@/components/ui/progress";
-import type { IngestStage } from "@/lib/ingest/progress";
+import type { IngestStage, LibraryStage } from "@/lib/ingest/progress";
 import { formatBytes } from "./format";
 import { paperHref } from "./types";
 import { isFinished, type UploadItem, type UploadPhase } from "./use-upload-queue";
@@ -28,6 +28,11 @@ const stageLabels: Record<IngestStage, string> = {
   saving: "Saving",
 };
 
+const libraryStageLabels: Record<LibraryStage, string> = {
+  embedding: "Embedding passages",
+  neighbours: "Finding similar passages",
+};
+
 /** A stable, testable name for where a file is. */
 export function phaseStatus(phase: UploadPhase): string {
   switch (phase.kind) {
@@ -36,6 +41,7 @@ export function phaseStatus(phase: UploadPhase): string {
     case "failed":
       return "error";
     case "stage":
+    case "library":
       return phase.stage;
     default:
       return phase.kind;
@@ -55,10 +61,12 @@ function describePhase(phase: UploadPhase, size: number): { text: string; progre
     }
     case "processing":
       return { text: "Uploaded — processing", progress: null };
-    case "stage": {
+    case "stage":
+    case "library": {
       const counted = phase.of ? ` ${phase.done ?? 0}/${phase.of}` : "";
+      const label = phase.kind === "stage" ? stageLabels[phase.stage] : libraryStageLabels[phase.stage];
       return {
-        text: `${stageLabels[phase.stage]}${counted}`,
+        text: `${label}${counted}`,
         progress: phase.of ? ((phase.done ?? 0) / phase.of) * 100 : null,
       };
     }

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { IngestFileResult, IngestStage } from "@/lib/ingest/progress";
+import type { IngestFileResult, IngestStage, LibraryStage } from "@/lib/ingest/progress";
 import { formatBytes } from "./format";
 import { INGEST_FILES_FIELD, type IngestStreamEvent } from "./ingest-events";
 
@@ -12,6 +12,8 @@ export type UploadPhase =
   /** Uploaded; waiting for the server's first event. */
   | { kind: "processing" }
   | { kind: "stage"; stage: IngestStage; done?: number; of?: number }
+  /** Stored; the library step after the batch (vectors, then their neighbours) is running. */
+  | { kind: "library"; stage: LibraryStage; done?: number; of?: number }
   | { kind: "done"; result: IngestFileResult }
   | { kind: "failed"; message: string }
   | { kind: "cancelled" };
@@ -104,18 +106,18 @@ export function useUploadQueue({ maxUploadBytes }: { maxUploadBytes: number }) {
           update(next.id, { kind: "stage", stage: event.stage, done: event.done, of: event.of });
           break;
         case "file_done":
-          // a stored paper may still get its vectors (the offline latent embedder, after the batch): the item is
-          // done when the stream says so
+          // a stored paper still goes through the library step after the batch (its vectors with the offline latent
+          // embedder, then their neighbours): the item is done when the stream says so
           fileResult = event.result;
           if (event.result.status !== "ingested" && event.result.status !== "replaced") {
             finalPhase = { kind: "done", result: event.result };
             update(next.id, finalPhase);
           } else {
-            update(next.id, { kind: "stage", stage: "embedding" });
+            update(next.id, { kind: "library", stage: "embedding" });
           }
           break;
         case "library_stage":
-          if (!finalPhase) update(next.id, { kind: "stage", stage: "embedding", done: event.done, of: event.of });
+          if (!finalPhase) update(next.id, { kind: "library", stage: event.stage, done: event.done, of: event.of });
           break;
         case "library_done":
         case "library_error":

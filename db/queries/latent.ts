@@ -61,14 +61,6 @@ export async function loadLatentModel(db: Database, { id }: { id: string }): Pro
   };
 }
 
-/**
- * Serialises writers of the library's latent vectors (refits and fold-ins) across processes and connections, until
- * the end of the calling transaction.
- */
-export async function lockLatentVectors(tx: Database): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:latent_models'))`);
-}
-
 /** Makes `model` the current one (the previous is deleted): call inside the transaction that writes its vectors. */
 export async function replaceLatentModel(tx: Database, model: LatentModel & { model: string }): Promise<void> {
   await tx.delete(latentModels);

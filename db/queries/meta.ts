@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
-import { type HnswPrecision, hnswIndexSql, libraryMeta } from "@/db/schema";
+import { chunkHubness, type HnswPrecision, hnswIndexSql, libraryMeta, summaryChunkHubness } from "@/db/schema";
 
 export async function getMeta<T>(db: Database, { key }: { key: string }): Promise<T | null> {
   const [row] = await db.select({ value: libraryMeta.value }).from(libraryMeta).where(eq(libraryMeta.key, key));
@@ -76,8 +76,8 @@ export function getHnswPrecision(db: Database): Promise<HnswPrecision> {
 }
 
 const EMBEDDING_TABLES = [
-  { table: "chunks", index: "chunks_embedding_hnsw" },
-  { table: "summary_chunks", index: "summary_chunks_embedding_hnsw" },
+  { table: "chunks", index: "chunks_embedding_hnsw", hubness: chunkHubness },
+  { table: "summary_chunks", index: "summary_chunks_embedding_hnsw", hubness: summaryChunkHubness },
 ] as const;
 
 /**
@@ -91,10 +91,10 @@ export async function resizeEmbeddingColumns(db: Database, { dimensions }: { dim
   }
   const precision = await getHnswPrecision(db);
   await db.transaction(async (tx) => {
-    for (const { table, index } of EMBEDDING_TABLES) {
+    for (const { table, index, hubness } of EMBEDDING_TABLES) {
       await tx.execute(sql.raw(`drop index if exists "${index}"`));
       await tx.execute(sql.raw(`update "${table}" set embedding = null`));
-      await tx.execute(sql.raw(`delete from "${table === "chunks" ? "chunk_hubness" : "summary_chunk_hubness"}"`));
+      await tx.delete(hubness);
       await tx.execute(sql.raw(`alter table "${table}" alter column embedding type vector(${dimensions})`));
       await tx.execute(sql.raw(hnswIndexSql(table, dimensions, precision)));
     }

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { hnswKeyType } from "@/db/schema";
 import { setLocal, sqlArray, sqlList } from "@/db/sql";
-import { hubnessTableSql } from "./hubness";
+import { hubnessTable } from "./hubness";
 import { getHnswPrecision } from "./meta";
 
 // No `import "server-only"` here: the CLI and the benchmarks run these same queries outside Next.js.
@@ -342,7 +342,7 @@ export async function searchVector(
         limit ${limit}
       )
       select n.chunk_uid, n.paper_id, n.distance::float8 as distance, h.hubness::float8 as hubness
-      from nearest n left join ${hubnessTableSql(table)} h on h.chunk_uid = n.chunk_uid
+      from nearest n left join ${hubnessTable(table)} h on h.chunk_uid = n.chunk_uid
       order by n.distance, n.chunk_uid`,
     );
     return r.map((row) => ({

@@ -42,8 +42,19 @@ export async function ensureEmbeddingSignature(db: Database, embedder: Embedding
   const stats = await getLibraryStats(db);
   const hasVectors = stats.chunks + stats.summaryChunks > 0;
   if (hasVectors && embedder.kind === "latent") {
-    const once = adopting.get(db) ?? reembedLibrary(db, embedder).finally(() => adopting.delete(db));
-    adopting.set(db, once);
+    let once = adopting.get(db);
+    if (!once) {
+      // the hubness is computed afterwards, without holding up the search or ingest that asked for the vectors
+      once = reembedLibrary(db, embedder, { hubness: false }).finally(() => adopting.delete(db));
+      adopting.set(db, once);
+      once.then(
+        () =>
+          refreshHubness(db, { recompute: true }).catch((e) =>
+            console.error(`[embeddings] hubness not computed after re-embedding: ${(e as Error).message}`),
+          ),
+        () => {},
+      );
+    }
     const r = await once;
     console.error(
       `[embeddings] re-embedded the library with the offline latent embedder (it was made with ${stored ? describeSignature(stored) : "an unrecorded embedder"}): ${r.chunks} passages`,
@@ -73,7 +84,10 @@ export async function ensureEmbeddingSignature(db: Database, embedder: Embedding
   await setMeta(db, { key: EMBEDDING_META_KEY, value: current });
 }
 
-const adopting = new WeakMap<Database, Promise<{ chunks: number; summaryChunks: number; resized: boolean }>>();
+const adopting = new WeakMap<
+  Database,
+  Promise<{ chunks: number; summaryChunks: number; resized: boolean; hubness: number }>
+>();
 
 export interface ReembedProgress {
   table: "chunks" | "summary_chunks";
@@ -89,8 +103,17 @@ export async function reembedLibrary(
     onProgress,
     signal,
     batchSize = 128,
-  }: { onProgress?: (p: ReembedProgress) => void; signal?: AbortSignal; batchSize?: number } = {},
+    hubness = true,
+  }: {
+    onProgress?: (p: ReembedProgress) => void;
+    signal?: AbortSignal;
+    batchSize?: number;
+    /** Compute every passage's hubness afterwards (lib/embeddings/hubness.ts); false leaves it to the caller. */
+    hubness?: boolean;
+  } = {},
 ): Promise<{ chunks: number; summaryChunks: number; resized: boolean; hubness: number }> {
+  // every vector changes: every hubness is computed again (a fill running meanwhile may have read a mix)
+  const rehub = async () => (hubness ? (await refreshHubness(db, { recompute: true })).filled : 0);
   const columnDims = await getEmbeddingColumnDimensions(db);
   const resized = columnDims !== embedder.dimensions;
   if (resized) await resizeEmbeddingColumns(db, { dimensions: embedder.dimensions });
@@ -100,12 +123,11 @@ export async function reembedLibrary(
     // nothing to fit (no passage with a usable word): no vectors, rather than another embedder's under this name
     if (!r.fitted) await clearVectors(db);
     await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
-    const hub = await refreshHubness(db);
     return {
       chunks: r.embeddedByTable.chunks,
       summaryChunks: r.embeddedByTable.summary_chunks,
       resized,
-      hubness: hub.filled,
+      hubness: await rehub(),
     };
   }
   const stats = await getLibraryStats(db);
@@ -131,6 +153,5 @@ export async function reembedLibrary(
     }
   }
   await setMeta(db, { key: EMBEDDING_META_KEY, value: signatureOf(embedder) });
-  const hub = await refreshHubness(db);
-  return { chunks: counts.chunks, summaryChunks: counts.summary_chunks, resized, hubness: hub.filled };
+  return { chunks: counts.chunks, summaryChunks: counts.summary_chunks, resized, hubness: await rehub() };
 }

@@ -1,6 +1,8 @@
 import type { Database } from "@/db";
-import { countMissingHubness, fillHubnessBatch } from "@/db/queries/hubness";
+import { clearHubness, countMissingHubness, fillHubnessBatch, lockVectorWrites } from "@/db/queries/hubness";
 import type { VectorTable } from "@/db/queries/ingest";
+import { countRows } from "@/db/queries/latent";
+import { getMeta, setMeta } from "@/db/queries/meta";
 
 /**
  * Hubness reduction for vector search. In a high-dimensional space some points, "hubs", are among the nearest
@@ -13,35 +15,85 @@ import type { VectorTable } from "@/db/queries/ingest";
  * (lib/search/fusion.ts, `hubnessOrder`); the stored `r(d)` is computed here, after vectors are written.
  */
 
+/**
+ * A passage's hubness is computed against the library of its time; as passages arrive, older ones may gain closer
+ * neighbours. When a table has grown or shrunk by this factor since its hubness was last computed in full, all of it
+ * is computed again (the latent model's refit rule, lib/embeddings/latent-index.ts, uses the same factor).
+ */
+export const HUBNESS_RECOMPUTE_GROWTH = 1.25;
+
+/** library_meta key: each table's row count when its hubness was last computed in full. */
+const HUBNESS_META_KEY = "hubness_rows";
+type HubnessRows = Partial<Record<VectorTable, number>>;
+
 export interface HubnessProgress {
-  table: VectorTable;
   done: number;
   total: number;
 }
 
+export interface HubnessRefresh {
+  /** Passages whose hubness was computed. */
+  filled: number;
+  /** Tables whose hubness was computed again in full (forced, or the table grew or shrank by a quarter). */
+  recomputed: VectorTable[];
+  ms: number;
+}
+
 /**
  * Computes the hubness of every passage that has a vector and none yet (new passages, or all of them after the
- * vectors were rewritten), a batch at a time; returns how many it computed. Quick when there is nothing to do. A
- * passage already there keeps its value when new ones arrive (it may have gained a closer neighbour): a refit of the
- * latent model, or re-embedding, recomputes all of them.
+ * vectors were rewritten), a batch at a time; with `recompute`, or when a table has grown or shrunk by
+ * HUBNESS_RECOMPUTE_GROWTH since it was last computed in full, all of that table's first. Quick when there is nothing
+ * to do. Searches are served between batches; a passage without its hubness yet counts the mean of the others'.
  */
 export async function refreshHubness(
   db: Database,
-  { batch = 200, onProgress }: { batch?: number; onProgress?: (p: HubnessProgress) => void } = {},
-): Promise<{ filled: number; ms: number }> {
+  {
+    batch = 500,
+    recompute = false,
+    onProgress,
+  }: { batch?: number; recompute?: boolean; onProgress?: (p: HubnessProgress) => void } = {},
+): Promise<HubnessRefresh> {
   const t0 = performance.now();
-  let filled = 0;
+  const recorded = (await getMeta<HubnessRows>(db, { key: HUBNESS_META_KEY })) ?? {};
+  const rows: Record<VectorTable, number> = { chunks: 0, summary_chunks: 0 };
+  const missing: Record<VectorTable, number> = { chunks: 0, summary_chunks: 0 };
+  const recomputed: VectorTable[] = [];
   for (const table of ["chunks", "summary_chunks"] as const) {
-    const total = await countMissingHubness(db, { table });
-    if (total === 0) continue;
-    let done = 0;
-    for (;;) {
-      const n = await fillHubnessBatch(db, { table, limit: batch });
-      if (n === 0) break;
-      done += n;
-      onProgress?.({ table, done: Math.min(done, total), total });
+    rows[table] = await countRows(db, { table });
+    const before = recorded[table];
+    const drifted =
+      before !== undefined &&
+      before > 0 &&
+      (rows[table] >= before * HUBNESS_RECOMPUTE_GROWTH || rows[table] <= before * (2 - HUBNESS_RECOMPUTE_GROWTH));
+    if ((recompute || drifted) && rows[table] > 0) {
+      await db.transaction(async (tx) => {
+        await lockVectorWrites(tx);
+        await clearHubness(tx, { table });
+      });
+      recomputed.push(table);
     }
-    filled += done;
+    missing[table] = await countMissingHubness(db, { table });
   }
-  return { filled, ms: performance.now() - t0 };
+  const total = missing.chunks + missing.summary_chunks;
+  let done = 0;
+  for (const table of ["chunks", "summary_chunks"] as const) {
+    if (missing[table] === 0) continue;
+    let after = "";
+    for (;;) {
+      const b = await fillHubnessBatch(db, { table, after, limit: batch });
+      if (b.scanned === 0) break;
+      after = b.last;
+      done += b.scanned;
+      onProgress?.({ done: Math.min(done, total), total });
+    }
+  }
+  // the baseline the growth rule compares with: set when a table was computed in full, or first seen
+  const next: HubnessRows = { ...recorded };
+  for (const table of ["chunks", "summary_chunks"] as const) {
+    if (rows[table] > 0 && (recomputed.includes(table) || !recorded[table])) next[table] = rows[table];
+  }
+  if (next.chunks !== recorded.chunks || next.summary_chunks !== recorded.summary_chunks) {
+    await setMeta(db, { key: HUBNESS_META_KEY, value: next });
+  }
+  return { filled: done, recomputed, ms: performance.now() - t0 };
 }

@@ -1,11 +1,11 @@
 import type { Database } from "@/db";
+import { lockVectorWrites } from "@/db/queries/hubness";
 import { updateEmbeddings, withIndexesRebuilt } from "@/db/queries/ingest";
 import {
   countRows,
   getLatentModelInfo,
   listSearchTexts,
   loadLatentModel,
-  lockLatentVectors,
   replaceLatentModel,
   type VectorTable,
 } from "@/db/queries/latent";
@@ -202,7 +202,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     if (knownShare(current, fresh) >= MIN_KNOWN_SHARE) {
       await db.transaction(async (tx) => {
         const t = tx as unknown as Database;
-        await lockLatentVectors(t);
+        await lockVectorWrites(t);
         // another process may have refitted since: then its model made every vector, these ones included
         if ((await getLatentModelInfo(t))?.id !== current.id) return;
         for (const { table, rows: list } of pending) {
@@ -233,7 +233,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   // new with the new. Passages stored since the sample was read are projected on the new model here too.
   await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
-    await lockLatentVectors(t);
+    await lockVectorWrites(t);
     await replaceLatentModel(t, { ...model, model: LATENT_MODEL });
     for (const table of ["chunks", "summary_chunks"] as const) {
       const total = await countRows(t, { table });

@@ -69,7 +69,9 @@ describe("ingestFiles", () => {
     expect(r?.chunks).toBeGreaterThanOrEqual(3);
     expect(events[0]).toMatchObject({ type: "file_start", index: 0, total: 1 });
     // the file, then the library step: the new vectors' hubness (this embedder's vectors came with the file)
-    expect(events.findLast((e) => e.type !== "library_stage")).toMatchObject({ type: "library_done", embedded: 0 });
+    const library = events.findLast((e) => e.type !== "library_stage");
+    expect(library).toMatchObject({ type: "library_done", embedded: 0 });
+    expect(library?.type === "library_done" && library.neighbours).toBeGreaterThanOrEqual(r?.chunks ?? 1);
     expect(events.findLastIndex((e) => e.type === "file_done")).toBeLessThan(
       events.findIndex((e) => e.type === "library_done"),
     );

@@ -17,6 +17,9 @@ export interface IngestFileResult {
 
 export type IngestStage = "validating" | "extracting" | "chunking" | "summarizing" | "embedding" | "saving";
 
+/** Steps of the library step after a batch: the latent vectors (offline embedder), then the vectors' hubness. */
+export type LibraryStage = "embedding" | "neighbours";
+
 export type IngestProgressEvent =
   | { type: "file_start"; index: number; total: number; file: string }
   | { type: "file_stage"; index: number; file: string; stage: IngestStage; done?: number; of?: number }
@@ -25,7 +28,7 @@ export type IngestProgressEvent =
    * After the files: the library's vectors brought up to date — with the offline latent embedder, the new passages'
    * vectors (its model refitted when the library has grown) — then the new vectors' hubness (lib/embeddings/hubness.ts).
    */
-  | { type: "library_stage"; stage: "embedding" | "neighbours"; done: number; of: number }
+  | { type: "library_stage"; stage: LibraryStage; done: number; of: number }
   | {
       type: "library_done";
       /** The latent model was refitted. */
