@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
 import { getLatentModelInfo } from "@/db/queries/latent";
 import { getEmbeddingColumnDimensions, getMeta, setMeta } from "@/db/queries/meta";
@@ -13,7 +13,7 @@ import { searchContent } from "@/lib/search/search";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { EMBEDDING_META_KEY, reembedLibrary } from "./guard";
 import { createHashingEmbedder } from "./hashing";
-import { createLatentEmbedder, refreshLatentVectors } from "./latent-index";
+import { createLatentEmbedder, currentLatentModel, refreshLatentVectors } from "./latent-index";
 
 // "refinement" (paper A) and "revision" (paper B) never share a passage; both come with the same companions.
 const PAPERS = [
@@ -143,6 +143,15 @@ describe("the offline latent embedder over a library", () => {
     const after = await getLatentModelInfo(handle.db);
     expect(after?.id).not.toBe(before?.id);
     expect(after?.rows).toBeGreaterThan(before?.rows ?? 0);
+  });
+
+  it("shares the loaded model with another copy of this module (Next.js bundles the server start and each route apart)", async () => {
+    const model = await currentLatentModel(handle.db);
+    expect(model).not.toBeNull();
+    vi.resetModules();
+    const copy = await import("./latent-index");
+    // the same object: the copy did not load the model again
+    expect(await copy.currentLatentModel(handle.db)).toBe(model);
   });
 
   it("refits instead of folding in when the new passages' words are mostly unknown to the model", async () => {

@@ -37,7 +37,16 @@ const MAX_FIT_ROWS = 20_000;
  */
 const MODEL_RECHECK_MS = 5_000;
 
-const cache = new WeakMap<Database, { model: LatentModel | null; checkedAt: number }>();
+/**
+ * The loaded models, per database. Kept on `globalThis`: Next.js bundles the server's start (instrumentation.ts, which
+ * warms the model up) and each route separately, each with its own copy of this module, and loading the model costs
+ * ~1.5 s on PGlite at the corpus's size — the first search after a start paid it again (1.7 s instead of ~60 ms).
+ */
+const CACHE_KEY = Symbol.for("lectern.latentModelCache");
+const cache = ((globalThis as unknown as Record<symbol, unknown>)[CACHE_KEY] ??= new WeakMap()) as WeakMap<
+  Database,
+  { model: LatentModel | null; checkedAt: number }
+>;
 
 /** The model `id`, from this process's cache when it holds that one. */
 async function modelById(db: Database, id: string): Promise<LatentModel | null> {
