@@ -11,8 +11,13 @@ function bytesOf(a: Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 }
 
-/** A float32 array from driver bytes (node-postgres gives a Buffer, PGlite a Uint8Array, neither aligned for sure). */
-function float32Of(bytes: Uint8Array): Float32Array {
+/**
+ * A float32 array from base64 text. The model's arrays are read as `encode(…, 'base64')`, not as bytea: PGlite's
+ * driver decodes bytea's hex text a character at a time (1.1 s for the corpus model's 11 MB projection, against
+ * 0.08 s as base64, which Node decodes natively).
+ */
+function float32Of(base64: string): Float32Array {
+  const bytes = Buffer.from(base64, "base64");
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return new Float32Array(copy.buffer);
@@ -42,7 +47,18 @@ export async function getLatentModelInfo(db: Database): Promise<LatentModelInfo 
 
 /** The model `id`, or null when it is gone (replaced meanwhile) or its arrays do not have the sizes it declares. */
 export async function loadLatentModel(db: Database, { id }: { id: string }): Promise<LatentModel | null> {
-  const [row] = await db.select().from(latentModels).where(eq(latentModels.id, id));
+  const [row] = await db
+    .select({
+      id: latentModels.id,
+      dimensions: latentModels.dimensions,
+      rank: latentModels.rank,
+      rows: latentModels.rows,
+      terms: latentModels.terms,
+      idf: sql<string>`encode(${latentModels.idf}, 'base64')`,
+      projection: sql<string>`encode(${latentModels.projection}, 'base64')`,
+    })
+    .from(latentModels)
+    .where(eq(latentModels.id, id));
   if (!row) return null;
   const idf = float32Of(row.idf);
   const projection = float32Of(row.projection);
