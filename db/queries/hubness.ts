@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunkHubness, hnswKeyType, summaryChunkHubness } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
-import { type VectorTable, vectorTable } from "./ingest";
+import { lockVectorWrites, type VectorTable, vectorTable } from "./ingest";
 import { getEmbeddingColumnDimensions, getHnswPrecision } from "./meta";
 
 /** Neighbours whose similarities a passage's hubness averages (CSLS's K, Conneau et al. 2018). */
@@ -14,71 +14,71 @@ export function hubnessTable(table: VectorTable) {
 }
 
 /**
- * Serialises the writers of passage vectors and of their hubness (a fill computes from the vectors it reads: a writer
- * changing them meanwhile would leave values computed from a mix), across processes, until the end of the calling
- * transaction. The latent refit and fold-in take it too (lib/embeddings/latent-index.ts).
+ * Gives every passage of `table` that has a vector and no hubness its hubness: the mean cosine similarity of its
+ * `neighbours` nearest other passages, found by walking the HNSW index (one walk per passage). Works in key order, in
+ * batches of `batch` passages, each its own transaction (searches are served between them); `onBatch` hears how many
+ * passages each batch looked at. Returns how many passages it looked at.
  */
-export async function lockVectorWrites(tx: Pick<Database, "execute">): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:vector_writes'))`);
-}
-
-/**
- * Gives up to `limit` passages of `table` that have a vector and no hubness, in key order after `after`, their
- * hubness: the mean cosine similarity of their `neighbours` nearest other passages, found by walking the HNSW index
- * (one walk per passage). Returns how many passages it looked at (0: none left after `after`) and the last one's key,
- * to continue from.
- */
-export async function fillHubnessBatch(
+export async function fillHubness(
   db: Database,
   {
     table,
-    after = "",
-    limit = 500,
+    batch = 500,
     neighbours = HUBNESS_NEIGHBOURS,
-  }: { table: VectorTable; after?: string; limit?: number; neighbours?: number },
-): Promise<{ scanned: number; last: string }> {
+    onBatch,
+  }: { table: VectorTable; batch?: number; neighbours?: number; onBatch?: (scanned: number) => void },
+): Promise<number> {
   const dims = await getEmbeddingColumnDimensions(db);
-  if (dims < 1) return { scanned: 0, last: after };
+  if (dims < 1) return 0;
   const key = sql.raw(hnswKeyType(dims, await getHnswPrecision(db)));
   const t = vectorTable(table);
   const h = hubnessTable(table);
-  return db.transaction(async (tx) => {
-    await lockVectorWrites(tx);
-    // the neighbours come from the index: the planner would rather compute every distance (see searchVector)
-    await setLocal(tx, {
-      "hnsw.ef_search": String(Math.max(40, 4 * neighbours)),
-      "hnsw.iterative_scan": "relaxed_order",
-      enable_seqscan: "off",
-      enable_sort: "off",
-      jit: "off",
+  let after = "";
+  let total = 0;
+  for (;;) {
+    const { scanned, last } = await db.transaction(async (tx) => {
+      await lockVectorWrites(tx);
+      // the neighbours come from the index: the planner would rather compute every distance (see searchVector)
+      await setLocal(tx, {
+        "hnsw.ef_search": String(Math.max(40, 4 * neighbours)),
+        "hnsw.iterative_scan": "relaxed_order",
+        enable_seqscan: "off",
+        enable_sort: "off",
+        jit: "off",
+      });
+      // counts what it looked at, not what it inserted: rows another filler got to first still move the key on
+      const rows = await queryRows<{ scanned: number; last: string | null }>(
+        tx,
+        sql`
+        with todo as (
+          select c.chunk_uid, c.embedding from ${t} c
+          where c.chunk_uid > ${after} and c.embedding is not null
+            and not exists (select 1 from ${h} x where x.chunk_uid = c.chunk_uid)
+          order by c.chunk_uid
+          limit ${batch}::int
+        ),
+        filled as (
+          insert into ${h} (chunk_uid, hubness)
+          select todo.chunk_uid, coalesce(n.hubness, 0)
+          from todo cross join lateral (
+            select avg(1 - (o.embedding <=> todo.embedding))::real as hubness from (
+              select o.embedding from ${t} o
+              where o.embedding is not null and o.chunk_uid <> todo.chunk_uid
+              order by o.embedding::${key} <=> todo.embedding::${key}
+              limit ${neighbours}::int
+            ) o
+          ) n
+          on conflict (chunk_uid) do nothing
+        )
+        select count(*)::int as scanned, max(chunk_uid) as last from todo`,
+      );
+      return { scanned: Number(rows[0]?.scanned ?? 0), last: rows[0]?.last ?? after };
     });
-    const rows = await queryRows<{ scanned: number; last: string | null }>(
-      tx,
-      sql`
-      with todo as (
-        select c.chunk_uid, c.embedding from ${t} c
-        where c.chunk_uid > ${after} and c.embedding is not null
-          and not exists (select 1 from ${h} x where x.chunk_uid = c.chunk_uid)
-        order by c.chunk_uid
-        limit ${limit}::int
-      ),
-      filled as (
-        insert into ${h} (chunk_uid, hubness)
-        select todo.chunk_uid, coalesce(n.hubness, 0)
-        from todo cross join lateral (
-          select avg(1 - (o.embedding <=> todo.embedding))::real as hubness from (
-            select o.embedding from ${t} o
-            where o.embedding is not null and o.chunk_uid <> todo.chunk_uid
-            order by o.embedding::${key} <=> todo.embedding::${key}
-            limit ${neighbours}::int
-          ) o
-        ) n
-        on conflict (chunk_uid) do nothing
-      )
-      select count(*)::int as scanned, max(chunk_uid) as last from todo`,
-    );
-    return { scanned: Number(rows[0]?.scanned ?? 0), last: rows[0]?.last ?? after };
-  });
+    if (scanned === 0) return total;
+    after = last;
+    total += scanned;
+    onBatch?.(scanned);
+  }
 }
 
 /** Passages of `table` with a vector and no hubness yet. */

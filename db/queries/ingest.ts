@@ -84,6 +84,15 @@ export function vectorTable(table: VectorTable) {
   return table === "chunks" ? chunks : summaryChunks;
 }
 
+/**
+ * Serialises the writers of passage vectors and of their hubness (a fill computes from the vectors it reads: a writer
+ * changing them meanwhile would leave values computed from a mix), across processes, until the end of the calling
+ * transaction. The latent refit and fold-in take it, and so does the hubness fill (./hubness.ts).
+ */
+export async function lockVectorWrites(tx: Pick<Database, "execute">): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:vector_writes'))`);
+}
+
 /** Rows to re-embed, in pages of `limit`, ordered by key (keyset pagination: bounded memory on large libraries). */
 export async function listChunkTexts(
   db: Database,

@@ -1,6 +1,6 @@
 import type { Database } from "@/db";
-import { clearHubness, countMissingHubness, fillHubnessBatch, lockVectorWrites } from "@/db/queries/hubness";
-import type { VectorTable } from "@/db/queries/ingest";
+import { clearHubness, countMissingHubness, fillHubness } from "@/db/queries/hubness";
+import { lockVectorWrites, type VectorTable } from "@/db/queries/ingest";
 import { countRows } from "@/db/queries/latent";
 import { getMeta, setMeta } from "@/db/queries/meta";
 
@@ -78,14 +78,14 @@ export async function refreshHubness(
   let done = 0;
   for (const table of ["chunks", "summary_chunks"] as const) {
     if (missing[table] === 0) continue;
-    let after = "";
-    for (;;) {
-      const b = await fillHubnessBatch(db, { table, after, limit: batch });
-      if (b.scanned === 0) break;
-      after = b.last;
-      done += b.scanned;
-      onProgress?.({ done: Math.min(done, total), total });
-    }
+    await fillHubness(db, {
+      table,
+      batch,
+      onBatch: (scanned) => {
+        done += scanned;
+        onProgress?.({ done: Math.min(done, total), total });
+      },
+    });
   }
   // the baseline the growth rule compares with: set when a table was computed in full, or first seen
   const next: HubnessRows = { ...recorded };

@@ -1,6 +1,5 @@
 import type { Database } from "@/db";
-import { lockVectorWrites } from "@/db/queries/hubness";
-import { updateEmbeddings, withIndexesRebuilt } from "@/db/queries/ingest";
+import { lockVectorWrites, updateEmbeddings, withIndexesRebuilt } from "@/db/queries/ingest";
 import {
   countRows,
   getLatentModelInfo,
