@@ -7,20 +7,34 @@ import { type DbHandle, openDatabase } from "@/db";
  * database on that PostgreSQL server (dropped again by `close`). Same schema, same queries, both ways.
  */
 export async function createTestDatabase(): Promise<DbHandle> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return openDatabase({ dataDir: null });
-  const name = `lectern_test_${randomBytes(6).toString("hex")}`;
-  const admin = await openDatabase({ url, migrate: false });
-  await admin.db.execute(sql.raw(`create database ${name}`));
-  await admin.close();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const handle = await openDatabase({ url: u.toString() });
+  const server = process.env.DATABASE_URL;
+  if (!server) return openDatabase({ dataDir: null });
+  const { url, drop } = await createServerDatabase(server);
+  const handle = await openDatabase({ url });
   return {
     ...handle,
     async close() {
       await handle.close();
-      const a = await openDatabase({ url, migrate: false });
+      await drop();
+    },
+  };
+}
+
+/**
+ * A new, empty database on the PostgreSQL server of `server` (a URL): its URL, for a test that hands it to another
+ * process (the CLI), and `drop`, which removes it.
+ */
+export async function createServerDatabase(server: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lectern_test_${randomBytes(6).toString("hex")}`;
+  const admin = await openDatabase({ url: server, migrate: false });
+  await admin.db.execute(sql.raw(`create database ${name}`));
+  await admin.close();
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const a = await openDatabase({ url: server, migrate: false });
       await a.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
       await a.close();
     },

@@ -5,10 +5,12 @@ import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
 import {
+  comparisonsOf,
   EVAL_RETRIEVERS,
   type EvalRetriever,
   type EvalSummary,
   evalQuestionsSchema,
+  type RetrieverComparison,
   runEvaluation,
 } from "@/lib/search/eval";
 import { info, printJson } from "../output";
@@ -26,6 +28,35 @@ export function formatEvalTable(summaries: EvalSummary[]): string {
       `${f(s.passageHitRate)} | ${f(s.noneFalseHitRate)} | ${s.latencyP50Ms.toFixed(0)} | ${s.latencyP95Ms.toFixed(0)} |`,
   );
   return [header, sep, ...rows].join("\n");
+}
+
+/** Each retriever's means with their 95% bootstrap intervals. */
+export function formatIntervalTable(summaries: EvalSummary[]): string {
+  const f = (x: number) => x.toFixed(2);
+  const cell = (s: EvalSummary, m: keyof EvalSummary["intervals"]) =>
+    `${f(s[m])} (${f(s.intervals[m].low)}–${f(s.intervals[m].high)})`;
+  return [
+    "| retriever | page R@5 | page R@10 | MRR | nDCG@10 |",
+    "|---|---|---|---|---|",
+    ...summaries.map(
+      (s) =>
+        `| ${s.retriever} | ${cell(s, "pageRecall5")} | ${cell(s, "pageRecall10")} | ${cell(s, "mrr")} | ${cell(s, "ndcg10")} |`,
+    ),
+  ].join("\n");
+}
+
+/** Paired differences between retrievers with their permutation-test p-values. */
+export function formatComparisonTable(comparisons: RetrieverComparison[]): string {
+  const cell = (t: RetrieverComparison["tests"]["mrr"]) =>
+    `${t.difference >= 0 ? "+" : "−"}${Math.abs(t.difference).toFixed(3)} (p ${t.pValue < 0.001 ? "< 0.001" : t.pValue.toFixed(3)})`;
+  return [
+    "| comparison | Δ page R@5 | Δ page R@10 | Δ MRR | Δ nDCG@10 |",
+    "|---|---|---|---|---|",
+    ...comparisons.map(
+      (c) =>
+        `| ${c.a} − ${c.b} | ${cell(c.tests.pageRecall5)} | ${cell(c.tests.pageRecall10)} | ${cell(c.tests.mrr)} | ${cell(c.tests.ndcg10)} |`,
+    ),
+  ].join("\n");
 }
 
 export async function runEval(handle: DbHandle, args: string[], json: boolean): Promise<number> {
@@ -67,14 +98,32 @@ export async function runEval(handle: DbHandle, args: string[], json: boolean): 
     info(`Evaluating ${r} on ${parsed.data.length} questions…`);
     results.push(await runEvaluation(handle.db, parsed.data, embedder, { retriever: r }));
   }
+  const comparisons = comparisonsOf(results);
   if (json) {
     printJson(
       retrievers.length === 1
         ? { summary: results[0]?.summary, questions: results[0]?.outcomes }
-        : results.map((r) => ({ summary: r.summary, questions: r.outcomes })),
+        : { runs: results.map((r) => ({ summary: r.summary, questions: r.outcomes })), comparisons },
     );
     return 0;
   }
-  process.stdout.write(`${formatEvalTable(results.map((r) => r.summary))}\n`);
+  const summaries = results.map((r) => r.summary);
+  const answerable = summaries[0]?.answerable ?? 0;
+  const out = [
+    formatEvalTable(summaries),
+    "",
+    `95% bootstrap intervals of the means (${answerable} answerable questions, resampled 10,000 times):`,
+    "",
+    formatIntervalTable(summaries),
+  ];
+  if (comparisons.length > 0) {
+    out.push(
+      "",
+      "Paired differences, question by question (two-sided sign-flip permutation test; p ≥ 0.05: not told apart by this question set):",
+      "",
+      formatComparisonTable(comparisons),
+    );
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
   return 0;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  compareRuns,
+  comparisonsOf,
   type EvalQuestion,
   evalQuestionsSchema,
   ndcgAt,
@@ -89,6 +91,46 @@ describe("retrieval metrics", () => {
     const s = summarize("hybrid", [o1, o2, o3]);
     expect(s).toMatchObject({ questions: 3, answerable: 1, unanswerable: 2, mrr: 0.5, noneFalseHitRate: 0.5 });
     expect(s.latencyP50Ms).toBe(5);
+    // one answerable question: every interval is the point itself
+    expect(s.intervals.mrr).toEqual({ low: 0.5, high: 0.5 });
+    expect(s.intervals.pageRecall5).toEqual({ low: 1, high: 1 });
+  });
+
+  it("compares two runs question by question, ignoring none questions and unmatched ones", () => {
+    const q = (qid: string, page: number): EvalQuestion => ({
+      qid,
+      type: "single",
+      question: "q",
+      evidence: [ev("a", page)],
+    });
+    const none: EvalQuestion = { qid: "N", type: "none", question: "q", evidence: [] };
+    const hits = (qid: string, rank: number) =>
+      scoreQuestion(q(qid, 1), [...Array.from({ length: rank - 1 }, () => it_("z", 9)), it_("a", 1)], 1);
+    // hybrid finds the page first on Q1–Q5, fts third; Q6 only hybrid ran; the none question found something in fts
+    const hybrid = {
+      summary: { retriever: "hybrid" as const },
+      outcomes: [...["Q1", "Q2", "Q3", "Q4", "Q5", "Q6"].map((id) => hits(id, 1)), scoreQuestion(none, [], 1)],
+    };
+    const fts = {
+      summary: { retriever: "fts" as const },
+      outcomes: [...["Q1", "Q2", "Q3", "Q4", "Q5"].map((id) => hits(id, 3)), scoreQuestion(none, [it_("a", 1)], 1)],
+    };
+    const c = compareRuns(hybrid, fts);
+    expect(c).toMatchObject({ a: "hybrid", b: "fts", questions: 5 });
+    expect(c.tests.mrr.difference).toBeCloseTo(1 - 1 / 3, 12);
+    expect(c.tests.mrr.pValue).toBeCloseTo(2 / 32, 12);
+    expect(c.tests.pageRecall5).toMatchObject({ difference: 0, pValue: 1 });
+    // hybrid configurations against each single retriever, then against each other
+    const mmr = { summary: { retriever: "hybrid-mmr" as const }, outcomes: fts.outcomes };
+    const vector = { summary: { retriever: "vector" as const }, outcomes: fts.outcomes };
+    expect(comparisonsOf([fts, vector, hybrid, mmr]).map((x) => `${x.a}-${x.b}`)).toEqual([
+      "hybrid-fts",
+      "hybrid-vector",
+      "hybrid-hybrid-mmr",
+      "hybrid-mmr-fts",
+      "hybrid-mmr-vector",
+    ]);
+    expect(comparisonsOf([fts, vector])).toEqual([]);
   });
 
   it("validates the question file format", () => {

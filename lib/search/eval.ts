@@ -4,6 +4,7 @@ import { listPaperFileNames } from "@/db/queries/papers";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { type ContentResult, type Retriever, searchContent } from "./search";
+import { bootstrapMeanInterval, type Interval, type PairedTest, pairedPermutationTest } from "./significance";
 
 /** The question format of ../shared/corpus/dev-questions.json. */
 export const evalQuestionSchema = z.object({
@@ -153,7 +154,19 @@ export interface EvalSummary {
   noneFalseHitRate: number | null;
   latencyP50Ms: number;
   latencyP95Ms: number;
+  /** 95% bootstrap intervals of the means over the answerable questions (lib/search/significance.ts). */
+  intervals: Record<IntervalMetric, Interval>;
 }
+
+/** The metrics reported with an interval and compared between retrievers. */
+export const INTERVAL_METRICS = ["pageRecall5", "pageRecall10", "mrr", "ndcg10"] as const;
+export type IntervalMetric = (typeof INTERVAL_METRICS)[number];
+const OUTCOME_FIELD: Record<IntervalMetric, "pageRecall5" | "pageRecall10" | "rr" | "ndcg10"> = {
+  pageRecall5: "pageRecall5",
+  pageRecall10: "pageRecall10",
+  mrr: "rr",
+  ndcg10: "ndcg10",
+};
 
 export function scoreQuestion(q: EvalQuestion, items: RetrievedItem[], latencyMs: number): QuestionOutcome {
   if (q.type === "none" || q.evidence.length === 0) {
@@ -209,7 +222,67 @@ export function summarize(retriever: EvalRetriever, outcomes: QuestionOutcome[])
     noneFalseHitRate: none.length === 0 ? null : none.filter((o) => o.falseHit).length / none.length,
     latencyP50Ms: percentile(latencies, 50),
     latencyP95Ms: percentile(latencies, 95),
+    intervals: Object.fromEntries(
+      INTERVAL_METRICS.map((m) => [
+        m,
+        bootstrapMeanInterval(answerable.map((o) => (o[OUTCOME_FIELD[m]] as number | null) ?? 0)),
+      ]),
+    ) as Record<IntervalMetric, Interval>,
   };
+}
+
+export interface RetrieverComparison {
+  /** `a` minus `b`: a positive difference means `a` scored higher. */
+  a: EvalRetriever;
+  b: EvalRetriever;
+  /** Answerable questions both runs scored. */
+  questions: number;
+  tests: Record<IntervalMetric, PairedTest>;
+}
+
+/**
+ * Compares two runs over the same questions, question by question (paired by qid, answerable questions only), with
+ * a paired sign-flip permutation test per metric: whether `a` beats `b` by more than the question set's noise.
+ */
+export function compareRuns(
+  a: { summary: Pick<EvalSummary, "retriever">; outcomes: QuestionOutcome[] },
+  b: { summary: Pick<EvalSummary, "retriever">; outcomes: QuestionOutcome[] },
+): RetrieverComparison {
+  const byQid = new Map(b.outcomes.filter((o) => o.falseHit === null).map((o) => [o.qid, o]));
+  const pairs = a.outcomes.flatMap((o) => {
+    const other = o.falseHit === null ? byQid.get(o.qid) : undefined;
+    return other ? [[o, other] as const] : [];
+  });
+  const tests = Object.fromEntries(
+    INTERVAL_METRICS.map((m) => {
+      const f = OUTCOME_FIELD[m];
+      return [
+        m,
+        pairedPermutationTest(
+          pairs.map(([x]) => x[f] ?? 0),
+          pairs.map(([, y]) => y[f] ?? 0),
+        ),
+      ];
+    }),
+  ) as Record<IntervalMetric, PairedTest>;
+  return { a: a.summary.retriever, b: b.summary.retriever, questions: pairs.length, tests };
+}
+
+/**
+ * The comparisons worth printing for a set of runs: each hybrid configuration against each single retriever (does
+ * fusion beat both?), then against each other.
+ */
+export function comparisonsOf(
+  runs: { summary: Pick<EvalSummary, "retriever">; outcomes: QuestionOutcome[] }[],
+): RetrieverComparison[] {
+  const isHybrid = (r: EvalRetriever) => r === "hybrid" || r === "hybrid-mmr";
+  const out: RetrieverComparison[] = [];
+  runs.forEach((x, i) => {
+    if (!isHybrid(x.summary.retriever)) return;
+    for (const y of runs) if (!isHybrid(y.summary.retriever)) out.push(compareRuns(x, y));
+    for (const y of runs.slice(i + 1)) if (isHybrid(y.summary.retriever)) out.push(compareRuns(x, y));
+  });
+  return out;
 }
 
 /** Search options of each evaluated configuration. hybrid-mmr is what the app uses. */

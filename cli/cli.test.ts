@@ -1,0 +1,202 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServerDatabase } from "@/db/testing";
+import { makeTestPdf } from "@/lib/testing/pdf";
+
+/**
+ * The CLI as a user runs it: a separate process over a fresh library (a PGlite directory, or a new database on the
+ * PostgreSQL server of DATABASE_URL), its `--json` documents parsed from stdout, its exit codes and messages checked.
+ */
+
+const ROOT = path.resolve(__dirname, "..");
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let drop: (() => Promise<void>) | undefined;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", path.join(ROOT, "cli/index.ts"), ...args],
+      { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const json = <T>(run: Run): T => {
+  expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  return JSON.parse(run.stdout) as T;
+};
+
+const PAPERS = [
+  {
+    file: "glacier.pdf",
+    title: "Glacier Retreat Measured by Repeat Photogrammetry",
+    pages: [
+      "Glacier Retreat Measured by Repeat Photogrammetry\nAbstract. We measure the retreat of alpine glaciers with repeat photogrammetry from archival aerial photographs and recent drone surveys.",
+      "Method. Ground control points anchor each photogrammetric model. Terminus positions are digitised along flow lines every five years.",
+      "Results. The terminus of the studied glacier retreated 412 metres between 1950 and 2020, with the fastest retreat after 1990 as summer temperatures rose.",
+    ],
+  },
+  {
+    file: "enzyme.pdf",
+    title: "Thermostable Enzymes from Hot Spring Bacteria",
+    pages: [
+      "Thermostable Enzymes from Hot Spring Bacteria\nAbstract. We isolate bacteria from volcanic hot springs and characterise their thermostable polymerase enzymes.",
+      "Assays. Enzyme activity was assayed at temperatures from 40 to 95 degrees Celsius in phosphate buffer with magnesium ions.",
+      "Findings. The purified polymerase kept 80 percent of its activity after one hour at 90 degrees Celsius, far beyond mesophilic homologues.",
+    ],
+  },
+  {
+    file: "sonnet.pdf",
+    title: "Meter and Rhyme in Renaissance Sonnets",
+    pages: [
+      "Meter and Rhyme in Renaissance Sonnets\nAbstract. A corpus study of iambic pentameter and rhyme schemes in English and Italian sonnets of the sixteenth century.",
+      "Corpus. We scanned 1,200 sonnets for stress patterns and classified each rhyme scheme as Petrarchan, Spenserian or Shakespearean.",
+      "Analysis. Shakespearean rhyme schemes dominate the English sonnets after 1590, while the Italian sonnets keep the Petrarchan octave and sestet.",
+    ],
+  },
+];
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-"));
+  await fs.mkdir(path.join(dir, "papers"));
+  for (const p of PAPERS) {
+    await fs.writeFile(path.join(dir, "papers", p.file), await makeTestPdf({ title: p.title, pages: p.pages }));
+  }
+  await fs.writeFile(path.join(dir, "papers", "notes.pdf"), "meeting notes, not a PDF\n");
+  const { DATABASE_URL: server, OPENAI_API_KEY: _k, OPENAI_BASE_URL: _b, ...rest } = process.env;
+  env = { ...rest, LECTERN_DATA_DIR: path.join(dir, "data"), NO_COLOR: "1" };
+  if (server) {
+    const db = await createServerDatabase(server);
+    env.DATABASE_URL = db.url;
+    drop = db.drop;
+  }
+  const ingest = await cli("ingest", path.join(dir, "papers"), "--json");
+  expect(ingest.code).toBe(0);
+}, 180_000);
+
+afterAll(async () => {
+  await drop?.();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("npm run cli", () => {
+  it("ingests a folder, one result per file, and reports the file that is not a PDF without losing the others", async () => {
+    // a second run finds the three papers unchanged
+    const run = await cli("ingest", path.join(dir, "papers"), "--json");
+    expect(run.code).toBe(0);
+    const { results } = json<{ results: { file: string; status: string; error?: string }[] }>(run);
+    const byFile = new Map(results.map((r) => [path.basename(r.file), r]));
+    expect(results).toHaveLength(4);
+    for (const p of PAPERS) expect(byFile.get(p.file)?.status).toBe("unchanged");
+    expect(byFile.get("notes.pdf")).toMatchObject({ status: "error" });
+    expect(byFile.get("notes.pdf")?.error).toMatch(/PDF/);
+  });
+
+  it("prints library statistics", async () => {
+    const stats = json<{ papers: number; pages: number; chunks: number; embedding: { kind: string } }>(
+      await cli("stats", "--json"),
+    );
+    expect(stats).toMatchObject({ papers: 3, pages: 9, embedding: { kind: "latent" } });
+    expect(stats.chunks).toBeGreaterThanOrEqual(9);
+  });
+
+  it("searches: --json is the documented array, the page that answers first", async () => {
+    const run = await cli("search", "how far did the glacier terminus retreat", "--top-k", "3", "--json");
+    expect(run.code).toBe(0);
+    const results = json<Record<string, unknown>[]>(run);
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThanOrEqual(3);
+    for (const r of results) {
+      expect(Object.keys(r).sort()).toEqual(
+        ["char_end", "char_start", "chunk_uid", "page", "paper_id", "score", "text", "title"].sort(),
+      );
+    }
+    expect(results[0]).toMatchObject({ title: PAPERS[0]?.title, page: 3 });
+    expect(String(results[0]?.text)).toContain("412 metres");
+    expect(new Set(results.map((r) => r.chunk_uid)).size).toBe(results.length);
+  });
+
+  it("treats query operators and SQL as words, and says what is wrong with an empty query", async () => {
+    const hostile = await cli("search", "polymerase & (heat | !cold) :* '; drop table chunks; --", "--json");
+    expect(hostile.code).toBe(0);
+    const results = json<{ title: string }[]>(hostile);
+    expect(results[0]?.title).toBe(PAPERS[1]?.title);
+    const empty = await cli("search", "   ", "--json");
+    expect(empty.code).toBe(1);
+    expect(json<{ error: { message: string } }>(empty).error.message).toMatch(/Type a question/);
+    // the library is still there
+    expect(json<{ papers: number }>(await cli("stats", "--json")).papers).toBe(3);
+  });
+
+  it("evaluates every retriever, with intervals and paired comparisons", async () => {
+    const questions = [
+      {
+        qid: "G",
+        type: "single",
+        question: "How many metres did the glacier's terminus retreat between 1950 and 2020?",
+        evidence: [{ paper_id: "glacier", page: 3, quote: "retreated 412 metres" }],
+      },
+      {
+        qid: "E",
+        type: "single",
+        question: "How much polymerase activity remained after an hour at 90 degrees?",
+        evidence: [{ paper_id: "enzyme", page: 3, quote: "kept 80 percent of its activity" }],
+      },
+      {
+        qid: "S",
+        type: "single",
+        question: "Which rhyme scheme dominates English sonnets after 1590?",
+        evidence: [{ paper_id: "sonnet", page: 3, quote: "Shakespearean rhyme schemes dominate" }],
+      },
+      { qid: "N", type: "none", question: "What is the boiling point of liquid nitrogen in kelvin?", evidence: [] },
+    ];
+    const file = path.join(dir, "questions.json");
+    await fs.writeFile(file, JSON.stringify(questions));
+    const run = await cli("eval", file, "--retriever", "all", "--json");
+    expect(run.code).toBe(0);
+    const out = json<{
+      runs: { summary: Record<string, unknown> & { intervals: Record<string, { low: number; high: number }> } }[];
+      comparisons: { a: string; b: string; questions: number; tests: Record<string, { pValue: number }> }[];
+    }>(run);
+    expect(out.runs.map((r) => r.summary.retriever)).toEqual(["fts", "vector", "hybrid", "hybrid-mmr"]);
+    const hybrid = out.runs[2]?.summary;
+    expect(hybrid).toMatchObject({ questions: 4, answerable: 3, unanswerable: 1, pageRecall5: 1, mrr: 1 });
+    expect(hybrid?.intervals.mrr).toEqual({ low: 1, high: 1 });
+    expect(out.comparisons.map((c) => `${c.a}-${c.b}`)).toContain("hybrid-fts");
+    for (const c of out.comparisons) {
+      expect(c.questions).toBe(3);
+      expect(c.tests.mrr?.pValue).toBeGreaterThan(0);
+      expect(c.tests.mrr?.pValue).toBeLessThanOrEqual(1);
+    }
+    // the table form prints the same three sections
+    const table = await cli("eval", file, "--retriever", "all");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain("| hybrid |");
+    expect(table.stdout).toContain("95% bootstrap intervals");
+    expect(table.stdout).toContain("| hybrid − fts |");
+  });
+
+  it("rejects an unknown retriever and an unreadable question file with a message and exit code 1", async () => {
+    const bad = await cli("eval", path.join(dir, "questions.json"), "--retriever", "bm42");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/Unknown retriever "bm42"/);
+    const missing = await cli("eval", path.join(dir, "nope.json"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Cannot read questions/);
+  });
+});
