@@ -13,6 +13,7 @@ import {
   type RetrieverComparison,
   runEvaluation,
 } from "@/lib/search/eval";
+import { DEFAULT_LEVEL, DEFAULT_RESAMPLES } from "@/lib/search/significance";
 import { info, printJson } from "../output";
 
 const USAGE = "usage: npm run cli -- eval <questions.json> [--retriever fts|vector|hybrid|hybrid-mmr|all] [--json]";
@@ -47,8 +48,12 @@ export function formatIntervalTable(summaries: EvalSummary[]): string {
 
 /** Paired differences between retrievers with their permutation-test p-values. */
 export function formatComparisonTable(comparisons: RetrieverComparison[]): string {
-  const cell = (t: RetrieverComparison["tests"]["mrr"]) =>
-    `${t.difference >= 0 ? "+" : "−"}${Math.abs(t.difference).toFixed(3)} (p ${t.pValue < 0.001 ? "< 0.001" : t.pValue.toFixed(3)})`;
+  const p = (x: number) => (x < 0.001 ? "< 0.001" : x.toFixed(3));
+  const cell = (t: RetrieverComparison["tests"]["mrr"]) => {
+    const d = t.difference.toFixed(3);
+    const signed = Number(d) > 0 ? `+${d}` : Number(d) < 0 ? `−${d.slice(1)}` : (0).toFixed(3);
+    return `${signed} (p ${p(t.pValue)}, Holm ${p(t.adjustedPValue)})`;
+  };
   return [
     "| comparison | Δ page R@5 | Δ page R@10 | Δ MRR | Δ nDCG@10 |",
     "|---|---|---|---|---|",
@@ -112,14 +117,16 @@ export async function runEval(handle: DbHandle, args: string[], json: boolean): 
   const out = [
     formatEvalTable(summaries),
     "",
-    `95% bootstrap intervals of the means (${answerable} answerable questions, resampled 10,000 times):`,
+    `${DEFAULT_LEVEL * 100}% bootstrap intervals of the means (${answerable} answerable questions, resampled ` +
+      `${DEFAULT_RESAMPLES.toLocaleString("en")} times):`,
     "",
     formatIntervalTable(summaries),
   ];
   if (comparisons.length > 0) {
     out.push(
       "",
-      "Paired differences, question by question (two-sided sign-flip permutation test; p ≥ 0.05: not told apart by this question set):",
+      "Paired differences, question by question: two-sided sign-flip permutation test, and its p-value adjusted for",
+      "the other comparisons of the same metric (Holm). Holm ≥ 0.05: not told apart by this question set.",
       "",
       formatComparisonTable(comparisons),
     );

@@ -131,6 +131,18 @@ describe("retrieval metrics", () => {
       "hybrid-mmr-vector",
     ]);
     expect(comparisonsOf([fts, vector])).toEqual([]);
+    // compared alone, a p-value is its own adjustment; among five comparisons Holm raises the smallest fivefold
+    expect(c.tests.mrr.adjustedPValue).toBe(c.tests.mrr.pValue);
+    const all = comparisonsOf([fts, vector, hybrid, mmr]);
+    expect(all[0]?.tests.mrr.pValue).toBeCloseTo(2 / 32, 12);
+    expect(all[0]?.tests.mrr.adjustedPValue).toBeCloseTo(5 * (2 / 32), 12);
+  });
+
+  it("refuses a question file that repeats a qid (runs are compared by qid)", () => {
+    const q = { qid: "1", type: "single", question: "q", evidence: [] };
+    const parsed = evalQuestionsSchema.safeParse([q, { ...q, question: "another" }]);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe('qid "1" appears twice');
   });
 
   it("validates the question file format", () => {

@@ -4,7 +4,13 @@ import { listPaperFileNames } from "@/db/queries/papers";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { type ContentResult, type Retriever, searchContent } from "./search";
-import { bootstrapMeanInterval, type Interval, type PairedTest, pairedPermutationTest } from "./significance";
+import {
+  bootstrapMeanInterval,
+  holmAdjust,
+  type Interval,
+  type PairedTest,
+  pairedPermutationTest,
+} from "./significance";
 
 /** The question format of ../shared/corpus/dev-questions.json. */
 export const evalQuestionSchema = z.object({
@@ -14,7 +20,14 @@ export const evalQuestionSchema = z.object({
   answer: z.string().optional(),
   evidence: z.array(z.object({ paper_id: z.string(), page: z.number().int().positive(), quote: z.string() })),
 });
-export const evalQuestionsSchema = z.array(evalQuestionSchema);
+export const evalQuestionsSchema = z.array(evalQuestionSchema).superRefine((questions, ctx) => {
+  // runs are compared question by question (by qid)
+  const seen = new Set<string>();
+  for (const [i, q] of questions.entries()) {
+    if (seen.has(q.qid)) ctx.addIssue({ code: "custom", path: [i, "qid"], message: `qid "${q.qid}" appears twice` });
+    seen.add(q.qid);
+  }
+});
 export type EvalQuestion = z.infer<typeof evalQuestionSchema>;
 
 export type EvalRetriever = Retriever | "hybrid-mmr";
@@ -223,10 +236,7 @@ export function summarize(retriever: EvalRetriever, outcomes: QuestionOutcome[])
     latencyP50Ms: percentile(latencies, 50),
     latencyP95Ms: percentile(latencies, 95),
     intervals: Object.fromEntries(
-      INTERVAL_METRICS.map((m) => [
-        m,
-        bootstrapMeanInterval(answerable.map((o) => (o[OUTCOME_FIELD[m]] as number | null) ?? 0)),
-      ]),
+      INTERVAL_METRICS.map((m) => [m, bootstrapMeanInterval(answerable.map((o) => o[OUTCOME_FIELD[m]] ?? 0))]),
     ) as Record<IntervalMetric, Interval>,
   };
 }
@@ -237,12 +247,21 @@ export interface RetrieverComparison {
   b: EvalRetriever;
   /** Answerable questions both runs scored. */
   questions: number;
-  tests: Record<IntervalMetric, PairedTest>;
+  tests: Record<IntervalMetric, ComparisonTest>;
+}
+
+export interface ComparisonTest extends PairedTest {
+  /**
+   * The p-value adjusted for the other comparisons made of the same metric (Holm; `comparisonsOf`): what to read
+   * when several retrievers are compared at once. Equal to `pValue` for a comparison made alone.
+   */
+  adjustedPValue: number;
 }
 
 /**
- * Compares two runs over the same questions, question by question (paired by qid, answerable questions only), with
- * a paired sign-flip permutation test per metric: whether `a` beats `b` by more than the question set's noise.
+ * Compares two runs over the same questions, question by question (paired by qid, answerable questions only; a
+ * question whose search failed counts as scoring 0, as in the means), with a paired sign-flip permutation test per
+ * metric: whether `a` beats `b` by more than the question set's noise.
  */
 export function compareRuns(
   a: { summary: Pick<EvalSummary, "retriever">; outcomes: QuestionOutcome[] },
@@ -256,21 +275,19 @@ export function compareRuns(
   const tests = Object.fromEntries(
     INTERVAL_METRICS.map((m) => {
       const f = OUTCOME_FIELD[m];
-      return [
-        m,
-        pairedPermutationTest(
-          pairs.map(([x]) => x[f] ?? 0),
-          pairs.map(([, y]) => y[f] ?? 0),
-        ),
-      ];
+      const test = pairedPermutationTest(
+        pairs.map(([x]) => x[f] ?? 0),
+        pairs.map(([, y]) => y[f] ?? 0),
+      );
+      return [m, { ...test, adjustedPValue: test.pValue }];
     }),
-  ) as Record<IntervalMetric, PairedTest>;
+  ) as Record<IntervalMetric, ComparisonTest>;
   return { a: a.summary.retriever, b: b.summary.retriever, questions: pairs.length, tests };
 }
 
 /**
  * The comparisons worth printing for a set of runs: each hybrid configuration against each single retriever (does
- * fusion beat both?), then against each other.
+ * fusion beat both?), then against each other. Each metric's p-values are adjusted together (Holm).
  */
 export function comparisonsOf(
   runs: { summary: Pick<EvalSummary, "retriever">; outcomes: QuestionOutcome[] }[],
@@ -282,6 +299,12 @@ export function comparisonsOf(
     for (const y of runs) if (!isHybrid(y.summary.retriever)) out.push(compareRuns(x, y));
     for (const y of runs.slice(i + 1)) if (isHybrid(y.summary.retriever)) out.push(compareRuns(x, y));
   });
+  for (const m of INTERVAL_METRICS) {
+    const adjusted = holmAdjust(out.map((c) => c.tests[m].pValue));
+    out.forEach((c, i) => {
+      c.tests[m].adjustedPValue = adjusted[i] as number;
+    });
+  }
   return out;
 }
 

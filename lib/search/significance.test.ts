@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRng } from "@/lib/random";
-import { bootstrapMeanInterval, pairedPermutationTest } from "./significance";
+import { bootstrapMeanInterval, holmAdjust, pairedPermutationTest } from "./significance";
 
 describe("bootstrap interval of a mean", () => {
   it("is a point for constant values and empty for none", () => {
@@ -34,8 +34,10 @@ describe("bootstrap interval of a mean", () => {
     expect(ci.high).toBeCloseTo(mean + half, 2);
   });
 
-  it("rejects a level outside (0, 1)", () => {
+  it("rejects a level outside (0, 1) and a resample count below 1, even for no values", () => {
     expect(() => bootstrapMeanInterval([1, 2], { level: 1 })).toThrow(RangeError);
+    expect(() => bootstrapMeanInterval([], { level: 0 })).toThrow(RangeError);
+    expect(() => bootstrapMeanInterval([1, 2], { resamples: 0 })).toThrow(RangeError);
   });
 });
 
@@ -86,5 +88,15 @@ describe("paired sign-flip permutation test", () => {
 
   it("refuses unpaired scores", () => {
     expect(() => pairedPermutationTest([1, 2], [1])).toThrow(RangeError);
+  });
+});
+
+describe("Holm adjustment", () => {
+  it("multiplies the k-th smallest of m p-values by m − k + 1, never below an earlier one, capped at 1", () => {
+    // sorted 0.01, 0.02, 0.03, 0.2 → 0.04, 0.06, 0.06 (monotone), 0.2; returned in the order given
+    expect(holmAdjust([0.03, 0.2, 0.01, 0.02]).map((p) => Number(p.toFixed(10)))).toEqual([0.06, 0.2, 0.04, 0.06]);
+    expect(holmAdjust([0.5, 0.6])).toEqual([1, 1]);
+    expect(holmAdjust([0.031])).toEqual([0.031]);
+    expect(holmAdjust([])).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ export interface Interval {
 }
 
 export const DEFAULT_LEVEL = 0.95;
-const DEFAULT_RESAMPLES = 10_000;
+export const DEFAULT_RESAMPLES = 10_000;
 /** Above this many non-zero differences the sign-flip test samples flips instead of enumerating all 2^n. */
 const EXACT_LIMIT = 20;
 const DEFAULT_TRIALS = 100_000;
@@ -32,9 +32,12 @@ export function bootstrapMeanInterval(
   values: readonly number[],
   { level = DEFAULT_LEVEL, resamples = DEFAULT_RESAMPLES, seed = SEED } = {},
 ): Interval {
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a whole number ≥ 1, got ${resamples}`);
+  }
   const n = values.length;
   if (n === 0) return { low: 0, high: 0 };
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
   const rand = createRng(seed);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
@@ -43,9 +46,9 @@ export function bootstrapMeanInterval(
     means[r] = s / n;
   }
   means.sort();
-  const tail = (1 - level) / 2;
-  const at = (q: number) => means[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))] as number;
-  return { low: at(tail), high: at(1 - tail) };
+  // as many resampled means left out below the interval as above it (the epsilon: 0.05 / 2 × 10,000 is 249.99…)
+  const k = Math.min(Math.floor(((1 - level) / 2) * resamples + 1e-9), Math.floor((resamples - 1) / 2));
+  return { low: means[k] as number, high: means[resamples - 1 - k] as number };
 }
 
 export interface PairedTest {
@@ -74,7 +77,7 @@ export function pairedPermutationTest(
   const diffs = a.map((x, i) => x - (b[i] as number));
   const difference = mean(diffs);
   // rounding: sums of the same terms in another order must still count as "at least as large"
-  const eps = 1e-12 * Math.max(1, ...diffs.map(Math.abs));
+  const eps = 1e-12 * diffs.reduce((m, d) => Math.max(m, Math.abs(d)), 1);
   const nonzero = diffs.filter((d) => Math.abs(d) > eps);
   const m = nonzero.length;
   if (m === 0) return { difference, pValue: 1, differing: 0, exact: true };
@@ -97,4 +100,21 @@ export function pairedPermutationTest(
     if (Math.abs(s) >= observed - eps * m) extreme++;
   }
   return { difference, pValue: (extreme + 1) / (trials + 1), differing: m, exact: false };
+}
+
+/**
+ * Holm's step-down adjustment (Holm, 1979) of a family of p-values: with many comparisons some small p-values arise by
+ * chance; an adjusted p-value below 0.05 keeps the chance of any false "significant" in the family under 5%.
+ * Returned in the order given.
+ */
+export function holmAdjust(pValues: readonly number[]): number[] {
+  const m = pValues.length;
+  const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    out[i] = running;
+  });
+  return out;
 }
