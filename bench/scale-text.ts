@@ -18,8 +18,6 @@ import { createExtractionPool } from "@/lib/ingest/extract-pool";
 
 import { createRng, type Rng } from "@/lib/random";
 
-export { createRng, type Rng };
-
 const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)] as T;
 const intBetween = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
 

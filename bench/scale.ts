@@ -32,12 +32,12 @@ import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import { refreshHubness } from "@/lib/embeddings/hubness";
 import { fitLatentModel, LATENT_MODEL, type LatentModel, latentVector } from "@/lib/embeddings/latent";
 import { getEnv } from "@/lib/env";
+import { createRng } from "@/lib/random";
 import { percentile } from "@/lib/search/eval";
 import { defaultEfSearch, searchContent } from "@/lib/search/search";
 import { searchText } from "@/lib/text/terms";
 import {
   createPaperGenerator,
-  createRng,
   createZipfSource,
   loadCorpusSource,
   perturbedExcerpt,

@@ -42,10 +42,10 @@ const MODEL_RECHECK_MS = 5_000;
  * ~1.5 s on PGlite at the corpus's size — the first search after a start paid it again (1.7 s instead of ~60 ms).
  */
 const CACHE_KEY = Symbol.for("lectern.latentModelCache");
-const cache = ((globalThis as unknown as Record<symbol, unknown>)[CACHE_KEY] ??= new WeakMap()) as WeakMap<
-  Database,
-  { model: LatentModel | null; checkedAt: number }
->;
+type ModelCache = WeakMap<Database, { model: LatentModel | null; checkedAt: number }>;
+const shared = globalThis as unknown as Record<symbol, ModelCache | undefined>;
+const cache: ModelCache = shared[CACHE_KEY] ?? new WeakMap();
+shared[CACHE_KEY] = cache;
 
 /** The model `id`, from this process's cache when it holds that one. */
 async function modelById(db: Database, id: string): Promise<LatentModel | null> {
@@ -233,10 +233,10 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     for (const r of page) if (seen++ % step === 0) sample.push(r.searchText);
   }
   const model = await fitLatentModel(sample, { dimensions, rows });
+  if (!model) return result(false, 0);
   // a PostgreSQL server builds the HNSW graph several times faster when it fits in maintenance memory (as the terms
   // backfill does); PGlite's WebAssembly heap keeps its own settings
   const maintenanceWorkMem = opts.maintenanceWorkMem ?? ((await isEmbeddedDatabase(db)) ? undefined : "1GB");
-  if (!model) return result(false, 0);
   // Model and vectors in one transaction, writers serialised: searches see the old model with the old vectors or the
   // new with the new. Passages stored since the sample was read are projected on the new model here too.
   await db.transaction(async (tx) => {

@@ -8,6 +8,7 @@ import {
   bootstrapMeanInterval,
   holmAdjust,
   type Interval,
+  mean,
   type PairedTest,
   pairedPermutationTest,
 } from "./significance";
@@ -212,9 +213,9 @@ export function scoreQuestion(q: EvalQuestion, items: RetrievedItem[], latencyMs
   };
 }
 
-function mean(values: (number | null)[]): number {
-  const v = values.filter((x): x is number => x !== null);
-  return v.length === 0 ? 0 : v.reduce((a, b) => a + b, 0) / v.length;
+/** The mean of the known values (a `none` question has no recall). */
+function meanKnown(values: (number | null)[]): number {
+  return mean(values.filter((x): x is number => x !== null));
 }
 
 export function summarize(retriever: EvalRetriever, outcomes: QuestionOutcome[]): EvalSummary {
@@ -226,12 +227,12 @@ export function summarize(retriever: EvalRetriever, outcomes: QuestionOutcome[])
     questions: outcomes.length,
     answerable: answerable.length,
     unanswerable: none.length,
-    pageRecall5: mean(answerable.map((o) => o.pageRecall5)),
-    pageRecall10: mean(answerable.map((o) => o.pageRecall10)),
-    paperRecall5: mean(answerable.map((o) => o.paperRecall5)),
-    mrr: mean(answerable.map((o) => o.rr)),
-    ndcg10: mean(answerable.map((o) => o.ndcg10)),
-    passageHitRate: mean(answerable.map((o) => o.passageHit)),
+    pageRecall5: meanKnown(answerable.map((o) => o.pageRecall5)),
+    pageRecall10: meanKnown(answerable.map((o) => o.pageRecall10)),
+    paperRecall5: meanKnown(answerable.map((o) => o.paperRecall5)),
+    mrr: meanKnown(answerable.map((o) => o.rr)),
+    ndcg10: meanKnown(answerable.map((o) => o.ndcg10)),
+    passageHitRate: meanKnown(answerable.map((o) => o.passageHit)),
     noneFalseHitRate: none.length === 0 ? null : none.filter((o) => o.falseHit).length / none.length,
     latencyP50Ms: percentile(latencies, 50),
     latencyP95Ms: percentile(latencies, 95),

@@ -35,11 +35,11 @@ export const HUBNESS_WEIGHT = 0.5;
  * nor penalised); without any, the order is the input's. Ties keep the input order.
  */
 export function hubnessOrder<T extends { similarity: number; hubness: number | null }>(hits: readonly T[]): T[] {
-  const known = hits.flatMap((h) => (h.hubness === null || !Number.isFinite(h.hubness) ? [] : [h.hubness]));
+  const hubnessOf = (h: T) => (h.hubness !== null && Number.isFinite(h.hubness) ? h.hubness : null);
+  const known = hits.flatMap((h) => hubnessOf(h) ?? []);
   if (known.length === 0) return [...hits];
   const mean = known.reduce((a, b) => a + b, 0) / known.length;
-  const score = (h: T) =>
-    h.similarity - HUBNESS_WEIGHT * (h.hubness === null || !Number.isFinite(h.hubness) ? mean : h.hubness);
+  const score = (h: T) => h.similarity - HUBNESS_WEIGHT * (hubnessOf(h) ?? mean);
   return hits
     .map((h, i) => ({ h, i, s: score(h) }))
     .sort((a, b) => b.s - a.s || a.i - b.i)

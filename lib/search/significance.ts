@@ -19,7 +19,8 @@ const EXACT_LIMIT = 20;
 const DEFAULT_TRIALS = 100_000;
 const SEED = 0x5eed;
 
-function mean(values: readonly number[]): number {
+/** The arithmetic mean; 0 for no values. */
+export function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
