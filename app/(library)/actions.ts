@@ -2,6 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db";
+import { getEmbeddingProvider } from "@/lib/embeddings";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { type Result, toErrorResult } from "@/lib/errors";
 import { removePaper } from "@/lib/library/remove";
@@ -17,8 +19,13 @@ export async function deletePaperAction(id: string): Promise<Result<{ id: string
     };
   }
   try {
-    // Deleting needs only the database and the data directory, not the embedder or chat model of a full context.
-    const removed = await removePaper({ db: await getDb(), dataDir: getEnv().dataDir }, parsed.data.id);
+    // Deleting needs the database and the data directory, not the chat model of a full context; the embedder is for
+    // the library step that follows in the background (without one, a misconfigured embedder, it refreshes hubness only)
+    let embedder: EmbeddingProvider | null = null;
+    try {
+      embedder = getEmbeddingProvider(getEnv());
+    } catch {}
+    const removed = await removePaper({ db: await getDb(), dataDir: getEnv().dataDir, embedder }, parsed.data.id);
     if (!removed) {
       return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
     }

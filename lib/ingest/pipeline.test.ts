@@ -120,7 +120,9 @@ describe("ingestFiles", () => {
     const results = await ingestFiles([input("a.pdf", pdf), input("b.pdf", pdf)], { ...ctx, lookahead: 2 });
     expect(results.map((r) => r.status)).toEqual(["ingested", "unchanged"]);
     expect(results[1]?.paper_id).toBe(results[0]?.paper_id);
-    expect(await removePaper(ctx, results[0]?.paper_id ?? "")).toBe(true);
+    const removal = await removePaper(ctx, results[0]?.paper_id ?? "");
+    expect(removal).not.toBeNull();
+    await removal?.vectors;
   });
 
   it("replaces a paper with the same id and different bytes, in one go", async () => {
@@ -301,12 +303,14 @@ describe("ingestFiles", () => {
 
   it("removes a paper with everything that belongs to it, and its file", async () => {
     const [paper] = await handle.db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
-    expect(await removePaper(ctx, "2401.01234v2")).toBe(true);
+    const removal = await removePaper(ctx, "2401.01234v2");
+    expect(removal).not.toBeNull();
+    await removal?.vectors;
     expect(await handle.db.select().from(chunks).where(eq(chunks.paperId, "2401.01234v2"))).toHaveLength(0);
     expect(await handle.db.select().from(summaryChunks).where(eq(summaryChunks.paperId, "2401.01234v2"))).toHaveLength(
       0,
     );
     expect(fs.existsSync(path.join(dataDir, paper?.filePath ?? "x"))).toBe(false);
-    expect(await removePaper(ctx, "2401.01234v2")).toBe(false);
+    expect(await removePaper(ctx, "2401.01234v2")).toBeNull();
   });
 });

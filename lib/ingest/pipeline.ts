@@ -3,14 +3,12 @@ import path from "node:path";
 import type { LanguageModel } from "ai";
 import { type Database, type DbHandle, getDbHandle } from "@/db";
 import { countPaperContent, savePaperContent } from "@/db/queries/ingest";
-import { countRows } from "@/db/queries/latent";
 import { countPapersUsingFile, getPaper, getPaperByDocId } from "@/db/queries/papers";
 import type { Paper } from "@/db/schema";
 import { getChatModel } from "@/lib/ai/providers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
-import { refreshHubness } from "@/lib/embeddings/hubness";
-import { refreshLatentVectors } from "@/lib/embeddings/latent-index";
+import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { isLecternError, LecternError } from "@/lib/errors";
@@ -134,26 +132,11 @@ export async function ingestFiles(
  * failure here is reported and retried by the next batch (or at the server's start).
  */
 async function updateLibraryVectors(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
-  const t0 = performance.now();
   try {
-    const latent =
-      ctx.embedder.kind === "latent"
-        ? await refreshLatentVectors(ctx.db, {
-            dimensions: ctx.embedder.dimensions,
-            onProgress: (p) => emit({ type: "library_stage", stage: "embedding", done: p.done, of: p.total }),
-          })
-        : null;
-    const hub = await refreshHubness(ctx.db, {
-      onProgress: (p) => emit({ type: "library_stage", stage: "neighbours", done: p.done, of: p.total }),
+    const r = await refreshLibraryVectors(ctx.db, ctx.embedder, {
+      onProgress: (stage, done, of) => emit({ type: "library_stage", stage, done, of }),
     });
-    emit({
-      type: "library_done",
-      fitted: latent?.fitted ?? false,
-      embedded: latent?.embedded ?? 0,
-      neighbours: hub.filled,
-      passages: latent?.rows ?? (await countRows(ctx.db, { table: "chunks" })),
-      ms: Math.round(performance.now() - t0),
-    });
+    emit({ type: "library_done", ...r });
   } catch (e) {
     console.error(`[ingest] the library's vectors were not updated: ${briefError(e)}`);
     emit({ type: "library_error", error: `The library's vectors were not updated: ${briefError(e)}` });

@@ -1,13 +1,35 @@
+import type { Database } from "@/db";
 import { deletePaper } from "@/db/queries/papers";
-import type { IngestContext } from "@/lib/ingest/pipeline";
+import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddings/library";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { removeStoredPdf } from "@/lib/ingest/storage";
 
-/** Deletes a paper (pages, chunks and summary cascade) and then its stored PDF. */
-export async function removePaper(ctx: Pick<IngestContext, "db" | "dataDir">, id: string): Promise<boolean> {
+export interface Removal {
+  /**
+   * The library step that follows the deletion, in the background (the deletion does not wait for it): once the
+   * library has shrunk by a quarter since the latent model was fitted or the hubness computed, they are computed
+   * again for the papers that remain, instead of waiting for the next ingest or server start. Never rejects: a
+   * failure is logged and gives null (the next library step retries).
+   */
+  vectors: Promise<LibraryVectorsRefresh | null>;
+}
+
+/**
+ * Deletes a paper (pages, chunks and summary cascade), then its stored PDF, then starts the library step. Null when
+ * there was no such paper. `embedder`: the configured one (null when it could not be made: hubness only).
+ */
+export async function removePaper(
+  ctx: { db: Database; dataDir: string; embedder: EmbeddingProvider | null },
+  id: string,
+): Promise<Removal | null> {
   const deleted = await deletePaper(ctx.db, { id });
-  if (!deleted) return false;
+  if (!deleted) return null;
   await removeStoredPdf(ctx.dataDir, deleted.filePath).catch((e) =>
     console.warn(`[library] could not remove ${deleted.filePath}: ${(e as Error).message}`),
   );
-  return true;
+  const vectors = refreshLibraryVectors(ctx.db, ctx.embedder).catch((e) => {
+    console.error(`[library] the library's vectors were not updated after deleting ${id}: ${(e as Error).message}`);
+    return null;
+  });
+  return { vectors };
 }

@@ -1,0 +1,61 @@
+import type { Database } from "@/db";
+import { countRows } from "@/db/queries/latent";
+import type { LibraryStage } from "@/lib/ingest/progress";
+import { refreshHubness } from "./hubness";
+import { refreshLatentVectors } from "./latent-index";
+import type { EmbeddingProvider } from "./types";
+
+export interface LibraryVectorsRefresh {
+  /** The latent model was refitted (and every vector rewritten). */
+  fitted: boolean;
+  /** Latent vectors written (0 with another embedder: its vectors come with each paper). */
+  embedded: number;
+  /** Passages whose hubness was computed. */
+  neighbours: number;
+  /** Passages in the library. */
+  passages: number;
+  ms: number;
+}
+
+/** Per database: the library step running or queued last, so two never overlap in one process. */
+const queues = new WeakMap<Database, Promise<unknown>>();
+
+/**
+ * The library step: brings the library's vectors up to date after its papers changed — with the offline latent
+ * embedder the passages' vectors (its model refitted when the library has grown or shrunk by a quarter), then the
+ * hubness of vectors without one (all of a table's again when it has grown or shrunk by a quarter). Quick when there
+ * is nothing to do. Ingestion runs it after each batch and deletion after each paper; in one process the steps run
+ * one after another (a deletion's refit never overlaps a batch's). `embedder` null: hubness only (the configured
+ * embedder could not be made; the vectors stay as they are).
+ */
+export function refreshLibraryVectors(
+  db: Database,
+  embedder: EmbeddingProvider | null,
+  { onProgress }: { onProgress?: (stage: LibraryStage, done: number, of: number) => void } = {},
+): Promise<LibraryVectorsRefresh> {
+  const run = async (): Promise<LibraryVectorsRefresh> => {
+    const t0 = performance.now();
+    const latent =
+      embedder?.kind === "latent"
+        ? await refreshLatentVectors(db, {
+            dimensions: embedder.dimensions,
+            onProgress: (p) => onProgress?.("embedding", p.done, p.total),
+          })
+        : null;
+    const hub = await refreshHubness(db, { onProgress: (p) => onProgress?.("neighbours", p.done, p.total) });
+    return {
+      fitted: latent?.fitted ?? false,
+      embedded: latent?.embedded ?? 0,
+      neighbours: hub.filled,
+      passages: latent?.rows ?? (await countRows(db, { table: "chunks" })),
+      ms: Math.round(performance.now() - t0),
+    };
+  };
+  const next = (queues.get(db) ?? Promise.resolve()).then(run, run);
+  const tail = next.catch(() => {});
+  queues.set(db, tail);
+  void tail.then(() => {
+    if (queues.get(db) === tail) queues.delete(db);
+  });
+  return next;
+}
