@@ -63,7 +63,7 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
 
 export interface MmrCandidate {
   id: string;
-  /** Relevance to the query, any scale (normalised to [0, 1] by the maximum here). */
+  /** Relevance to the query, any scale (rescaled to [0, 1] over the candidates here). */
   relevance: number;
   /** Vector used for redundancy; without one, a candidate is only compared through `group`. */
   embedding?: readonly number[] | null;
@@ -72,7 +72,10 @@ export interface MmrCandidate {
 /**
  * Maximal marginal relevance (Carbonell & Goldstein 1998): picks, one at a time, the candidate maximising
  * alpha · relevance − (1 − alpha) · (max similarity to what is already picked). alpha = 1 is plain relevance order;
- * lower values trade relevance for diversity.
+ * lower values trade relevance for diversity. Relevance is rescaled from the candidates' lowest (0) to highest (1), the
+ * range of the similarities it is weighed against: fused RRF scores are compressed (the last of 60 candidates found by
+ * one retriever still scores about a third of the first found by both), so dividing by the highest alone left them
+ * spanning only ~[0.3, 1] and let redundancy outweigh relevance more than alpha says.
  */
 export function maximalMarginalRelevance(
   candidates: MmrCandidate[],
@@ -93,7 +96,8 @@ export function maximalMarginalRelevance(
   const pool = [...candidates].sort((a, b) => b.relevance - a.relevance);
   if (alpha >= 1) return pool.slice(0, k).map((c) => c.id);
   const max = pool[0]?.relevance ?? 0;
-  const norm = (r: number) => (max > 0 ? r / max : 0);
+  const min = pool[pool.length - 1]?.relevance ?? 0;
+  const norm = (r: number) => (max > min ? (r - min) / (max - min) : 0);
   const picked: MmrCandidate[] = [];
   const maxSim = new Map<string, number>(pool.map((c) => [c.id, 0]));
   while (picked.length < k && pool.length > 0) {

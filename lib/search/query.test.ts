@@ -86,4 +86,32 @@ describe("fusion", () => {
     expect(maximalMarginalRelevance(c, { k: 2, alpha: 0.5 })).toEqual(["a", "b"]);
     expect(maximalMarginalRelevance(c, { k: 10, alpha: 0.5 })).toHaveLength(3);
   });
+
+  it("MMR weighs relevance over the candidates' own range: RRF's compressed scores order as their spread-out twins", () => {
+    // "a2" half overlaps "a"; "c" is new but much less relevant. The second list is the first's scores mapped to the
+    // band fused RRF scores sit in (0.0278 + 0.005 × r): the same candidates, the same order.
+    const vectors = { a: [1, 0, 0], a2: [0.5, 0.866, 0], c: [0, 0, 1] };
+    const wide = { a: 1, a2: 0.8, c: 0.2 };
+    const list = (rel: (r: number) => number) =>
+      (["a", "a2", "c"] as const).map((id) => ({ id, relevance: rel(wide[id]), embedding: vectors[id] }));
+    expect(
+      maximalMarginalRelevance(
+        list((r) => r),
+        { k: 3, alpha: 0.6 },
+      ),
+    ).toEqual(["a", "a2", "c"]);
+    expect(
+      maximalMarginalRelevance(
+        list((r) => 0.0278 + 0.005 * r),
+        { k: 3, alpha: 0.6 },
+      ),
+    ).toEqual(["a", "a2", "c"]);
+    // equal scores: redundancy alone decides after the first
+    expect(
+      maximalMarginalRelevance(
+        list(() => 0.03),
+        { k: 3, alpha: 0.6 },
+      ),
+    ).toEqual(["a", "c", "a2"]);
+  });
 });
