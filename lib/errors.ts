@@ -59,3 +59,11 @@ export function toErrorResult(e: unknown): { ok: false; error: { code: ErrorCode
   console.error(e);
   return { ok: false, error: { code: "internal:input", message: userMessage(e) } };
 }
+
+/** One line about an unexpected error: the driver's own message rather than the whole failed SQL statement. */
+export function briefError(e: unknown): string {
+  const err = e as { message?: string; cause?: { message?: string } };
+  const msg = err.cause?.message ?? err.message ?? String(e);
+  const line = msg.split("\n")[0] ?? msg;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}

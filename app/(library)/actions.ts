@@ -1,11 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { after } from "next/server";
 import { getDb } from "@/db";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
-import { type Result, toErrorResult } from "@/lib/errors";
+import { briefError, type Result, toErrorResult } from "@/lib/errors";
 import { removePaper } from "@/lib/library/remove";
 import { deletePaperInputSchema } from "./schema";
 
@@ -24,11 +25,15 @@ export async function deletePaperAction(id: string): Promise<Result<{ id: string
     let embedder: EmbeddingProvider | null = null;
     try {
       embedder = getEmbeddingProvider(getEnv());
-    } catch {}
+    } catch (e) {
+      console.error(`[library] no embedder for the library step after a deletion: ${briefError(e)}`);
+    }
     const removed = await removePaper({ db: await getDb(), dataDir: getEnv().dataDir, embedder }, parsed.data.id);
     if (!removed) {
       return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
     }
+    // the response does not wait for the library step; after() keeps the server working on it until it is done
+    after(() => removed.vectors);
     revalidatePath("/");
     return { ok: true, data: { id: parsed.data.id } };
   } catch (e) {

@@ -1,9 +1,12 @@
 import type { Database } from "@/db";
 import { countRows } from "@/db/queries/latent";
-import type { LibraryStage } from "@/lib/ingest/progress";
+import { ensureEmbeddingSignature } from "./guard";
 import { refreshHubness } from "./hubness";
 import { refreshLatentVectors } from "./latent-index";
 import type { EmbeddingProvider } from "./types";
+
+/** The library step's stages, for progress: the latent vectors (offline embedder), then the vectors' hubness. */
+export type LibraryStage = "embedding" | "neighbours";
 
 export interface LibraryVectorsRefresh {
   /** The latent model was refitted (and every vector rewritten). */
@@ -17,15 +20,24 @@ export interface LibraryVectorsRefresh {
   ms: number;
 }
 
-/** Per database: the library step running or queued last, so two never overlap in one process. */
-const queues = new WeakMap<Database, Promise<unknown>>();
+/**
+ * Per database: the library step running or queued last, so two started here never overlap (a deletion's refit and an
+ * ingest batch's would both rewrite every vector). Kept on `globalThis`: Next.js bundles the server actions and each
+ * route apart, each with its own copy of this module (the latent model cache does the same, latent-index.ts).
+ */
+const QUEUES_KEY = Symbol.for("lectern.libraryStepQueues");
+const shared = globalThis as unknown as Record<symbol, WeakMap<Database, Promise<unknown>> | undefined>;
+const queues: WeakMap<Database, Promise<unknown>> = shared[QUEUES_KEY] ?? new WeakMap();
+shared[QUEUES_KEY] = queues;
 
 /**
  * The library step: brings the library's vectors up to date after its papers changed — with the offline latent
  * embedder the passages' vectors (its model refitted when the library has grown or shrunk by a quarter), then the
  * hubness of vectors without one (all of a table's again when it has grown or shrunk by a quarter). Quick when there
- * is nothing to do. Ingestion runs it after each batch and deletion after each paper; in one process the steps run
- * one after another (a deletion's refit never overlaps a batch's). `embedder` null: hubness only (the configured
+ * is nothing to do. Ingestion runs it after each batch and deletion after each paper, one step at a time per database
+ * in this process (the server's start fills missing hubness on its own, and a fill takes the vector-writes lock).
+ * `embedder`: the configured one, checked against the library's first (a latent embedder adopts a library made by
+ * another, as a search would; another embedder that does not match fails the step); null: hubness only (the configured
  * embedder could not be made; the vectors stay as they are).
  */
 export function refreshLibraryVectors(
@@ -35,6 +47,7 @@ export function refreshLibraryVectors(
 ): Promise<LibraryVectorsRefresh> {
   const run = async (): Promise<LibraryVectorsRefresh> => {
     const t0 = performance.now();
+    if (embedder) await ensureEmbeddingSignature(db, embedder);
     const latent =
       embedder?.kind === "latent"
         ? await refreshLatentVectors(db, {

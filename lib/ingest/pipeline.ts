@@ -11,7 +11,7 @@ import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
-import { isLecternError, LecternError } from "@/lib/errors";
+import { briefError, isLecternError, LecternError } from "@/lib/errors";
 import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
 import { type ExtractOptions, extractPdf } from "./extract";
@@ -336,12 +336,4 @@ function wrapDatabaseError(e: unknown): unknown {
     });
   }
   return e;
-}
-
-/** One line about an unexpected error: the driver's own message rather than the whole failed SQL statement. */
-function briefError(e: unknown): string {
-  const err = e as { message?: string; cause?: { message?: string } };
-  const msg = err.cause?.message ?? err.message ?? String(e);
-  const line = msg.split("\n")[0] ?? msg;
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

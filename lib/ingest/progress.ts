@@ -1,5 +1,7 @@
 /** The contract between the ingestion pipeline and its callers (web upload stream, CLI progress bar, tests). */
 
+import type { LibraryStage } from "@/lib/embeddings/library";
+
 export type IngestStatus = "ingested" | "unchanged" | "replaced" | "error";
 
 /** One file's outcome. Field names are the CLI's `--json` contract. */
@@ -17,8 +19,8 @@ export interface IngestFileResult {
 
 export type IngestStage = "validating" | "extracting" | "chunking" | "summarizing" | "embedding" | "saving";
 
-/** Steps of the library step after a batch: the latent vectors (offline embedder), then the vectors' hubness. */
-export type LibraryStage = "embedding" | "neighbours";
+/** Steps of the library step after a batch (defined with it, lib/embeddings/library.ts). */
+export type { LibraryStage };
 
 export type IngestProgressEvent =
   | { type: "file_start"; index: number; total: number; file: string }

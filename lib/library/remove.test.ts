@@ -9,9 +9,11 @@ import { countRows, getLatentModelInfo } from "@/db/queries/latent";
 import { getMeta } from "@/db/queries/meta";
 import { getPaper } from "@/db/queries/papers";
 import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { createLatentEmbedder } from "@/lib/embeddings/latent-index";
 import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import { createIngestContext, type IngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { searchContent } from "@/lib/search/search";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { removePaper } from "./remove";
 
@@ -82,7 +84,7 @@ describe("removing papers", () => {
     const refit = await getLatentModelInfo(handle.db);
     expect(refit?.id).not.toBe(model?.id);
     expect(refit?.rows).toBe(remaining);
-    // every vector was rewritten by the refit, so every passage's hubness was computed again
+    // every passage's hubness computed again (its vector was rewritten, and a quarter of its neighbours are gone)
     expect(r?.neighbours).toBe(remaining + summaries);
     expect(await hubnessBaseline()).toEqual({ chunks: remaining, summary_chunks: summaries });
     expect(await countMissingHubness(handle.db, { table: "chunks" })).toBe(0);
@@ -102,22 +104,37 @@ describe("removing papers", () => {
   it("logs a library step that fails, without undoing the deletion", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      // a 7-dimensional model cannot be written into the library's 4-dimensional vector columns
+      // a configured embedder that did not make the library's vectors: the step refuses to mix them
       const removal = await removePaper(
-        { ...ctx, embedder: createLatentEmbedder({ dimensions: 7 }) },
+        { ...ctx, embedder: createHashingEmbedder({ dimensions: 512 }) },
         ids[4] as string,
       );
       expect(removal).not.toBeNull();
       expect(await removal?.vectors).toBeNull();
       expect(errors.mock.calls.map((c) => String(c[0])).join("\n")).toMatch(
-        new RegExp(`vectors were not updated after deleting ${ids[4]}`),
+        new RegExp(`vectors were not updated after deleting ${ids[4]}: The library's vectors were made with`),
       );
       expect(await getPaper(handle.db, { id: ids[4] as string })).toBeNull();
-      // the failed refit was rolled back: the model and vectors are the 4-dimensional ones, and a search still works
       expect((await getLatentModelInfo(handle.db))?.dimensions).toBe(4);
+      const hits = await searchContent(handle.db, "galaxy redshift", embedder, { retriever: "vector", cutoff: 0 });
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.some((h) => h.paperId === ids[4])).toBe(false);
     } finally {
       errors.mockRestore();
     }
+  });
+
+  it("without an embedder, keeps the vectors and still computes the hubness again once a quarter is gone", async () => {
+    const model = await getLatentModelInfo(handle.db);
+    const before = await hubnessBaseline();
+    const removal = await removePaper({ ...ctx, embedder: null }, ids[5] as string);
+    const r = await removal?.vectors;
+    const remaining = await countRows(handle.db, { table: "chunks" });
+    expect(remaining).toBeLessThanOrEqual((before?.chunks ?? 0) * 0.75);
+    expect(r).toMatchObject({ fitted: false, embedded: 0, passages: remaining });
+    expect(r?.neighbours).toBeGreaterThanOrEqual(remaining);
+    expect((await getLatentModelInfo(handle.db))?.id).toBe(model?.id);
+    expect((await hubnessBaseline())?.chunks).toBe(remaining);
   });
 
   it("says when there was no such paper", async () => {

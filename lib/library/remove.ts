@@ -2,14 +2,16 @@ import type { Database } from "@/db";
 import { deletePaper } from "@/db/queries/papers";
 import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { briefError } from "@/lib/errors";
 import { removeStoredPdf } from "@/lib/ingest/storage";
 
 export interface Removal {
   /**
    * The library step that follows the deletion, in the background (the deletion does not wait for it): once the
    * library has shrunk by a quarter since the latent model was fitted or the hubness computed, they are computed
-   * again for the papers that remain, instead of waiting for the next ingest or server start. Never rejects: a
-   * failure is logged and gives null (the next library step retries).
+   * again for the papers that remain, instead of waiting for the next ingest or server start (on PGlite, searches
+   * wait for a refit's transaction: ~10 s for 40 papers). Never rejects: a failure is logged and gives null (the next
+   * library step retries).
    */
   vectors: Promise<LibraryVectorsRefresh | null>;
 }
@@ -28,7 +30,7 @@ export async function removePaper(
     console.warn(`[library] could not remove ${deleted.filePath}: ${(e as Error).message}`),
   );
   const vectors = refreshLibraryVectors(ctx.db, ctx.embedder).catch((e) => {
-    console.error(`[library] the library's vectors were not updated after deleting ${id}: ${(e as Error).message}`);
+    console.error(`[library] the library's vectors were not updated after deleting ${id}: ${briefError(e)}`);
     return null;
   });
   return { vectors };
