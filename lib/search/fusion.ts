@@ -74,8 +74,8 @@ export interface MmrCandidate {
  * alpha · relevance − (1 − alpha) · (max similarity to what is already picked). alpha = 1 is plain relevance order;
  * lower values trade relevance for diversity. Relevance is rescaled from the candidates' lowest (0) to highest (1), the
  * range of the similarities it is weighed against: fused RRF scores are compressed (on the dev questions the last of
- * the 45 candidates content search weighs scored 0.30–0.34 of the first), so dividing by the highest alone left them
- * spanning only ~[0.3, 1] and let redundancy outweigh relevance more than alpha says.
+ * the candidates content search weighs, up to 3 × k, scored 0.30–0.34 of the first), so dividing by the highest alone
+ * left them spanning only ~[0.3, 1] and let redundancy outweigh relevance more than alpha says.
  */
 export function maximalMarginalRelevance(
   candidates: MmrCandidate[],
