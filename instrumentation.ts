@@ -54,10 +54,11 @@ export async function register() {
   // vectors without their hubness (a library from before it existed, or an ingest interrupted before its batch's
   // library step) get it — in the background: searches work without it (a missing hubness counts the mean), and at
   // 100,000 passages it takes minutes
-  void import("@/lib/embeddings/hubness")
-    .then(({ refreshHubness }) => refreshHubness(db))
+  // (as the library step without an embedder: never at the same time as an ingest's or a deletion's)
+  void import("@/lib/embeddings/library")
+    .then(({ refreshLibraryVectors }) => refreshLibraryVectors(db, null))
     .then((h) => {
-      if (h.filled > 0) console.log(`[lectern] hubness of ${h.filled} passages computed in ${Math.round(h.ms)} ms`);
+      if (h.neighbours > 0) console.log(`[lectern] hubness of ${h.neighbours} passages computed in ${h.ms} ms`);
     })
     .catch((e) => console.error(`[lectern] hubness not computed at start: ${(e as Error).message}`));
   if (getEnv().LECTERN_WARMUP !== "1") return;

@@ -3,6 +3,7 @@ import { clearHubness, countMissingHubness, fillHubness } from "@/db/queries/hub
 import { lockVectorWrites, type VectorTable } from "@/db/queries/ingest";
 import { countRows } from "@/db/queries/latent";
 import { getMeta, setMeta } from "@/db/queries/meta";
+import { sizeDrifted } from "./latent-index";
 
 /**
  * Hubness reduction for vector search. In a high-dimensional space some points, "hubs", are among the nearest
@@ -14,13 +15,6 @@ import { getMeta, setMeta } from "@/db/queries/meta";
  * questions. Vector search fetches its candidates by cosine and orders them by the corrected score
  * (lib/search/fusion.ts, `hubnessOrder`); the stored `r(d)` is computed here, after vectors are written.
  */
-
-/**
- * A passage's hubness is computed against the library of its time; as passages arrive, older ones may gain closer
- * neighbours. When a table has grown or shrunk by this factor since its hubness was last computed in full, all of it
- * is computed again (the latent model's refit rule, lib/embeddings/latent-index.ts, uses the same factor).
- */
-export const HUBNESS_RECOMPUTE_GROWTH = 1.25;
 
 /** library_meta key: each table's row count when its hubness was last computed in full. */
 const HUBNESS_META_KEY = "hubness_rows";
@@ -42,7 +36,7 @@ export interface HubnessRefresh {
 /**
  * Computes the hubness of every passage that has a vector and none yet (new passages, or all of them after the
  * vectors were rewritten), a batch at a time; with `recompute`, or when a table has grown or shrunk by
- * HUBNESS_RECOMPUTE_GROWTH since it was last computed in full, all of that table's first. Quick when there is nothing
+ * a quarter (sizeDrifted) since it was last computed in full, all of that table's first. Quick when there is nothing
  * to do. Searches are served between batches; a passage without its hubness yet counts the mean of the others'.
  */
 export async function refreshHubness(
@@ -61,10 +55,9 @@ export async function refreshHubness(
   for (const table of ["chunks", "summary_chunks"] as const) {
     rows[table] = await countRows(db, { table });
     const before = recorded[table];
-    const drifted =
-      before !== undefined &&
-      before > 0 &&
-      (rows[table] >= before * HUBNESS_RECOMPUTE_GROWTH || rows[table] <= before * (2 - HUBNESS_RECOMPUTE_GROWTH));
+    // a passage's hubness is computed against the library of its time: once a quarter of it has come or gone (the
+    // latent refit's rule), all of the table's again
+    const drifted = before !== undefined && before > 0 && sizeDrifted(rows[table], before);
     if ((recompute || drifted) && rows[table] > 0) {
       await db.transaction(async (tx) => {
         await lockVectorWrites(tx);

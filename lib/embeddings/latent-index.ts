@@ -26,6 +26,14 @@ import type { EmbeddingProvider } from "./types";
  * model ("folding in", as LSA does), which knows most of their words already.
  */
 export const REFIT_GROWTH = 1.25;
+
+/**
+ * Whether a table of `rows` passages has grown or shrunk by REFIT_GROWTH since it had `before`: the rule for refitting
+ * the latent model and for computing every hubness again (lib/embeddings/hubness.ts).
+ */
+export function sizeDrifted(rows: number, before: number): boolean {
+  return rows >= before * REFIT_GROWTH || rows <= before * (2 - REFIT_GROWTH);
+}
 /** Below this share of known words among the passages to fold in, the model is refitted instead. */
 const MIN_KNOWN_SHARE = 0.8;
 /** Passages fitted at most: above, an evenly spaced sample (the fit's cost grows with it; the projection does not). */
@@ -189,12 +197,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     ms: performance.now() - t0,
   });
   if (rows === 0) return result(false, 0);
-  let refit =
-    opts.force ||
-    !info ||
-    info.dimensions !== dimensions ||
-    rows >= info.rows * REFIT_GROWTH ||
-    rows <= info.rows * (2 - REFIT_GROWTH);
+  let refit = opts.force || !info || info.dimensions !== dimensions || sizeDrifted(rows, info.rows);
   const current = !refit && info ? await modelById(db, info.id) : null;
   if (current && info) {
     const pending: { table: VectorTable; rows: { chunkUid: string; searchText: string; storedAt: Date }[] }[] = [];

@@ -34,8 +34,8 @@ shared[QUEUES_KEY] = queues;
  * The library step: brings the library's vectors up to date after its papers changed — with the offline latent
  * embedder the passages' vectors (its model refitted when the library has grown or shrunk by a quarter), then the
  * hubness of vectors without one (all of a table's again when it has grown or shrunk by a quarter). Quick when there
- * is nothing to do. Ingestion runs it after each batch and deletion after each paper, one step at a time per database
- * in this process (the server's start fills missing hubness on its own, and a fill takes the vector-writes lock).
+ * is nothing to do. Ingestion runs it after each batch, deletion after each paper and the server's start once (without
+ * an embedder: hubness only), one step at a time per database in this process.
  * `embedder`: the configured one, checked against the library's first (a latent embedder adopts a library made by
  * another, as a search would; another embedder that does not match fails the step); null: hubness only (the configured
  * embedder could not be made; the vectors stay as they are).

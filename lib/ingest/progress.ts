@@ -1,6 +1,6 @@
 /** The contract between the ingestion pipeline and its callers (web upload stream, CLI progress bar, tests). */
 
-import type { LibraryStage } from "@/lib/embeddings/library";
+import type { LibraryStage, LibraryVectorsRefresh } from "@/lib/embeddings/library";
 
 export type IngestStatus = "ingested" | "unchanged" | "replaced" | "error";
 
@@ -31,17 +31,7 @@ export type IngestProgressEvent =
    * vectors (its model refitted when the library has grown) — then the new vectors' hubness (lib/embeddings/hubness.ts).
    */
   | { type: "library_stage"; stage: LibraryStage; done: number; of: number }
-  | {
-      type: "library_done";
-      /** The latent model was refitted. */
-      fitted: boolean;
-      /** Latent vectors written (0 with another embedder: its vectors came with each paper). */
-      embedded: number;
-      /** Passages whose hubness was computed. */
-      neighbours: number;
-      passages: number;
-      ms: number;
-    }
+  | ({ type: "library_done" } & LibraryVectorsRefresh)
   /** The papers are stored and found by full text; their vectors come with the next batch (or `reembed`). */
   | { type: "library_error"; error: string };
 
