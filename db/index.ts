@@ -152,15 +152,20 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       // biome-ignore lint/suspicious/noExplicitAny: as above
       await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
     }
-    const { backfillSearchText } = await import("./queries/ingest");
-    const t0 = performance.now();
+    const { backfillSearchText, backfillSections } = await import("./queries/ingest");
     // PGlite lives in a WebAssembly heap of its own: its default memory settings stay.
-    const filled = await backfillSearchText(handle.db, {
-      maintenanceWorkMem: handle.driver === "postgres" ? "1GB" : undefined,
-    });
+    const maintenanceWorkMem = handle.driver === "postgres" ? "1GB" : undefined;
+    let t0 = performance.now();
+    const filled = await backfillSearchText(handle.db, { maintenanceWorkMem });
     if (filled > 0) {
       const s = ((performance.now() - t0) / 1000).toFixed(1);
       console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s`);
+    }
+    t0 = performance.now();
+    const sectioned = await backfillSections(handle.db, { maintenanceWorkMem });
+    if (sectioned > 0) {
+      const s = ((performance.now() - t0) / 1000).toFixed(1);
+      console.error(`[db] found the sections of ${sectioned} stored passages in ${s} s`);
     }
   } catch (e) {
     const msg = (e as Error).message ?? String(e);

@@ -138,6 +138,11 @@ export const chunks = pgTable(
     charStart: integer("char_start").notNull(),
     charEnd: integer("char_end").notNull(),
     tokenCount: integer("token_count").notNull(),
+    /**
+     * The section the chunk starts in, outermost heading first ("4 Methodology › 4.2 Crawler"; lib/text/sections.ts),
+     * null before the paper's first heading or when none was found. Part of the chunk's search text.
+     */
+    section: text("section"),
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /**
      * The terms full-text search indexes (`searchText` of lib/text/terms.ts: the text's words without stop words,

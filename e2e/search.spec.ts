@@ -67,6 +67,8 @@ test.describe("search", () => {
     await expect(search.pageChip(PAPER_ID, HIGHLIGHT_PAGE)).toBeVisible();
     const passage = search.passages(PAPER_ID, HIGHLIGHT_PAGE).first();
     await expect(passage.getByTestId("passage-link")).toContainText("Reciprocal rank fusion of the lexicographic");
+    // the section of the paper the passage is in
+    await expect(passage.getByTestId("passage-section")).toHaveText(/2 Method/);
     await expect(passage.getByTestId("term-match").filter({ hasText: /lexicographic/i })).toBeVisible();
     // why it ranked: both retrievers' ranks and scores, the fused score and the relevance
     await expect(passage.getByTestId("ranking-fts")).toHaveText(/Full text#\d+ · BM25 \d+\.\d\d/);

@@ -69,6 +69,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
           char_end: r.charEnd,
           score: r.score,
           title: r.title,
+          section: r.section,
           text: r.text,
           fts: r.fts,
           vector: r.vector,
@@ -82,6 +83,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
             char_end: s.charEnd,
             score: p.score,
             title: p.title,
+            section: null,
             text: s.text,
             fts: s.fts,
             vector: s.vector,
@@ -105,6 +107,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
       `fused ${r.score.toFixed(4)}`,
     ].join(" · ");
     out.push(`${String(i + 1).padStart(2)}. ${r.title} — ${r.paper_id}${r.page ? ` p.${r.page}` : ""}`);
+    if (r.section) out.push(`    § ${r.section}`);
     out.push(`    ${why}`);
     out.push(`    ${r.text.replace(/\s+/g, " ").slice(0, 220)}${r.text.length > 220 ? "…" : ""}`);
   });

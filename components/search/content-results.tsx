@@ -35,6 +35,12 @@ function Passage({ hit, excerpt, matcher }: { hit: PassageHit; excerpt: Span; ma
         p. {hit.page}
       </span>
       <div className="min-w-0 space-y-1.5">
+        {hit.section && (
+          <p className="truncate pt-1 text-muted-foreground text-xs" title={hit.section} data-testid="passage-section">
+            <span className="sr-only">Section: </span>
+            {hit.section}
+          </p>
+        )}
         <Link
           href={viewerHref(hit, span)}
           className="-mx-2 block rounded-md px-2 py-1 text-sm leading-relaxed outline-none transition-colors hover:bg-accent/70 focus-visible:ring-[3px] focus-visible:ring-ring/50"

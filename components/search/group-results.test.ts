@@ -11,6 +11,7 @@ function hit(paperId: string, page: number, relevance: number, n: number): Passa
     page,
     charStart: 0,
     charEnd: 10,
+    section: null,
     text: "text",
     score: 1 / (60 + n),
     relevance,

@@ -66,6 +66,8 @@ export interface PassageHit extends Ranking {
   page: number;
   charStart: number;
   charEnd: number;
+  /** The section of the paper the passage starts in, outermost heading first ("4 Methodology › 4.2 Crawler"). */
+  section: string | null;
   text: string;
 }
 

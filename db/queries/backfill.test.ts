@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
-import { backfillSearchText, SEARCH_TEXT_VERSION } from "@/db/queries/ingest";
+import { backfillSearchText, backfillSections, SEARCH_TEXT_VERSION } from "@/db/queries/ingest";
 import { getMeta, setMeta } from "@/db/queries/meta";
-import { chunks, papers, summaryChunks } from "@/db/schema";
+import { chunks, pages, papers, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { passageSearchText, searchText } from "@/lib/text/terms";
 
@@ -124,5 +124,84 @@ describe("backfillSearchText", () => {
     expect(all.map((r) => r.uid)).toEqual(["c0", "c1", "c2"]);
     expect(await getMeta(db, { key: "search_text_version" })).toBe(SEARCH_TEXT_VERSION);
     expect(await backfillSearchText(db)).toBe(0);
+  });
+});
+
+describe("backfillSections", () => {
+  it("finds each stored page chunk's section in its paper's pages, once", async () => {
+    const { db } = handle;
+    await db.insert(papers).values({
+      id: "p2",
+      docId: "c".repeat(64),
+      title: "Agents",
+      filePath: "papers/y.pdf",
+      fileName: "y.pdf",
+      fileSize: 1,
+      pageCount: 2,
+      status: "ready",
+    });
+    const page1 = "Agents\nAbstract\nWe study agents.\n1 Introduction\nSearch is hard.\n";
+    const page2 = "More of the same.\n2 Method\nTwo agents work.\n2.1 Crawler Agent\nSelects papers for the user.\n";
+    await db.insert(pages).values([
+      { paperId: "p2", pageNumber: 1, text: page1 },
+      { paperId: "p2", pageNumber: 2, text: page2 },
+    ]);
+    const at = (pageNumber: number, text: string, chunkIndex: number) => {
+      const charStart = (pageNumber === 1 ? page1 : page2).indexOf(text);
+      const chunkUid = `d${pageNumber}${chunkIndex}`;
+      return {
+        chunkUid,
+        paperId: "p2",
+        pageNumber,
+        chunkIndex,
+        text,
+        charStart,
+        charEnd: charStart + text.length,
+        tokenCount: 3,
+      };
+    };
+    // as a library indexed before sections holds them
+    await db
+      .insert(chunks)
+      .values([
+        at(1, "Agents", 0),
+        at(1, "Search is hard.", 1),
+        at(2, "More of the same.", 0),
+        at(2, "Selects papers for the user.", 1),
+      ]);
+    await setMeta(db, { key: "chunk_sections_version", value: 0 });
+    const indexesOf = async () =>
+      (
+        await queryRows<{ indexname: string }>(
+          db,
+          sql`select indexname from pg_indexes where schemaname = current_schema() and tablename = 'chunks'
+              order by indexname`,
+        )
+      ).map((r) => r.indexname);
+    const before = await indexesOf();
+
+    // three of the four have a section (the title line comes before the first heading); the indexes are rebuilt
+    expect(await backfillSections(db, { rebuildIndexesAbove: 1 })).toBe(3);
+
+    const stored = await db
+      .select({ section: chunks.section })
+      .from(chunks)
+      .where(eq(chunks.paperId, "p2"))
+      .orderBy(chunks.chunkUid);
+    expect(stored.map((r) => r.section)).toEqual([
+      null,
+      "1 Introduction",
+      "1 Introduction",
+      "2 Method › 2.1 Crawler Agent",
+    ]);
+    expect(await indexesOf()).toEqual(before);
+    // the rows of the paper without headings are left alone, and the search text is unchanged
+    const [p1] = await db
+      .select({ section: chunks.section, s: chunks.searchText })
+      .from(chunks)
+      .where(eq(chunks.chunkUid, "c1"));
+    expect(p1?.section).toBeNull();
+    expect(p1?.s).toBe(passageSearchText("Old rows", "Dense retrievers embed passages."));
+    expect(await backfillSections(db)).toBe(0);
   });
 });

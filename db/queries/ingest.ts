@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
+import { sectionsOf } from "@/lib/text/sections";
 import { passageSearchText } from "@/lib/text/terms";
 import { clearHubness } from "./hubness";
 import { getMeta, noteContentChanged, setMeta } from "./meta";
@@ -205,6 +206,60 @@ export async function backfillSearchText(
   }
   if (stale) await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
   if (filled > 0) noteContentChanged();
+  return filled;
+}
+
+const SECTIONS_META_KEY = "chunk_sections_version";
+
+/**
+ * Fills the `section` of the page chunks of a library indexed before sections were found (migration 0007), from each
+ * paper's stored pages (lib/text/sections.ts), once: the library's `chunk_sections_version` records it (a chunk before
+ * its paper's first heading keeps a null section, so null cannot mark what is left to do). Returns how many chunks got
+ * a section. One paper at a time, each in its own statement; above `rebuildIndexesAbove` chunks the table's HNSW and
+ * GIN indexes are dropped first and recreated after, in one transaction (every rewritten row would otherwise be
+ * inserted into them again: see backfillSearchText).
+ */
+export async function backfillSections(
+  db: Database,
+  {
+    rebuildIndexesAbove = 5_000,
+    maintenanceWorkMem,
+  }: { rebuildIndexesAbove?: number; maintenanceWorkMem?: string } = {},
+): Promise<number> {
+  if (((await getMeta<number>(db, { key: SECTIONS_META_KEY })) ?? 0) >= 1) return 0;
+  const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${chunks}`);
+  const n = Number(count?.n ?? 0);
+  const fill = async (tx: Pick<Database, "select" | "execute">) => {
+    let filled = 0;
+    const paperIds = await tx.select({ id: papers.id }).from(papers).orderBy(papers.id);
+    for (const { id } of paperIds) {
+      const [paperPages, paperChunks] = await Promise.all([
+        tx.select({ pageNumber: pages.pageNumber, text: pages.text }).from(pages).where(eq(pages.paperId, id)),
+        tx
+          .select({ chunkUid: chunks.chunkUid, pageNumber: chunks.pageNumber, charStart: chunks.charStart })
+          .from(chunks)
+          .where(eq(chunks.paperId, id)),
+      ]);
+      const labels = sectionsOf(paperPages, paperChunks);
+      const found = paperChunks.flatMap((c, i) => (labels[i] ? [{ uid: c.chunkUid, section: labels[i] }] : []));
+      if (found.length === 0) continue;
+      await tx.execute(sql`
+        update ${chunks} set section = u.section
+        from unnest(${sqlArray(
+          found.map((f) => f.uid),
+          "text",
+        )}, ${sqlArray(
+          found.map((f) => f.section),
+          "text",
+        )}) as u(uid, section)
+        where ${chunks.chunkUid} = u.uid`);
+      filled += found.length;
+    }
+    return filled;
+  };
+  const filled =
+    n > rebuildIndexesAbove ? await withIndexesRebuilt(db, "chunks", { maintenanceWorkMem }, fill) : await fill(db);
+  await setMeta(db, { key: SECTIONS_META_KEY, value: 1 });
   return filled;
 }
 

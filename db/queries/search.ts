@@ -361,6 +361,8 @@ export interface ContentRow {
   chunkIndex: number;
   charStart: number;
   charEnd: number;
+  /** The section the chunk starts in ("4 Methodology › 4.2 Crawler"), when the paper's headings were found. */
+  section: string | null;
   title: string;
   year: number | null;
   /** Lexemes of the row, restricted to the ones asked about. */
@@ -437,13 +439,14 @@ export async function getContentRows(
     chunk_index: number;
     char_start: number;
     char_end: number;
+    section: string | null;
     title: string;
     year: number | null;
     lexemes: string[] | null;
   }>(
     db,
     sql`
-    select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end,
+    select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.section,
       p.title, p.year,
       tsvector_to_array(${termCut(sql`c.tsv`, lexemes)}) as lexemes
     from chunks c join papers p on p.id = c.paper_id
@@ -456,6 +459,7 @@ export async function getContentRows(
     chunkIndex: Number(row.chunk_index),
     charStart: Number(row.char_start),
     charEnd: Number(row.char_end),
+    section: row.section ?? null,
     title: row.title,
     year: row.year == null ? null : Number(row.year),
     lexemes: row.lexemes ?? [],

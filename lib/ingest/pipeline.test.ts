@@ -26,7 +26,7 @@ const PAGE_1 = [
   "Researchers ask questions whose answers hide in a single page of a long paper.",
 ].join("\n");
 const PAGE_2 =
-  "The hybrid retriever fuses lexical and dense rankings with reciprocal rank fusion. On our benchmark the fused ranking reaches a recall at five of 0.81 while the lexical ranking alone reaches 0.62. Diversification with maximal marginal relevance removes near-duplicate passages from the top results.";
+  "2 Hybrid Retrieval\nThe hybrid retriever fuses lexical and dense rankings with reciprocal rank fusion. On our benchmark the fused ranking reaches a recall at five of 0.81 while the lexical ranking alone reaches 0.62. Diversification with maximal marginal relevance removes near-duplicate passages from the top results.";
 const PAGE_3 =
   "3 Conclusion\nPage-aware chunking with exact character offsets lets every citation open the PDF at the right page with the passage highlighted.";
 
@@ -95,6 +95,10 @@ describe("ingestFiles", () => {
       expect(pageText.slice(c.charStart, c.charEnd)).toBe(c.text);
       expect(c.embedding).toHaveLength(512);
     }
+    // each chunk knows the section it starts in; the first page's starts before the first heading
+    expect(
+      chunkRows.sort((a, b) => a.pageNumber - b.pageNumber || a.chunkIndex - b.chunkIndex).map((c) => c.section),
+    ).toEqual([null, "2 Hybrid Retrieval", "3 Conclusion"]);
     const fts = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from chunks where tsv @@ to_tsquery('simple', 'reciprocal & rank & fusion')`,

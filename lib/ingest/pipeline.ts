@@ -12,6 +12,7 @@ import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { briefError, isLecternError, LecternError } from "@/lib/errors";
+import { sectionsOf } from "@/lib/text/sections";
 import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
 import { type ExtractOptions, extractPdf } from "./extract";
@@ -190,13 +191,16 @@ async function ingestPrepared(
   const paperId = paperIdFor(meta, input.name);
 
   stage("chunking");
-  const pageChunks = pageTexts.flatMap((text, i) =>
+  const pageRows = pageTexts.map((text, i) => ({ pageNumber: i + 1, text }));
+  const chunked = pageTexts.flatMap((text, i) =>
     chunkPage(text).map((c) => ({
       ...c,
       pageNumber: i + 1,
       chunkUid: chunkUid(docId, i + 1, c.chunkIndex, c.charStart, c.charEnd),
     })),
   );
+  const sections = sectionsOf(pageRows, chunked);
+  const pageChunks = chunked.map((c, i) => ({ ...c, section: sections[i] ?? null }));
 
   stage("summarizing");
   const summary = await summarize(ctx, pageTexts, meta, signal);
@@ -243,7 +247,7 @@ async function ingestPrepared(
           fileSize: bytes.byteLength,
           pageCount: extracted.pageCount,
         },
-        pages: pageTexts.map((text, i) => ({ pageNumber: i + 1, text })),
+        pages: pageRows,
         chunks: pageChunks.map((c, i) => ({
           chunkUid: c.chunkUid,
           pageNumber: c.pageNumber,
@@ -252,6 +256,7 @@ async function ingestPrepared(
           charStart: c.charStart,
           charEnd: c.charEnd,
           tokenCount: c.tokenCount,
+          section: c.section,
           embedding: vectors[i] ?? null,
         })),
         summary: { text: summary.text, method: summary.method, model: summary.model ?? null },

@@ -25,9 +25,9 @@ import {
 
 // Three small "papers" generated on the spot and ingested through the real pipeline.
 const ATTENTION = [
-  "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe propose an attention-only encoder-decoder for translation.",
-  "3.2 Scaled Dot-Product Attention\nWe divide the dot products of queries and keys by the square root of the key dimension. For large dimensions the dot products grow large in magnitude, pushing the softmax function into regions where it has extremely small gradients. Scaling counteracts this effect.",
-  "5 Training\nWe trained on eight GPUs for three days with the Adam optimizer and label smoothing of 0.1. Dropout was applied to the output of each sub-layer before the residual connection.",
+  "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe propose an attention-only encoder-decoder for translation.\n1 Introduction\nTranslation needs context.",
+  "2 Scaled Dot-Product Attention\nWe divide the dot products of queries and keys by the square root of the key dimension. For large dimensions the dot products grow large in magnitude, pushing the softmax function into regions where it has extremely small gradients. Scaling counteracts this effect.",
+  "3 Training\nWe trained on eight GPUs for three days with the Adam optimizer and label smoothing of 0.1. Dropout was applied to the output of each sub-layer before the residual connection.",
 ];
 const LORA = [
   "arXiv:2106.00002v2 [cs.LG] 1 Jun 2021\nLow-Rank Adapters for Large Language Models\nAlan Turing\nAbstract\nWe freeze the pretrained weights and train small low-rank update matrices.",
@@ -87,6 +87,8 @@ describe("searchContent", () => {
     expect(top?.text).toBe(top?.text); // exact chunk text
     expect(top && top.charEnd > top.charStart).toBe(true);
     expect(top?.title).toBe("Scaled Attention for Sequence Transduction");
+    // the section the passage starts in, found in the paper's headings
+    expect(top?.section).toBe("2 Scaled Dot-Product Attention");
   });
 
   it("answers a question on another paper with that paper's page", async () => {

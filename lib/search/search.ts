@@ -79,6 +79,8 @@ export interface ContentResult {
   chunkIndex: number;
   charStart: number;
   charEnd: number;
+  /** The section of the paper the chunk starts in, outermost heading first ("4 Methodology › 4.2 Crawler"). */
+  section: string | null;
   text: string;
   /** Fused (RRF) score, the ranking key before diversification. */
   score: number;
@@ -726,6 +728,7 @@ export async function searchContent(
         chunkIndex: s.row.chunkIndex,
         charStart: s.row.charStart,
         charEnd: s.row.charEnd,
+        section: s.row.section,
         text,
         score: s.score,
         relevance: s.relevance,

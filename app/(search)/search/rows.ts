@@ -16,6 +16,7 @@ export function toPassageHit(r: ContentResult): PassageHit {
     page: r.page,
     charStart: r.charStart,
     charEnd: r.charEnd,
+    section: r.section,
     text: r.text,
   };
 }

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { findSectionHeadings, followsInSequence, sectionAt, sectionLabel, sectionsOf } from "./sections";
+
+const paper = (...texts: string[]) => texts.map((text, i) => ({ pageNumber: i + 1, text }));
+const paths = (pages: { pageNumber: number; text: string }[]) =>
+  findSectionHeadings(pages).map((h) => `p${h.page} ${h.path.join(" › ")}`);
+
+describe("followsInSequence", () => {
+  it("accepts a first child, the next sibling at any level, and one skipped heading", () => {
+    expect(followsInSequence(null, [1])).toBe(true);
+    expect(followsInSequence([3], [3, 1])).toBe(true);
+    expect(followsInSequence([3], [3, 2])).toBe(true); // 3.1 missed
+    expect(followsInSequence([3, 1], [3, 2])).toBe(true);
+    expect(followsInSequence([3, 2], [4])).toBe(true);
+    expect(followsInSequence([3, 2], [4, 1])).toBe(true);
+    expect(followsInSequence([2, 2, 4], [2, 3])).toBe(true);
+  });
+
+  it("refuses numbers out of sequence", () => {
+    expect(followsInSequence(null, [5])).toBe(false);
+    expect(followsInSequence([4, 5], [6])).toBe(false);
+    expect(followsInSequence([4, 1], [1])).toBe(false);
+    expect(followsInSequence([3], [3, 3])).toBe(false);
+    expect(followsInSequence([3, 2], [4, 2])).toBe(false);
+    expect(followsInSequence([3], [3])).toBe(false);
+  });
+});
+
+describe("findSectionHeadings", () => {
+  it("finds numbered headings across pages with the path of enclosing sections", () => {
+    const pages = paper(
+      "A Study of Things\nAbstract\nWe study things.\n1 Introduction\nThings matter.",
+      "2 Method\nWe do this.\n2.1 Encoder Stacks\nLayers.\n2.2 Decoder\nMore layers.",
+      "3 Results\nNumbers.\n3.1 Ablations\nLess.\n4 Conclusion\nDone.",
+    );
+    expect(paths(pages)).toEqual([
+      "p1 Abstract",
+      "p1 1 Introduction",
+      "p2 2 Method",
+      "p2 2 Method › 2.1 Encoder Stacks",
+      "p2 2 Method › 2.2 Decoder",
+      "p3 3 Results",
+      "p3 3 Results › 3.1 Ablations",
+      "p3 4 Conclusion",
+    ]);
+  });
+
+  it("skips list items, sentences, references, table-of-contents lines and table rows that look like headings", () => {
+    const pages = paper(
+      [
+        "Contents",
+        "1 Introduction 3",
+        "2 Approach 5",
+        "1 Introduction",
+        "Text.",
+        "1. For a given attention head and word, we take",
+        "2 Approach",
+        "6. We observe that the larger model has similar performance",
+        "3 12.5 14.2 15.0",
+        "2.1 Reward Modeling",
+        "2 The model is trained with a learning rate of 0.1. It converges.",
+      ].join("\n"),
+    );
+    expect(paths(pages)).toEqual(["p1 1 Introduction", "p1 2 Approach", "p1 2 Approach › 2.1 Reward Modeling"]);
+  });
+
+  it("counts lettered sections only after the references, where appendices start their own numbering", () => {
+    const pages = paper(
+      "1 Introduction\nA Closer Look at the start of a sentence\n2 Method\nText.",
+      "References\nA. Vaswani, N. Shazeer. Attention is all you need.\nA Implementation Details\nB Prompts\nB.1 Prompt for Selection",
+    );
+    expect(paths(pages)).toEqual([
+      "p1 1 Introduction",
+      "p1 2 Method",
+      "p2 References",
+      "p2 A Implementation Details",
+      "p2 B Prompts",
+      "p2 B Prompts › B.1 Prompt for Selection",
+    ]);
+  });
+
+  it("reads IEEE-style Roman numerals with lettered subsections", () => {
+    const pages = paper("I. INTRODUCTION\nText.\nII. OVERVIEW OF RAG\nA. Naive RAG\nB. Advanced RAG\nIII. RETRIEVAL");
+    expect(paths(pages)).toEqual([
+      "p1 I INTRODUCTION",
+      "p1 II OVERVIEW OF RAG",
+      "p1 II OVERVIEW OF RAG › A Naive RAG",
+      "p1 II OVERVIEW OF RAG › B Advanced RAG",
+      "p1 III RETRIEVAL",
+    ]);
+  });
+
+  it("finds nothing in a text without headings", () => {
+    expect(findSectionHeadings(paper("Just a page of prose.\nAnother line."))).toEqual([]);
+  });
+});
+
+describe("sectionAt and sectionsOf", () => {
+  const page1 = "Title\n1 Introduction\nIntro text.\n";
+  const page2 = "Still intro.\n2 Method\nMethod text.\n";
+  const pages = paper(page1, page2);
+
+  it("gives the last heading at or before a position, across pages, and null before the first", () => {
+    const headings = findSectionHeadings(pages);
+    expect(sectionAt(headings, 1, 0)).toBeNull();
+    expect(sectionLabel(sectionAt(headings, 1, page1.indexOf("1 Introduction")))).toBe("1 Introduction");
+    expect(sectionLabel(sectionAt(headings, 2, 0))).toBe("1 Introduction");
+    expect(sectionLabel(sectionAt(headings, 2, page2.indexOf("Method text")))).toBe("2 Method");
+  });
+
+  it("labels each chunk by where it starts", () => {
+    expect(
+      sectionsOf(pages, [
+        { pageNumber: 1, charStart: 0 },
+        { pageNumber: 1, charStart: page1.indexOf("Intro text") },
+        { pageNumber: 2, charStart: page2.indexOf("Method text") },
+      ]),
+    ).toEqual([null, "1 Introduction", "2 Method"]);
+  });
+});
