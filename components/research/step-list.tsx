@@ -102,7 +102,9 @@ function SourceChip({ source }: { source: StepSource }) {
       <Link
         href={paperHref(source.paperId, sourceViewerParams(source))}
         className="group flex max-w-full items-center gap-2 rounded-md border bg-background px-2.5 py-1.5 text-xs outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50"
-        title={source.excerpt ? source.excerpt.slice(0, 400) : source.title}
+        title={[source.section && `§ ${source.section}`, source.excerpt ? source.excerpt.slice(0, 400) : source.title]
+          .filter(Boolean)
+          .join("\n")}
         data-testid="research-source"
         data-paper-id={source.paperId}
         data-page={page ?? undefined}

@@ -113,6 +113,8 @@ describe("runResearch, offline", () => {
     expect(summaries?.sources[0]?.paperId).toBe("2001.00001v1");
     const content = state.steps.find((s) => s.id === "search_content");
     expect(content?.sources.some((s) => s.paperId === "2001.00001v1" && s.page === 2)).toBe(true);
+    // a passage's chip carries its section ("3.2" cannot open a paper's numbering, so page 2 is still the abstract's)
+    expect(content?.sources.find((s) => s.paperId === "2001.00001v1" && s.page === 2)?.section).toBe("Abstract");
     const expansion = state.steps.find((s) => s.id === "query_expansion");
     expect(expansion?.queries[0]).toBe(QUESTION);
     expect(expansion?.queries.length).toBeLessThanOrEqual(6);

@@ -56,6 +56,7 @@ export function passageSource(r: ContentResult): StepSource {
     similarity: Math.round(r.relevance * 100) / 100,
     charStart: r.charStart,
     charEnd: r.charEnd,
+    ...(r.section ? { section: r.section } : {}),
   };
 }
 

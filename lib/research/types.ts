@@ -35,6 +35,8 @@ export interface StepSource {
   /** Character range of the passage on its page, for the highlight. */
   charStart?: number;
   charEnd?: number;
+  /** The section of the paper the passage is in ("4 Methodology › 4.2 Crawler"), when its headings were found. */
+  section?: string;
 }
 
 export interface ResearchStep {
