@@ -131,8 +131,9 @@ describe("npm run cli", () => {
     expect(results.length).toBeLessThanOrEqual(3);
     for (const r of results) {
       expect(Object.keys(r).sort()).toEqual(
-        ["char_end", "char_start", "chunk_uid", "page", "paper_id", "score", "text", "title"].sort(),
+        ["char_end", "char_start", "chunk_uid", "page", "paper_id", "score", "section", "text", "title"].sort(),
       );
+      expect(r.section === null || typeof r.section === "string").toBe(true);
     }
     expect(results[0]).toMatchObject({ title: PAPERS[0]?.title, page: 3 });
     expect(String(results[0]?.text)).toContain("412 metres");

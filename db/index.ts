@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getEnv } from "@/lib/env";
-import { LecternError } from "@/lib/errors";
+import { briefError, LecternError } from "@/lib/errors";
 import { acquireDataDirLock } from "./lock";
 import * as schema from "./schema";
 
@@ -161,12 +161,18 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       const s = ((performance.now() - t0) / 1000).toFixed(1);
       console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s`);
     }
+    // the sections are for display: a failure is logged and tried again at the next start, the library opens
     t0 = performance.now();
-    const sectioned = await backfillSections(handle.db, { maintenanceWorkMem });
-    if (sectioned > 0) {
-      const s = ((performance.now() - t0) / 1000).toFixed(1);
-      console.error(`[db] found the sections of ${sectioned} stored passages in ${s} s`);
-    }
+    await backfillSections(handle.db, {
+      maintenanceWorkMem,
+      onStart: (n) => console.error(`[db] finding the sections of ${n} stored passages (once)…`),
+    }).then(
+      (changed) => {
+        const s = ((performance.now() - t0) / 1000).toFixed(1);
+        if (changed > 0) console.error(`[db] found the sections of ${changed} stored passages in ${s} s`);
+      },
+      (e: unknown) => console.error(`[db] sections not found (tried again at the next start): ${briefError(e)}`),
+    );
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
     const hint = /extension "vector"|vector\.control|type "vector"/.test(msg)

@@ -140,7 +140,7 @@ export const chunks = pgTable(
     tokenCount: integer("token_count").notNull(),
     /**
      * The section the chunk starts in, outermost heading first ("4 Methodology › 4.2 Crawler"; lib/text/sections.ts),
-     * null before the paper's first heading or when none was found. Part of the chunk's search text.
+     * null before the paper's first heading or when none was found. Shown with results; not part of the search text.
      */
     section: text("section"),
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
-import { backfillSearchText, backfillSections, SEARCH_TEXT_VERSION } from "@/db/queries/ingest";
+import { backfillSearchText, backfillSections, SEARCH_TEXT_VERSION, SECTIONS_VERSION } from "@/db/queries/ingest";
 import { getMeta, setMeta } from "@/db/queries/meta";
 import { chunks, pages, papers, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
@@ -202,6 +202,34 @@ describe("backfillSections", () => {
       .where(eq(chunks.chunkUid, "c1"));
     expect(p1?.section).toBeNull();
     expect(p1?.s).toBe(passageSearchText("Old rows", "Dense retrievers embed passages."));
+    expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(SECTIONS_VERSION);
     expect(await backfillSections(db)).toBe(0);
+  });
+
+  it("finds them again for a newer section finder, clearing labels it no longer finds (indexes kept in place)", async () => {
+    const { db } = handle;
+    // a label an older finder gave the title line, which comes before the first heading
+    await db.update(chunks).set({ section: "1 Stale" }).where(eq(chunks.chunkUid, "d10"));
+    await setMeta(db, { key: "chunk_sections_version", value: SECTIONS_VERSION - 1 });
+    const started: number[] = [];
+    expect(await backfillSections(db, { onStart: (n) => started.push(n) })).toBe(1);
+    expect(started).toEqual([7]);
+    const [d10] = await db.select({ section: chunks.section }).from(chunks).where(eq(chunks.chunkUid, "d10"));
+    expect(d10?.section).toBeNull();
+  });
+
+  it("a failure leaves the sections and the version as they were; the next run does the work", async () => {
+    const { db } = handle;
+    await db.update(chunks).set({ section: null }).where(eq(chunks.paperId, "p2"));
+    await setMeta(db, { key: "chunk_sections_version", value: 0 });
+    await db.execute(sql`alter table pages rename to pages_away`);
+    try {
+      await expect(backfillSections(db)).rejects.toThrow();
+    } finally {
+      await db.execute(sql`alter table pages_away rename to pages`);
+    }
+    expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(0);
+    expect(await backfillSections(db)).toBe(3);
+    expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(SECTIONS_VERSION);
   });
 });

@@ -209,28 +209,40 @@ export async function backfillSearchText(
   return filled;
 }
 
+/**
+ * Version of the section finder (lib/text/sections.ts) the library's chunk sections come from: raise it when the
+ * finder changes, and libraries find their sections again at the next start.
+ */
+export const SECTIONS_VERSION = 1;
 const SECTIONS_META_KEY = "chunk_sections_version";
 
 /**
- * Fills the `section` of the page chunks of a library indexed before sections were found (migration 0007), from each
- * paper's stored pages (lib/text/sections.ts), once: the library's `chunk_sections_version` records it (a chunk before
- * its paper's first heading keeps a null section, so null cannot mark what is left to do). Returns how many chunks got
- * a section. One paper at a time, each in its own statement; above `rebuildIndexesAbove` chunks the table's HNSW and
- * GIN indexes are dropped first and recreated after, in one transaction (every rewritten row would otherwise be
- * inserted into them again: see backfillSearchText).
+ * Finds the `section` of every page chunk again, from each paper's stored pages, when the library's sections come
+ * from an older section finder or from none (libraries indexed before migration 0007); the library's
+ * `chunk_sections_version` records it (a chunk before its paper's first heading has a null section, so null cannot
+ * mark what is left to do). Returns how many chunks' sections changed. One transaction, under an advisory lock and
+ * with the version checked again inside it, so two processes starting at once do the work once and a failure leaves
+ * the sections and the version as they were (the next start tries again). Above `rebuildIndexesAbove` chunks the
+ * table's HNSW and GIN indexes are dropped first and recreated after (every rewritten row would otherwise be inserted
+ * into them again: see backfillSearchText). `onStart` hears the number of chunks when there is work to do.
  */
 export async function backfillSections(
   db: Database,
   {
     rebuildIndexesAbove = 5_000,
     maintenanceWorkMem,
-  }: { rebuildIndexesAbove?: number; maintenanceWorkMem?: string } = {},
+    onStart,
+  }: { rebuildIndexesAbove?: number; maintenanceWorkMem?: string; onStart?: (chunks: number) => void } = {},
 ): Promise<number> {
-  if (((await getMeta<number>(db, { key: SECTIONS_META_KEY })) ?? 0) >= 1) return 0;
+  const current = async (d: Database) => (await getMeta<number>(d, { key: SECTIONS_META_KEY })) ?? 0;
+  if ((await current(db)) >= SECTIONS_VERSION) return 0;
   const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${chunks}`);
   const n = Number(count?.n ?? 0);
-  const fill = async (tx: Pick<Database, "select" | "execute">) => {
-    let filled = 0;
+  if (n > 0) onStart?.(n);
+  const fill = async (tx: Database) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:sections_backfill'))`);
+    if ((await current(tx)) >= SECTIONS_VERSION) return 0; // another process did it meanwhile
+    let changed = 0;
     const paperIds = await tx.select({ id: papers.id }).from(papers).orderBy(papers.id);
     for (const { id } of paperIds) {
       const [paperPages, paperChunks] = await Promise.all([
@@ -240,27 +252,30 @@ export async function backfillSections(
           .from(chunks)
           .where(eq(chunks.paperId, id)),
       ]);
+      if (paperChunks.length === 0) continue;
       const labels = sectionsOf(paperPages, paperChunks);
-      const found = paperChunks.flatMap((c, i) => (labels[i] ? [{ uid: c.chunkUid, section: labels[i] }] : []));
-      if (found.length === 0) continue;
-      await tx.execute(sql`
-        update ${chunks} set section = u.section
-        from unnest(${sqlArray(
-          found.map((f) => f.uid),
-          "text",
-        )}, ${sqlArray(
-          found.map((f) => f.section),
-          "text",
-        )}) as u(uid, section)
-        where ${chunks.chunkUid} = u.uid`);
-      filled += found.length;
+      const rows = await queryRows<{ n: number }>(
+        tx,
+        sql`
+        with updated as (
+          update ${chunks} set section = u.section
+          from unnest(${sqlArray(
+            paperChunks.map((c) => c.chunkUid),
+            "text",
+          )}, ${sqlArray(labels, "text")}) as u(uid, section)
+          where ${chunks.chunkUid} = u.uid and ${chunks.section} is distinct from u.section
+          returning 1
+        )
+        select count(*)::int as n from updated`,
+      );
+      changed += Number(rows[0]?.n ?? 0);
     }
-    return filled;
+    await setMeta(tx, { key: SECTIONS_META_KEY, value: SECTIONS_VERSION });
+    return changed;
   };
-  const filled =
-    n > rebuildIndexesAbove ? await withIndexesRebuilt(db, "chunks", { maintenanceWorkMem }, fill) : await fill(db);
-  await setMeta(db, { key: SECTIONS_META_KEY, value: 1 });
-  return filled;
+  return n > rebuildIndexesAbove
+    ? withIndexesRebuilt(db, "chunks", { maintenanceWorkMem }, fill)
+    : db.transaction((tx) => fill(tx as unknown as Database));
 }
 
 /**

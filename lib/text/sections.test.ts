@@ -14,11 +14,15 @@ describe("followsInSequence", () => {
     expect(followsInSequence([3, 2], [4])).toBe(true);
     expect(followsInSequence([3, 2], [4, 1])).toBe(true);
     expect(followsInSequence([2, 2, 4], [2, 3])).toBe(true);
+    expect(followsInSequence([3], [5])).toBe(true); // 4 missed
+    expect(followsInSequence([3, 2], [3, 4])).toBe(true); // 3.3 missed
   });
 
   it("refuses numbers out of sequence", () => {
     expect(followsInSequence(null, [5])).toBe(false);
-    expect(followsInSequence([4, 5], [6])).toBe(false);
+    expect(followsInSequence(null, [0])).toBe(false);
+    expect(followsInSequence([4, 5], [7])).toBe(false);
+    expect(followsInSequence([3], [6])).toBe(false);
     expect(followsInSequence([4, 1], [1])).toBe(false);
     expect(followsInSequence([3], [3, 3])).toBe(false);
     expect(followsInSequence([3, 2], [4, 2])).toBe(false);
@@ -88,6 +92,70 @@ describe("findSectionHeadings", () => {
       "p1 II OVERVIEW OF RAG › B Advanced RAG",
       "p1 III RETRIEVAL",
     ]);
+  });
+
+  it("keeps the longest run of numbers in sequence: affiliations, footnotes and tables of contents lose to the sections", () => {
+    const affiliations = paper(
+      "Agents That Search\n1 Stanford University\n2 Google Research\nAbstract\nWe search.\n1 Introduction\nText.",
+      "2 Related Work\nText.\n3 Method\nText.\n3.1 Crawler\nText.",
+    );
+    expect(paths(affiliations)).toEqual([
+      "p1 Abstract",
+      "p1 1 Introduction",
+      "p2 2 Related Work",
+      "p2 3 Method",
+      "p2 3 Method › 3.1 Crawler",
+    ]);
+    const footnote = paper(
+      "1 Introduction\nText.\n2 Work done during an internship at Google\n2 Related Work\nText.\n3 Method\nText.",
+    );
+    expect(paths(footnote)).toEqual(["p1 1 Introduction", "p1 2 Related Work", "p1 3 Method"]);
+    const contents = paper(
+      "Contents\n1 Introduction\n2 Method\n3 Results\n4 Conclusion",
+      "1 Introduction\nText.\n2 Method\nText.",
+      "3 Results\nText.\n4 Conclusion\nText.",
+    );
+    expect(paths(contents)).toEqual(["p2 1 Introduction", "p2 2 Method", "p3 3 Results", "p3 4 Conclusion"]);
+  });
+
+  it("gets past a heading it cannot read: one missing heading does not lose the rest", () => {
+    const pages = paper(
+      "1 Introduction\nText.\n2 Why retrieval helps. A short answer\nText.",
+      "3 Experiments on 2 Datasets\nText.\n3.1 Setup\nText.\n3.3 Ablations\nText.\n4 Conclusion",
+    );
+    // "2 …" reads as sentences; "3.2" is not a line of its own
+    expect(paths(pages)).toEqual([
+      "p1 1 Introduction",
+      "p2 3 Experiments on 2 Datasets",
+      "p2 3 Experiments on 2 Datasets › 3.1 Setup",
+      "p2 3 Experiments on 2 Datasets › 3.3 Ablations",
+      "p2 4 Conclusion",
+    ]);
+  });
+
+  it("ends the body at a numbered references heading; numbered reference lists are not sections", () => {
+    const pages = paper(
+      "1 Introduction\nText.\n2 Method\nText.\n3 References",
+      "1. Ashish Vaswani, Noam Shazeer, Niki Parmar\n2 Alec Radford, Karthik Narasimhan, Tim Salimans\nAppendix A: Prompts\nText.\nB Details\nB.1 Hyperparameters",
+    );
+    expect(paths(pages)).toEqual([
+      "p1 1 Introduction",
+      "p1 2 Method",
+      "p1 3 References",
+      "p2 A Prompts",
+      "p2 B Details",
+      "p2 B Details › B.1 Hyperparameters",
+    ]);
+  });
+
+  it("reads Roman numerals up to X and beyond, and only dotted letters as their subsections", () => {
+    const roman = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"];
+    const pages = paper(
+      `${roman.map((r) => `${r}. SECTION ${r}\nText.`).join("\n")}\nA Transformer encoder maps each query\nA. Encoder`,
+    );
+    const found = paths(pages);
+    expect(found.slice(0, 11)).toEqual(roman.map((r) => `p1 ${r} SECTION ${r}`));
+    expect(found.slice(11)).toEqual(["p1 XI SECTION XI › A Encoder"]);
   });
 
   it("finds nothing in a text without headings", () => {

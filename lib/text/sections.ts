@@ -1,14 +1,17 @@
 /**
- * Section headings of a paper, found in its extracted page text, so each passage can carry the section it sits in
+ * Section headings of a paper, found in its extracted page text, so each passage can carry the section it starts in
  * (shown with search results: "4 Methodology › 4.2 Crawler"). Not part of the passage's search text: as a contextual
  * header like the title it moved no retriever beyond noise (docs/benchmarks.md).
  *
- * A heading is a line of its own that starts with a section number ("3", "3.2", "4.1.2"; "A", "B.1" for
- * appendices; "II." with "A." subsections in IEEE style) followed by a short title that starts with a capital and is
- * not a sentence. Numbered list items, references and table-of-contents lines look much the same, so a candidate is
- * only accepted when its number follows the previous heading's in sequence — the next sibling at some level, or a
- * first child: "3.2" after "3.1" or "3", "4" or "4.1" after "3.2", never "6." after "4.5" — with one missing heading
- * tolerated ("3.2" after "3"). Lettered appendix sections count only after the references. "Abstract",
+ * A candidate heading is a line of its own: a section number and a short title that starts with a capital and is not
+ * a sentence, a reference or a table-of-contents entry ending in its page number. Numbered list items, footnotes,
+ * affiliations and tables of contents still look like headings, so the headings kept are the longest run of
+ * candidates whose numbers follow each other in reading order — each the next sibling at some level or a first child
+ * of the one before (3 → 3.1, 3.2 → 3.3, 3.2 → 4.1), one missing heading tolerated (3 → 3.2, 3 → 5) — and, between runs as
+ * long, the one with the shorter titles, then the later one (a page-one footnote "2 Work done during an internship at
+ * Google" loses to "2 Related Work", a table of contents to the sections it lists). The body (up to the
+ * references) may be numbered in Arabic numerals or IEEE-style Roman ones with "A."-lettered subsections; the
+ * appendices after the references with letters ("A", "B.1", "Appendix C: Prompts") or numbers. "Abstract",
  * "References", "Acknowledgements" and "Appendix" lines are headings without a number.
  */
 
@@ -25,12 +28,36 @@ export interface SectionHeading {
   path: string[];
 }
 
-const NUMBERED = /^(\d{1,2}|[A-H])((?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}[^\n]{1,90})$/u;
-/** IEEE style: "II. RELATED WORK", then "A. Naive RAG" inside it. */
-const ROMAN = /^(X?(?:IX|IV|V?I{1,3}|V))\.\s+(\p{Lu}[^\n]{1,90})$/u;
+type Style = "arabic" | "roman" | "letter";
+
+interface Candidate {
+  page: number;
+  offset: number;
+  numbering: string;
+  title: string;
+  /** Components of the number; letters and Roman numerals as their values (A = 1, IV = 4). */
+  number: number[];
+  style: Style;
+  /** A Roman-style body's "A." subsection: its number's first component is the Roman section before it. */
+  letteredSub?: boolean;
+}
+
+interface Marker {
+  page: number;
+  offset: number;
+  title: string;
+}
+
+const ARABIC = /^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}.{1,90})$/u;
+const LETTERED = /^([A-Z](?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}.{1,90})$/u;
+/** An appendix named in words: "Appendix A: Prompts", "APPENDIX B Details". */
+const APPENDIX = /^appendix\s+([A-Z](?:\.\d{1,2}){0,3})(?:\s*[:.\-–—]\s*|\s+)(\p{Lu}.{1,90})$/iu;
+/** IEEE style: "II. RELATED WORK" (the dot required), then "A. Naive RAG" inside it. */
+const ROMAN = /^(?=[IVX])(X{0,3}(?:IX|IV|V?I{0,3}))\.\s+(\p{Lu}.{1,90})$/u;
+const LETTERED_SUB = /^([A-Z])\.\s+(\p{Lu}.{1,90})$/u;
 const UNNUMBERED = /^(abstract|references|bibliography|acknowledge?ments?|appendix|appendices)\s*:?$/i;
+const REFERENCES = /^(references|bibliography)$/i;
 const MAX_TITLE_WORDS = 12;
-/** Separates the levels of a section label. */
 const SECTION_SEPARATOR = " › ";
 
 function romanValue(r: string): number {
@@ -43,42 +70,96 @@ function romanValue(r: string): number {
   return total;
 }
 
-/** Does `next` follow `prev` in a paper's section numbering (one skipped heading tolerated)? */
+function components(numbering: string): number[] {
+  return numbering.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part.charCodeAt(0) - 64));
+}
+
+/** Does heading number `next` follow `prev` (null: nothing before it), one missing heading tolerated? */
 export function followsInSequence(prev: number[] | null, next: number[]): boolean {
-  if (next.length === 0) return false;
+  if (next.length === 0 || next.some((n) => n < 1)) return false;
+  // a paper's first heading: 1, 1.1, 2 or 2.1 (the one before it missed)
   if (prev === null) return next.length <= 2 && next.every((n) => n <= 2);
   // a first child (or the second, the first missed): 3 → 3.1, 3.1 → 3.1.1, 3 → 3.2
   if (next.length === prev.length + 1 && prev.every((n, i) => next[i] === n)) return (next.at(-1) as number) <= 2;
-  // the next sibling at some level, optionally opening its first child: 3.2 → 3.3, 3.2 → 4, 3.2 → 4.1
+  // the next sibling at some level (or the one after, one missed), optionally opening its first child:
+  // 3.2 → 3.3, 3.2 → 4, 3.2 → 4.1, 3 → 5
   for (let level = 0; level < prev.length; level++) {
-    if (next[level] === (prev[level] as number) + 1) {
+    const step = (next[level] as number) - (prev[level] as number);
+    if (step === 1 || step === 2) {
       const below = next.slice(level + 1);
       return below.length <= 1 && below.every((n) => n === 1);
     }
-    if (next[level] !== prev[level]) return false;
+    if (step !== 0) return false;
   }
   return false;
 }
 
-function looksLikeTitle(title: string): boolean {
+function looksLikeTitle(title: string, maxCommas: number): boolean {
+  // an author list ("Alec Radford, Karthik Narasimhan, Tim Salimans"); a title may list two or three things
+  if ((title.match(/,/g) ?? []).length > maxCommas) return false;
   if (/[.,;:]$/.test(title)) return false;
-  // a sentence or a reference ("Anthropic. 2024. The claude 3 model family"), a table-of-contents line ending in its
-  // page number, an affiliation line with footnote marks ("University of California 2 MBZUAI"), a quotation
-  if (/\.\s/.test(title) || /\s\d+$/.test(title) || /\s\d\s/.test(title) || /["“”]/.test(title)) return false;
+  // a sentence or a reference ("Anthropic. 2024. The claude 3 model family"; "vs. " and "al. " are not sentence
+  // ends), a table-of-contents entry ending in its page number, a quotation
+  if (/\p{Ll}{3,}\.\s/u.test(title) || /\d{4}\.\s/.test(title) || /\s\d+$/.test(title) || /["“”]/.test(title))
+    return false;
   if (title.split(/\s+/).length > MAX_TITLE_WORDS) return false;
   // mostly letters, not a row of a table
   const letters = title.replace(/[^\p{L}]/gu, "").length;
   return letters >= 3 && letters >= title.replace(/\s/g, "").length * 0.6;
 }
 
+/**
+ * The longest run of candidates, in reading order, each following the one before in sequence. Between runs as long,
+ * the one with the shorter titles (a heading names a section; list items, footnotes and affiliations say more), then
+ * the one with the later headings (a table of contents comes before the sections it lists).
+ */
+function longestSequence(cands: Candidate[]): Candidate[] {
+  const words = cands.map((c) => c.title.split(/\s+/).length);
+  const length: number[] = [];
+  const wordCount: number[] = [];
+  const before: number[] = [];
+  // a before b: longer, then fewer words; ">=" on equal terms keeps the later one
+  const better = (len: number, w: number, bestLen: number, bestW: number) =>
+    len > bestLen || (len === bestLen && w <= bestW);
+  let end = -1;
+  cands.forEach((c, i) => {
+    const own = words[i] as number;
+    let best = followsInSequence(null, c.number) ? 1 : 0;
+    let bestWords = best ? own : Number.POSITIVE_INFINITY;
+    let from = -1;
+    for (let j = 0; j < i; j++) {
+      const lj = length[j] as number;
+      if (lj === 0 || !followsInSequence((cands[j] as Candidate).number, c.number)) continue;
+      const w = (wordCount[j] as number) + own;
+      if (better(lj + 1, w, best, bestWords)) {
+        best = lj + 1;
+        bestWords = w;
+        from = j;
+      }
+    }
+    length.push(best);
+    wordCount.push(bestWords);
+    before.push(from);
+    if (best > 0 && (end < 0 || better(best, bestWords, length[end] as number, wordCount[end] as number))) end = i;
+  });
+  const out: Candidate[] = [];
+  for (let i = end; i >= 0; i = before[i] as number) out.push(cands[i] as Candidate);
+  return out.reverse();
+}
+
+/** The longer of the runs of each numbering style. */
+function bestOfStyles(runs: Candidate[][]): Candidate[] {
+  return runs.reduce((a, b) => (b.length > a.length ? b : a), []);
+}
+
 /** The section headings of a paper's pages, in reading order. */
 export function findSectionHeadings(pages: { pageNumber: number; text: string }[]): SectionHeading[] {
-  const out: SectionHeading[] = [];
-  let prev: number[] | null = null;
-  let open: { number: number[]; label: string }[] = [];
+  const markers: Marker[] = [];
+  const body: Candidate[] = [];
+  const appendix: Candidate[] = [];
+  let lastRoman: number | null = null;
   let pastReferences = false;
-  let romanStyle = false;
-  for (const { pageNumber, text } of [...pages].sort((a, b) => a.pageNumber - b.pageNumber)) {
+  for (const { pageNumber: page, text } of [...pages].sort((a, b) => a.pageNumber - b.pageNumber)) {
     let offset = 0;
     for (const line of text.split("\n")) {
       const at = offset;
@@ -88,44 +169,91 @@ export function findSectionHeadings(pages: { pageNumber: number; text: string }[
       const plain = UNNUMBERED.exec(trimmed);
       if (plain) {
         const word = plain[1] as string;
-        const title = word[0]?.toUpperCase() + word.slice(1);
-        out.push({ page: pageNumber, offset: at, numbering: "", title, path: [title] });
-        open = [];
-        if (/^(references|bibliography)$/i.test(word)) pastReferences = true;
-        // the body's numbering runs on past an unnumbered heading; the appendices' starts afresh
-        if (pastReferences) prev = null;
+        markers.push({ page, offset: at, title: word[0]?.toUpperCase() + word.slice(1) });
+        if (REFERENCES.test(word)) pastReferences = true;
         continue;
       }
-      let number: number[];
-      let numbering: string;
-      let title: string;
-      const roman = pastReferences ? null : ROMAN.exec(trimmed);
-      const arabic = roman ? null : NUMBERED.exec(trimmed);
-      if (roman) {
-        numbering = roman[1] as string;
-        number = [romanValue(numbering)];
-        title = (roman[2] as string).trim();
-      } else if (arabic) {
-        const [, head, rest, rawTitle] = arabic as unknown as [string, string, string, string];
-        const lettered = !/\d/.test(head);
-        if (lettered && !pastReferences) {
-          // inside a body numbered in Roman numerals, "A." is the current section's first subsection
-          if (!romanStyle || rest !== "" || prev === null) continue;
-          number = [prev[0] as number, head.charCodeAt(0) - 64];
-        } else {
-          number = [lettered ? head.charCodeAt(0) - 64 : Number(head), ...rest.split(".").filter(Boolean).map(Number)];
+      // after the references, author lists of numbered or lettered references look like headings
+      const push = (list: Candidate[], c: Omit<Candidate, "page" | "offset">) => {
+        if (looksLikeTitle(c.title, pastReferences ? 1 : 2)) list.push({ page, offset: at, ...c });
+      };
+      if (!pastReferences) {
+        const roman = ROMAN.exec(trimmed);
+        const sub = LETTERED_SUB.exec(trimmed);
+        const arabic = ARABIC.exec(trimmed);
+        if (roman?.[1]) {
+          lastRoman = romanValue(roman[1]);
+          push(body, { numbering: roman[1], title: (roman[2] as string).trim(), number: [lastRoman], style: "roman" });
+        } else if (sub && lastRoman !== null) {
+          const letter = sub[1] as string;
+          push(body, {
+            numbering: letter,
+            title: (sub[2] as string).trim(),
+            number: [lastRoman, letter.charCodeAt(0) - 64],
+            style: "roman",
+            letteredSub: true,
+          });
+        } else if (arabic) {
+          const numbering = arabic[1] as string;
+          const title = (arabic[2] as string).trim();
+          push(body, { numbering, title, number: components(numbering), style: "arabic" });
+          // a numbered "7 References" ends the body too
+          if (REFERENCES.test(title)) pastReferences = true;
         }
-        numbering = head + rest;
-        title = rawTitle.trim();
-      } else continue;
-      if (!looksLikeTitle(title) || !followsInSequence(prev, number)) continue;
-      open = open.filter((h) => h.number.length < number.length);
-      const label = `${numbering} ${title}`;
-      out.push({ page: pageNumber, offset: at, numbering, title, path: [...open.map((h) => h.label), label] });
-      open.push({ number, label });
-      prev = number;
-      if (roman) romanStyle = true;
+        continue;
+      }
+      const named = APPENDIX.exec(trimmed);
+      const lettered = named ?? LETTERED.exec(trimmed);
+      const arabic = ARABIC.exec(trimmed);
+      if (lettered) {
+        const numbering = (lettered[1] as string).toUpperCase();
+        push(appendix, {
+          numbering,
+          title: (lettered[2] as string).trim(),
+          number: components(numbering),
+          style: "letter",
+        });
+      } else if (arabic) {
+        const numbering = arabic[1] as string;
+        push(appendix, {
+          numbering,
+          title: (arabic[2] as string).trim(),
+          number: components(numbering),
+          style: "arabic",
+        });
+      }
     }
+  }
+  const numbered = [
+    ...bestOfStyles([
+      longestSequence(body.filter((c) => c.style === "arabic")),
+      longestSequence(body.filter((c) => c.style === "roman")),
+    ]),
+    ...bestOfStyles([
+      longestSequence(appendix.filter((c) => c.style === "letter")),
+      longestSequence(appendix.filter((c) => c.style === "arabic")),
+    ]),
+  ];
+  const all: (Candidate | Marker)[] = [...numbered, ...markers].sort((a, b) => a.page - b.page || a.offset - b.offset);
+  const out: SectionHeading[] = [];
+  let open: { number: number[]; label: string }[] = [];
+  for (const h of all) {
+    if (!("number" in h)) {
+      out.push({ page: h.page, offset: h.offset, numbering: "", title: h.title, path: [h.title] });
+      open = [];
+      continue;
+    }
+    const label = `${h.numbering} ${h.title}`;
+    // the enclosing sections: the open headings whose numbers this one's extends
+    open = open.filter((o) => o.number.length < h.number.length && o.number.every((n, i) => h.number[i] === n));
+    out.push({
+      page: h.page,
+      offset: h.offset,
+      numbering: h.numbering,
+      title: h.title,
+      path: [...open.map((o) => o.label), label],
+    });
+    open.push({ number: h.number, label });
   }
   return out;
 }
