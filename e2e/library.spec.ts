@@ -73,6 +73,20 @@ test.describe
       await expect(paper.viewer).toHaveAttribute("data-page", String(HIGHLIGHT_PAGE + 1));
       await expect(page).toHaveURL(new RegExp(`[?&]page=${HIGHLIGHT_PAGE + 1}(&|$)`));
       await expect(page).not.toHaveURL(/[?&]hl=/);
+
+      // the contents, from the paper's headings: the page's sections marked, an entry turns to its page
+      const contents = paper.outlineEntries;
+      await expect(contents).toHaveText([
+        /^Abstract\s*p\. 1$/,
+        /^1 Introduction\s*p\. 1$/,
+        /^2 Method\s*p\. 2$/,
+        /^3 Conclusion\s*p\. 3$/,
+        /^References\s*p\. 3$/,
+      ]);
+      await expect(contents.filter({ hasText: "3 Conclusion" })).toHaveAttribute("aria-current", "location");
+      await contents.filter({ hasText: "1 Introduction" }).click();
+      await expect(paper.viewer).toHaveAttribute("data-page", "1");
+      await expect(contents.filter({ hasText: "Abstract" })).toHaveAttribute("aria-current", "location");
     });
 
     test("a file that is not a PDF is rejected with a clear message", async ({ page, pdfFiles }) => {

@@ -9,6 +9,7 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Separator } from "@/components/ui/separator";
 import { PaperMetadata } from "./paper-metadata";
+import { PaperOutline } from "./paper-outline";
 import type { PaperDetailView } from "./types";
 
 export function PaperView({
@@ -66,6 +67,7 @@ export function PaperView({
           </Alert>
         )}
         <PaperMetadata paper={paper} />
+        <PaperOutline paperId={paper.id} outline={paper.outline} />
         {paper.abstract && (
           <section aria-labelledby="abstract-heading" className="space-y-2">
             <h2 id="abstract-heading" className="font-semibold text-sm">

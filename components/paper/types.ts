@@ -21,4 +21,17 @@ export interface PaperDetailView {
   createdAt: string;
   chunkCount: number;
   summary: { text: string; method: "extractive" | "llm"; model: string | null; createdAt: string } | null;
+  /** The paper's section headings, in reading order (lib/text/sections.ts); empty when none were found. */
+  outline: OutlineEntry[];
+}
+
+/** A section heading of the paper, for its table of contents. */
+export interface OutlineEntry {
+  /** 1-based page the heading is on. */
+  page: number;
+  /** As printed ("3.2", "B", "II"); empty for "Abstract", "References" and the like. */
+  numbering: string;
+  title: string;
+  /** 0 for a top-level section, 1 for its subsections, … */
+  depth: number;
 }

@@ -109,6 +109,18 @@ export async function getPageText(
   return row?.text ?? null;
 }
 
+/** A paper's stored page texts, in page order. */
+export async function getPageTexts(
+  db: Database,
+  { paperId }: { paperId: string },
+): Promise<{ pageNumber: number; text: string }[]> {
+  return db
+    .select({ pageNumber: pages.pageNumber, text: pages.text })
+    .from(pages)
+    .where(eq(pages.paperId, paperId))
+    .orderBy(pages.pageNumber);
+}
+
 /** Deletes the paper; pages, chunks and summaries go with it (ON DELETE CASCADE). Returns the stored file's path. */
 export async function deletePaper(db: Database, { id }: { id: string }): Promise<{ filePath: string } | null> {
   const [row] = await db.delete(papers).where(eq(papers.id, id)).returning({ filePath: papers.filePath });

@@ -23,6 +23,11 @@ export class PaperPage {
     return this.page.locator(`[data-testid="pdf-page"][data-page-number="${pageNumber}"]`);
   }
 
+  /** The entries of the paper's contents (its section headings), in order. */
+  get outlineEntries(): Locator {
+    return this.page.getByTestId("outline-entry");
+  }
+
   /** Highlight marks in the text layer of a rendered page. */
   highlights(pageNumber: number): Locator {
     return this.pdfPage(pageNumber).locator(".textLayer mark");

@@ -5,7 +5,8 @@ import { PaperSummary } from "@/components/paper/paper-summary";
 import { PaperView } from "@/components/paper/paper-view";
 import type { PaperDetailView } from "@/components/paper/types";
 import { getDb } from "@/db";
-import { getPageText, getPaperDetail } from "@/db/queries/papers";
+import { getPageText, getPageTexts, getPaperDetail } from "@/db/queries/papers";
+import { findSectionHeadings } from "@/lib/text/sections";
 import { firstValues, paperIdSchema, paperViewQuerySchema } from "../../schema";
 
 export const dynamic = "force-dynamic";
@@ -50,6 +51,11 @@ export default async function PaperPage({ params, searchParams }: Props) {
     passage = text?.slice(query.start, Math.min(query.end, query.start + 5_000)).trim() || null;
   }
 
+  // the table of contents: the paper's headings (top-level sections and their subsections), found in its pages
+  const outline = findSectionHeadings(await getPageTexts(await getDb(), { paperId: paper.id }))
+    .map((h) => ({ page: h.page, numbering: h.numbering, title: h.title, depth: h.path.length - 1 }))
+    .filter((h) => h.depth <= 1);
+
   const view: PaperDetailView = {
     id: paper.id,
     title: paper.title,
@@ -75,6 +81,7 @@ export default async function PaperPage({ params, searchParams }: Props) {
           createdAt: new Date(summary.createdAt).toISOString(),
         }
       : null,
+    outline,
   };
 
   return (

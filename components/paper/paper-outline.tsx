@@ -1,0 +1,65 @@
+"use client";
+
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { paperHref } from "@/components/library/types";
+import { cn } from "@/components/ui/cn";
+import type { OutlineEntry } from "./types";
+
+/**
+ * The entries to mark for the viewer's page: the headings on it, or, when none is, the last one before it (the
+ * section the page continues). Indexes into `outline`.
+ */
+export function currentEntries(outline: readonly OutlineEntry[], page: number): number[] {
+  const on = outline.flatMap((e, i) => (e.page === page ? [i] : []));
+  if (on.length > 0) return on;
+  let before = -1;
+  outline.forEach((e, i) => {
+    if (e.page < page) before = i;
+  });
+  return before >= 0 ? [before] : [];
+}
+
+/**
+ * The paper's table of contents, from the headings found in its text: each entry turns the viewer to its page, and
+ * the sections of the page in view are marked.
+ */
+export function PaperOutline({ paperId, outline }: { paperId: string; outline: readonly OutlineEntry[] }) {
+  const searchParams = useSearchParams();
+  const page = Number(searchParams.get("page")) || 1;
+  const current = currentEntries(outline, page);
+  if (outline.length === 0) return null;
+  return (
+    <details open className="group space-y-2" data-testid="paper-outline">
+      <summary className="cursor-pointer rounded-sm font-semibold text-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+        Contents <span className="font-normal text-muted-foreground">({outline.length})</span>
+      </summary>
+      <nav aria-label="Contents">
+        <ol className="space-y-0.5 text-sm">
+          {outline.map((e, i) => (
+            <li key={`${e.page}-${i}`} className={cn(e.depth > 0 && "pl-4")}>
+              <Link
+                href={paperHref(paperId, { page: e.page })}
+                scroll={false}
+                replace
+                aria-current={i === current[0] ? "location" : undefined}
+                className={cn(
+                  "-mx-2 flex items-baseline gap-2 rounded-md px-2 py-0.5 text-muted-foreground outline-none transition-colors hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50",
+                  current.includes(i) && "bg-accent/60 font-medium text-foreground",
+                )}
+                data-testid="outline-entry"
+                data-page={e.page}
+              >
+                <span className="min-w-0 flex-1 truncate" title={`${e.numbering} ${e.title}`.trim()}>
+                  {e.numbering && <span className="tabular-nums">{e.numbering} </span>}
+                  {e.title}
+                </span>
+                <span className="shrink-0 text-xs tabular-nums">p. {e.page}</span>
+              </Link>
+            </li>
+          ))}
+        </ol>
+      </nav>
+    </details>
+  );
+}
