@@ -48,8 +48,8 @@ const PAPERS = [
     title: "Glacier Retreat Measured by Repeat Photogrammetry",
     pages: [
       "Glacier Retreat Measured by Repeat Photogrammetry\nAbstract. We measure the retreat of alpine glaciers with repeat photogrammetry from archival aerial photographs and recent drone surveys.",
-      "Method. Ground control points anchor each photogrammetric model. Terminus positions are digitised along flow lines every five years.",
-      "Results. The terminus of the studied glacier retreated 412 metres between 1950 and 2020, with the fastest retreat after 1990 as summer temperatures rose.",
+      "2 Method\nGround control points anchor each photogrammetric model. Terminus positions are digitised along flow lines every five years.",
+      "3 Results\nThe terminus of the studied glacier retreated 412 metres between 1950 and 2020, with the fastest retreat after 1990 as summer temperatures rose.",
     ],
   },
   {
@@ -135,7 +135,7 @@ describe("npm run cli", () => {
       );
       expect(r.section === null || typeof r.section === "string").toBe(true);
     }
-    expect(results[0]).toMatchObject({ title: PAPERS[0]?.title, page: 3 });
+    expect(results[0]).toMatchObject({ title: PAPERS[0]?.title, page: 3, section: "3 Results" });
     expect(String(results[0]?.text)).toContain("412 metres");
     expect(new Set(results.map((r) => r.chunk_uid)).size).toBe(results.length);
   });

@@ -77,15 +77,16 @@ test.describe
       // the contents, from the paper's headings: the page's sections marked, an entry turns to its page
       const contents = paper.outlineEntries;
       await expect(contents).toHaveText([
-        /^Abstract\s*p\. 1$/,
-        /^1 Introduction\s*p\. 1$/,
-        /^2 Method\s*p\. 2$/,
-        /^3 Conclusion\s*p\. 3$/,
-        /^References\s*p\. 3$/,
+        /^Abstract, page p\. 1$/,
+        /^1 Introduction, page p\. 1$/,
+        /^2 Method, page p\. 2$/,
+        /^3 Conclusion, page p\. 3$/,
+        /^References, page p\. 3$/,
       ]);
       await expect(contents.filter({ hasText: "3 Conclusion" })).toHaveAttribute("aria-current", "location");
       await contents.filter({ hasText: "1 Introduction" }).click();
       await expect(paper.viewer).toHaveAttribute("data-page", "1");
+      await expect(page).toHaveURL(/[?&]page=1(&|$)/);
       await expect(contents.filter({ hasText: "Abstract" })).toHaveAttribute("aria-current", "location");
     });
 

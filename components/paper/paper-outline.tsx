@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
+import type * as React from "react";
 import { paperHref } from "@/components/library/types";
 import { cn } from "@/components/ui/cn";
 import type { OutlineEntry } from "./types";
@@ -20,17 +21,32 @@ export function currentEntries(outline: readonly OutlineEntry[], page: number): 
   return before >= 0 ? [before] : [];
 }
 
+/** The viewer's highlight belongs to its page: turning to another page drops it (as the viewer's own page turns do). */
+const HIGHLIGHT_PARAMS = ["hl", "start", "end"] as const;
+
+/** Contents longer than this start folded, so the abstract and summary stay in reach. */
+const OPEN_UP_TO = 30;
+
 /**
- * The paper's table of contents, from the headings found in its text: each entry turns the viewer to its page, and
- * the sections of the page in view are marked.
+ * The paper's table of contents, from the headings found in its text: each entry turns the viewer to its page (in the
+ * browser: the URL's `page` changes and the viewer follows it, no server round trip; the link still opens in a new
+ * tab), and the sections of the page in view are marked.
  */
 export function PaperOutline({ paperId, outline }: { paperId: string; outline: readonly OutlineEntry[] }) {
   const searchParams = useSearchParams();
   const page = Number(searchParams.get("page")) || 1;
   const current = currentEntries(outline, page);
   if (outline.length === 0) return null;
+  const turnTo = (event: React.MouseEvent<HTMLAnchorElement>, target: number) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    event.preventDefault();
+    const params = new URLSearchParams(window.location.search);
+    if (params.get("page") !== String(target)) for (const k of HIGHLIGHT_PARAMS) params.delete(k);
+    params.set("page", String(target));
+    window.history.replaceState(null, "", `${window.location.pathname}?${params}`);
+  };
   return (
-    <details open className="group space-y-2" data-testid="paper-outline">
+    <details open={outline.length <= OPEN_UP_TO} className="space-y-2" data-testid="paper-outline">
       <summary className="cursor-pointer rounded-sm font-semibold text-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
         Contents <span className="font-normal text-muted-foreground">({outline.length})</span>
       </summary>
@@ -40,8 +56,8 @@ export function PaperOutline({ paperId, outline }: { paperId: string; outline: r
             <li key={`${e.page}-${i}`} className={cn(e.depth > 0 && "pl-4")}>
               <Link
                 href={paperHref(paperId, { page: e.page })}
-                scroll={false}
-                replace
+                prefetch={false}
+                onClick={(event) => turnTo(event, e.page)}
                 aria-current={i === current[0] ? "location" : undefined}
                 className={cn(
                   "-mx-2 flex items-baseline gap-2 rounded-md px-2 py-0.5 text-muted-foreground outline-none transition-colors hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50",
@@ -50,11 +66,15 @@ export function PaperOutline({ paperId, outline }: { paperId: string; outline: r
                 data-testid="outline-entry"
                 data-page={e.page}
               >
-                <span className="min-w-0 flex-1 truncate" title={`${e.numbering} ${e.title}`.trim()}>
+                <span className="line-clamp-2 min-w-0 flex-1">
                   {e.numbering && <span className="tabular-nums">{e.numbering} </span>}
                   {e.title}
                 </span>
-                <span className="shrink-0 text-xs tabular-nums">p. {e.page}</span>
+                <span className="shrink-0 text-xs tabular-nums">
+                  <span className="sr-only">, page </span>
+                  <span aria-hidden>p. </span>
+                  {e.page}
+                </span>
               </Link>
             </li>
           ))}

@@ -111,6 +111,7 @@ function SourceChip({ source }: { source: StepSource }) {
       >
         <span className="min-w-0 truncate font-medium group-hover:underline">{source.title || source.paperId}</span>
         {page !== null && <span className="shrink-0 text-muted-foreground">p. {page}</span>}
+        {source.section && <span className="sr-only">, section {source.section}</span>}
         {similarity && (
           <span className="shrink-0 text-muted-foreground tabular-nums">
             <span className="sr-only">relevance </span>

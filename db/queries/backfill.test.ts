@@ -222,14 +222,32 @@ describe("backfillSections", () => {
     const { db } = handle;
     await db.update(chunks).set({ section: null }).where(eq(chunks.paperId, "p2"));
     await setMeta(db, { key: "chunk_sections_version", value: 0 });
-    await db.execute(sql`alter table pages rename to pages_away`);
+    // the sections are written, then recording the version fails: all of it is rolled back
+    await db.execute(sql`create function lectern_refuse() returns trigger language plpgsql as $$
+      begin raise exception 'version write refused'; end $$`);
+    await db.execute(sql`create trigger lectern_refuse_version before insert or update on library_meta
+      for each row when (new.key = 'chunk_sections_version') execute function lectern_refuse()`);
     try {
-      await expect(backfillSections(db)).rejects.toThrow();
+      await expect(backfillSections(db)).rejects.toMatchObject({
+        cause: expect.objectContaining({ message: expect.stringMatching(/version write refused/) }),
+      });
     } finally {
-      await db.execute(sql`alter table pages_away rename to pages`);
+      await db.execute(sql`drop trigger lectern_refuse_version on library_meta`);
+      await db.execute(sql`drop function lectern_refuse()`);
     }
+    const after = await db.select({ section: chunks.section }).from(chunks).where(eq(chunks.paperId, "p2"));
+    expect(after.every((r) => r.section === null)).toBe(true);
     expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(0);
+
     expect(await backfillSections(db)).toBe(3);
     expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(SECTIONS_VERSION);
+  });
+
+  it("two runs at once do the work once", async () => {
+    const { db } = handle;
+    await db.update(chunks).set({ section: null }).where(eq(chunks.paperId, "p2"));
+    await setMeta(db, { key: "chunk_sections_version", value: 0 });
+    const runs = await Promise.all([backfillSections(db), backfillSections(db)]);
+    expect(runs.sort()).toEqual([0, 3]);
   });
 });

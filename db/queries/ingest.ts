@@ -220,11 +220,13 @@ const SECTIONS_META_KEY = "chunk_sections_version";
  * Finds the `section` of every page chunk again, from each paper's stored pages, when the library's sections come
  * from an older section finder or from none (libraries indexed before migration 0007); the library's
  * `chunk_sections_version` records it (a chunk before its paper's first heading has a null section, so null cannot
- * mark what is left to do). Returns how many chunks' sections changed. One transaction, under an advisory lock and
- * with the version checked again inside it, so two processes starting at once do the work once and a failure leaves
- * the sections and the version as they were (the next start tries again). Above `rebuildIndexesAbove` chunks the
- * table's HNSW and GIN indexes are dropped first and recreated after (every rewritten row would otherwise be inserted
- * into them again: see backfillSearchText). `onStart` hears the number of chunks when there is work to do.
+ * mark what is left to do). Returns how many chunks' sections changed. One transaction, which first takes an advisory
+ * lock and checks the version again: two processes starting at once do the work once (the second waits, then finds
+ * it done), and a failure leaves the sections and the version as they were (the next start tries again). A paper
+ * whose sections cannot be written (its own savepoint fails) keeps its old ones and is logged; the others go on.
+ * Above `rebuildIndexesAbove` chunks the table's HNSW and GIN indexes are dropped first and recreated after (every
+ * rewritten row would otherwise be inserted into them again: see backfillSearchText). `onStart` hears the number of
+ * chunks when there is work to do.
  */
 export async function backfillSections(
   db: Database,
@@ -240,43 +242,56 @@ export async function backfillSections(
   const n = Number(count?.n ?? 0);
   if (n > 0) onStart?.(n);
   const fill = async (tx: Database) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:sections_backfill'))`);
-    if ((await current(tx)) >= SECTIONS_VERSION) return 0; // another process did it meanwhile
     let changed = 0;
     const paperIds = await tx.select({ id: papers.id }).from(papers).orderBy(papers.id);
     for (const { id } of paperIds) {
-      const [paperPages, paperChunks] = await Promise.all([
-        tx.select({ pageNumber: pages.pageNumber, text: pages.text }).from(pages).where(eq(pages.paperId, id)),
-        tx
-          .select({ chunkUid: chunks.chunkUid, pageNumber: chunks.pageNumber, charStart: chunks.charStart })
-          .from(chunks)
-          .where(eq(chunks.paperId, id)),
-      ]);
-      if (paperChunks.length === 0) continue;
-      const labels = sectionsOf(paperPages, paperChunks);
-      const rows = await queryRows<{ n: number }>(
-        tx,
-        sql`
-        with updated as (
-          update ${chunks} set section = u.section
-          from unnest(${sqlArray(
-            paperChunks.map((c) => c.chunkUid),
-            "text",
-          )}, ${sqlArray(labels, "text")}) as u(uid, section)
-          where ${chunks.chunkUid} = u.uid and ${chunks.section} is distinct from u.section
-          returning 1
-        )
-        select count(*)::int as n from updated`,
-      );
-      changed += Number(rows[0]?.n ?? 0);
+      try {
+        changed += await tx.transaction((sp) => fillPaperSections(sp as unknown as Database, id));
+      } catch (e) {
+        console.error(`[db] sections of paper ${id} not found: ${(e as Error).message}`);
+      }
     }
     await setMeta(tx, { key: SECTIONS_META_KEY, value: SECTIONS_VERSION });
     return changed;
   };
-  return n > rebuildIndexesAbove
-    ? withIndexesRebuilt(db, "chunks", { maintenanceWorkMem }, fill)
-    : db.transaction((tx) => fill(tx as unknown as Database));
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    await t.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:sections_backfill'))`);
+    if ((await current(t)) >= SECTIONS_VERSION) return 0; // another process did it meanwhile
+    return n > rebuildIndexesAbove ? withIndexesRebuilt(t, "chunks", { maintenanceWorkMem }, fill) : fill(t);
+  });
 }
+
+/** Writes the sections of one paper's chunks (in batches: two bind parameters per chunk); returns how many changed. */
+async function fillPaperSections(db: Database, paperId: string): Promise<number> {
+  const [paperPages, paperChunks] = await Promise.all([
+    db.select({ pageNumber: pages.pageNumber, text: pages.text }).from(pages).where(eq(pages.paperId, paperId)),
+    db
+      .select({ chunkUid: chunks.chunkUid, pageNumber: chunks.pageNumber, charStart: chunks.charStart })
+      .from(chunks)
+      .where(eq(chunks.paperId, paperId)),
+  ]);
+  const labels = sectionsOf(paperPages, paperChunks);
+  let changed = 0;
+  for (let i = 0; i < paperChunks.length; i += SECTION_BATCH) {
+    const uids = paperChunks.slice(i, i + SECTION_BATCH).map((c) => c.chunkUid);
+    const rows = await queryRows<{ n: number }>(
+      db,
+      sql`
+      with updated as (
+        update ${chunks} set section = u.section
+        from unnest(${sqlArray(uids, "text")}, ${sqlArray(labels.slice(i, i + SECTION_BATCH), "text")}) as u(uid, section)
+        where ${chunks.chunkUid} = u.uid and ${chunks.section} is distinct from u.section
+        returning 1
+      )
+      select count(*)::int as n from updated`,
+    );
+    changed += Number(rows[0]?.n ?? 0);
+  }
+  return changed;
+}
+
+const SECTION_BATCH = 5_000;
 
 /**
  * Runs `fill` — a rewrite of many rows of `table` — with the table's HNSW and GIN indexes dropped, then recreates them

@@ -49,48 +49,65 @@ describe("findSectionHeadings", () => {
     ]);
   });
 
-  it("skips list items, sentences, references, table-of-contents lines and table rows that look like headings", () => {
+  it("skips list items, sentences, tables of contents and table rows that look like headings", () => {
     const pages = paper(
+      ["Contents", "1 Introduction 3", "1.1 Contributions 4", "2 Approach 5", "3 Experiment 11"].join("\n"),
       [
-        "Contents",
-        "1 Introduction 3",
-        "2 Approach 5",
         "1 Introduction",
         "Text.",
-        "1. For a given attention head and word, we take",
+        "We list the datasets:",
+        "1 Natural Questions",
+        "2 TriviaQA",
+        "3 HotpotQA",
+        "4 WebQuestions",
+        "More text.",
         "2 Approach",
+        "Text.",
         "6. We observe that the larger model has similar performance",
+        "Text.",
         "3 12.5 14.2 15.0",
         "2.1 Reward Modeling",
+        "Text.",
         "2 The model is trained with a learning rate of 0.1. It converges.",
+        "3 Experiments with GPT 4",
+        "Text.",
       ].join("\n"),
     );
-    expect(paths(pages)).toEqual(["p1 1 Introduction", "p1 2 Approach", "p1 2 Approach › 2.1 Reward Modeling"]);
+    expect(paths(pages)).toEqual([
+      "p2 1 Introduction",
+      "p2 2 Approach",
+      "p2 2 Approach › 2.1 Reward Modeling",
+      "p2 3 Experiments with GPT 4",
+    ]);
   });
 
   it("counts lettered sections only after the references, where appendices start their own numbering", () => {
     const pages = paper(
       "1 Introduction\nA Closer Look at the start of a sentence\n2 Method\nText.",
-      "References\nA. Vaswani, N. Shazeer. Attention is all you need.\nA Implementation Details\nB Prompts\nB.1 Prompt for Selection",
+      "References\nA. Vaswani, N. Shazeer. Attention is all you need.\nA Neural Probabilistic Language Model\nB. Zoph and Q. Le\nText.",
+      "A Implementation Details\nText.\nB Prompts\nText.\nB.1 Prompt for Selection\nText.",
     );
     expect(paths(pages)).toEqual([
       "p1 1 Introduction",
       "p1 2 Method",
       "p2 References",
-      "p2 A Implementation Details",
-      "p2 B Prompts",
-      "p2 B Prompts › B.1 Prompt for Selection",
+      "p3 A Implementation Details",
+      "p3 B Prompts",
+      "p3 B Prompts › B.1 Prompt for Selection",
     ]);
   });
 
   it("reads IEEE-style Roman numerals with lettered subsections", () => {
-    const pages = paper("I. INTRODUCTION\nText.\nII. OVERVIEW OF RAG\nA. Naive RAG\nB. Advanced RAG\nIII. RETRIEVAL");
+    const pages = paper(
+      "I. INTRODUCTION\nText.\nII. OVERVIEW OF RAG\nText.\nA. Naive RAG\nText.\nB. Advanced RAG\nText.\nIII. RETRIEVAL\nText.\nIV. REFERENCES\nJ. Smith and K. Lee\nB. Jones and K. Lee",
+    );
     expect(paths(pages)).toEqual([
       "p1 I INTRODUCTION",
       "p1 II OVERVIEW OF RAG",
       "p1 II OVERVIEW OF RAG › A Naive RAG",
       "p1 II OVERVIEW OF RAG › B Advanced RAG",
       "p1 III RETRIEVAL",
+      "p1 IV REFERENCES",
     ]);
   });
 
@@ -156,6 +173,26 @@ describe("findSectionHeadings", () => {
     const found = paths(pages);
     expect(found.slice(0, 11)).toEqual(roman.map((r) => `p1 ${r} SECTION ${r}`));
     expect(found.slice(11)).toEqual(["p1 XI SECTION XI › A Encoder"]);
+  });
+
+  it("takes no lone candidate for a numbering, and lets the abstract reach no further than its page", () => {
+    const pages = paper(
+      "A Paper\n1 Department of Computer Science\nAbstract\nWe study.",
+      "Introduction\nUnnumbered headings are not found.",
+      "Conclusion\nText.\nReferences\n[1] A reference.",
+    );
+    const headings = findSectionHeadings(pages);
+    expect(headings.filter((h) => h.title).map((h) => `p${h.page} ${h.title}`)).toEqual([
+      "p1 Abstract",
+      "p3 References",
+    ]);
+    expect(
+      sectionsOf(pages, [
+        { pageNumber: 1, charStart: "A Paper\n1 Department of Computer Science\nAbstract\n".length },
+        { pageNumber: 2, charStart: 0 },
+        { pageNumber: 3, charStart: 0 },
+      ]),
+    ).toEqual(["Abstract", null, null]);
   });
 
   it("finds nothing in a text without headings", () => {

@@ -5,9 +5,9 @@ import { PaperSummary } from "@/components/paper/paper-summary";
 import { PaperView } from "@/components/paper/paper-view";
 import type { PaperDetailView } from "@/components/paper/types";
 import { getDb } from "@/db";
-import { getPageText, getPageTexts, getPaperDetail } from "@/db/queries/papers";
-import { findSectionHeadings } from "@/lib/text/sections";
+import { getPageText, getPaperDetail } from "@/db/queries/papers";
 import { firstValues, paperIdSchema, paperViewQuerySchema } from "../../schema";
+import { paperOutline } from "./outline";
 
 export const dynamic = "force-dynamic";
 
@@ -51,10 +51,7 @@ export default async function PaperPage({ params, searchParams }: Props) {
     passage = text?.slice(query.start, Math.min(query.end, query.start + 5_000)).trim() || null;
   }
 
-  // the table of contents: the paper's headings (top-level sections and their subsections), found in its pages
-  const outline = findSectionHeadings(await getPageTexts(await getDb(), { paperId: paper.id }))
-    .map((h) => ({ page: h.page, numbering: h.numbering, title: h.title, depth: h.path.length - 1 }))
-    .filter((h) => h.depth <= 1);
+  const outline = await paperOutline(await getDb(), paper);
 
   const view: PaperDetailView = {
     id: paper.id,
