@@ -150,7 +150,6 @@ function longestSequence(cands: Candidate[]): Candidate[] {
   const exact = new Map<string, Standing>();
   const byPrefix = new Map<string, Standing>();
   const before: number[] = [];
-  const standing: Standing[] = [];
   let end: Standing | undefined;
   cands.forEach((c, i) => {
     const n = c.number;
@@ -179,11 +178,7 @@ function longestSequence(cands: Candidate[]): Candidate[] {
       }
     }
     before.push(from);
-    if (!best) {
-      standing.push({ length: 0, words: 0, index: i });
-      return;
-    }
-    standing.push(best);
+    if (!best) return;
     const key = n.join(".");
     if (outranks(best, exact.get(key))) exact.set(key, best);
     for (let k = 1; k <= n.length; k++) {
