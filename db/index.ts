@@ -155,20 +155,20 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
     const { backfillSearchText, backfillSections } = await import("./queries/ingest");
     // PGlite lives in a WebAssembly heap of its own: its default memory settings stay.
     const maintenanceWorkMem = handle.driver === "postgres" ? "1GB" : undefined;
-    let t0 = performance.now();
+    const t0 = performance.now();
     const filled = await backfillSearchText(handle.db, { maintenanceWorkMem });
     if (filled > 0) {
       const s = ((performance.now() - t0) / 1000).toFixed(1);
       console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s`);
     }
     // the sections are for display: a failure is logged and tried again at the next start, the library opens
-    t0 = performance.now();
+    const t1 = performance.now();
     await backfillSections(handle.db, {
       maintenanceWorkMem,
       onStart: (n) => console.error(`[db] finding the sections of ${n} stored passages (once)…`),
     }).then(
       (changed) => {
-        const s = ((performance.now() - t0) / 1000).toFixed(1);
+        const s = ((performance.now() - t1) / 1000).toFixed(1);
         if (changed > 0) console.error(`[db] found the sections of ${changed} stored passages in ${s} s`);
       },
       (e: unknown) => console.error(`[db] sections not found (tried again at the next start): ${briefError(e)}`),

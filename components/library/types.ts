@@ -35,6 +35,17 @@ export function paperHref(id: string, params?: Record<string, string | number | 
   return `/papers/${encodeURIComponent(id)}${qs ? `?${qs}` : ""}`;
 }
 
+/**
+ * Records a page turn of the paper viewer in the current URL, without a server round trip (the viewer follows the
+ * URL's `page`). The highlight (`hl`, or `start`/`end`) belongs to its page: it is dropped unless `keepHighlight`.
+ */
+export function replacePageInUrl(page: number, keepHighlight: boolean): void {
+  const params = new URLSearchParams(window.location.search);
+  params.set("page", String(page));
+  if (!keepHighlight) for (const k of ["hl", "start", "end"]) params.delete(k);
+  window.history.replaceState(null, "", `${window.location.pathname}?${params}`);
+}
+
 export function paperPdfUrl(id: string): string {
   return `/api/papers/${encodeURIComponent(id)}/pdf`;
 }

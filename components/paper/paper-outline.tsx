@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import type * as React from "react";
-import { paperHref } from "@/components/library/types";
+import { paperHref, replacePageInUrl } from "@/components/library/types";
 import { cn } from "@/components/ui/cn";
 import type { OutlineEntry } from "./types";
 
@@ -21,9 +21,6 @@ export function currentEntries(outline: readonly OutlineEntry[], page: number): 
   return before >= 0 ? [before] : [];
 }
 
-/** The viewer's highlight belongs to its page: turning to another page drops it (as the viewer's own page turns do). */
-const HIGHLIGHT_PARAMS = ["hl", "start", "end"] as const;
-
 /** Contents longer than this start folded, so the abstract and summary stay in reach. */
 const OPEN_UP_TO = 30;
 
@@ -40,10 +37,8 @@ export function PaperOutline({ paperId, outline }: { paperId: string; outline: r
   const turnTo = (event: React.MouseEvent<HTMLAnchorElement>, target: number) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
     event.preventDefault();
-    const params = new URLSearchParams(window.location.search);
-    if (params.get("page") !== String(target)) for (const k of HIGHLIGHT_PARAMS) params.delete(k);
-    params.set("page", String(target));
-    window.history.replaceState(null, "", `${window.location.pathname}?${params}`);
+    // the highlight stays when the entry is on the page already in view
+    replacePageInUrl(target, searchParams.get("page") === String(target));
   };
   return (
     <details open={outline.length <= OPEN_UP_TO} className="space-y-2" data-testid="paper-outline">

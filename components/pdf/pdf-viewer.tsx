@@ -14,6 +14,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Document, Page, pdfjs } from "react-pdf";
 import "react-pdf/dist/Page/AnnotationLayer.css";
 import "react-pdf/dist/Page/TextLayer.css";
+import { replacePageInUrl } from "@/components/library/types";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -28,7 +29,6 @@ pdfjs.GlobalWorkerOptions.workerSrc = new URL("pdfjs-dist/build/pdf.worker.min.m
 const ZOOM_STEPS = [0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3] as const;
 const MIN_ZOOM = ZOOM_STEPS[0];
 const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] as number;
-const HIGHLIGHT_PARAMS = ["hl", "start", "end"] as const;
 
 export interface PdfViewerProps {
   /** Where the PDF is served (supports range requests). */
@@ -91,10 +91,7 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
     (target: number) => {
       const next = clamp(Math.round(target), 1, total);
       setPage(next);
-      const params = new URLSearchParams(window.location.search);
-      params.set("page", String(next));
-      if (next !== passagePage) for (const k of HIGHLIGHT_PARAMS) params.delete(k);
-      window.history.replaceState(null, "", `${window.location.pathname}?${params}`);
+      replacePageInUrl(next, next === passagePage);
     },
     [total, passagePage],
   );

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DbHandle, queryRows } from "@/db";
+import { type Database, type DbHandle, queryRows } from "@/db";
 import { backfillSearchText, backfillSections, SEARCH_TEXT_VERSION, SECTIONS_VERSION } from "@/db/queries/ingest";
 import { getMeta, setMeta } from "@/db/queries/meta";
 import { chunks, pages, papers, summaryChunks } from "@/db/schema";
@@ -14,6 +14,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await handle?.close();
 });
+
+/** The names of the chunks table's indexes, in order. */
+async function chunkIndexes(db: Database): Promise<string[]> {
+  const rows = await queryRows<{ indexname: string }>(
+    db,
+    sql`select indexname from pg_indexes where schemaname = current_schema() and tablename = 'chunks'
+        order by indexname`,
+  );
+  return rows.map((r) => r.indexname);
+}
 
 describe("backfillSearchText", () => {
   it("indexes rows stored before search_text existed, in batches, and then has nothing left to do", async () => {
@@ -83,20 +93,12 @@ describe("backfillSearchText", () => {
   it("above the threshold, drops the table's HNSW and GIN indexes, fills the rows and recreates the indexes", async () => {
     const { db } = handle;
     await db.execute(sql`update chunks set search_text = null`);
-    const indexesOf = async () =>
-      (
-        await queryRows<{ indexname: string }>(
-          db,
-          sql`select indexname from pg_indexes where schemaname = current_schema() and tablename = 'chunks'
-              order by indexname`,
-        )
-      ).map((r) => r.indexname);
-    const before = await indexesOf();
+    const before = await chunkIndexes(db);
     expect(before).toEqual(expect.arrayContaining(["chunks_embedding_hnsw", "chunks_tsv_gin"]));
 
     expect(await backfillSearchText(db, { batch: 2, rebuildIndexesAbove: 1 })).toBe(3);
 
-    expect(await indexesOf()).toEqual(before);
+    expect(await chunkIndexes(db)).toEqual(before);
     const found = await queryRows<{ uid: string }>(
       db,
       sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'fusion')`,
@@ -170,15 +172,7 @@ describe("backfillSections", () => {
         at(2, "Selects papers for the user.", 1),
       ]);
     await setMeta(db, { key: "chunk_sections_version", value: 0 });
-    const indexesOf = async () =>
-      (
-        await queryRows<{ indexname: string }>(
-          db,
-          sql`select indexname from pg_indexes where schemaname = current_schema() and tablename = 'chunks'
-              order by indexname`,
-        )
-      ).map((r) => r.indexname);
-    const before = await indexesOf();
+    const before = await chunkIndexes(db);
 
     // three of the four have a section (the title line comes before the first heading); the indexes are rebuilt
     expect(await backfillSections(db, { rebuildIndexesAbove: 1 })).toBe(3);
@@ -194,7 +188,7 @@ describe("backfillSections", () => {
       "1 Introduction",
       "2 Method › 2.1 Crawler Agent",
     ]);
-    expect(await indexesOf()).toEqual(before);
+    expect(await chunkIndexes(db)).toEqual(before);
     // the rows of the paper without headings are left alone, and the search text is unchanged
     const [p1] = await db
       .select({ section: chunks.section, s: chunks.searchText })

@@ -6,6 +6,7 @@ import { sectionsOf } from "@/lib/text/sections";
 import { passageSearchText } from "@/lib/text/terms";
 import { clearHubness } from "./hubness";
 import { getMeta, noteContentChanged, setMeta } from "./meta";
+import { getPageTexts } from "./papers";
 
 export interface PaperContent {
   paper: NewPaper;
@@ -265,7 +266,7 @@ export async function backfillSections(
 /** Writes the sections of one paper's chunks (in batches: two bind parameters per chunk); returns how many changed. */
 async function fillPaperSections(db: Database, paperId: string): Promise<number> {
   const [paperPages, paperChunks] = await Promise.all([
-    db.select({ pageNumber: pages.pageNumber, text: pages.text }).from(pages).where(eq(pages.paperId, paperId)),
+    getPageTexts(db, { paperId }),
     db
       .select({ chunkUid: chunks.chunkUid, pageNumber: chunks.pageNumber, charStart: chunks.charStart })
       .from(chunks)

@@ -192,15 +192,14 @@ async function ingestPrepared(
 
   stage("chunking");
   const pageRows = pageTexts.map((text, i) => ({ pageNumber: i + 1, text }));
-  const chunked = pageTexts.flatMap((text, i) =>
+  const pageChunks = pageTexts.flatMap((text, i) =>
     chunkPage(text).map((c) => ({
       ...c,
       pageNumber: i + 1,
       chunkUid: chunkUid(docId, i + 1, c.chunkIndex, c.charStart, c.charEnd),
     })),
   );
-  const sections = sectionsOf(pageRows, chunked);
-  const pageChunks = chunked.map((c, i) => ({ ...c, section: sections[i] ?? null }));
+  const sections = sectionsOf(pageRows, pageChunks);
 
   stage("summarizing");
   const summary = await summarize(ctx, pageTexts, meta, signal);
@@ -256,7 +255,7 @@ async function ingestPrepared(
           charStart: c.charStart,
           charEnd: c.charEnd,
           tokenCount: c.tokenCount,
-          section: c.section,
+          section: sections[i] ?? null,
           embedding: vectors[i] ?? null,
         })),
         summary: { text: summary.text, method: summary.method, model: summary.model ?? null },
