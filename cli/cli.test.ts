@@ -225,4 +225,20 @@ describe("npm run cli", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Cannot read questions/);
   });
+
+  it("evaluates several question files as one set, and refuses a qid that two files share", async () => {
+    const all = JSON.parse(await fs.readFile(path.join(dir, "questions.json"), "utf8")) as { qid: string }[];
+    const first = path.join(dir, "first.json");
+    const second = path.join(dir, "second.json");
+    await fs.writeFile(first, JSON.stringify(all.slice(0, 2)));
+    await fs.writeFile(second, JSON.stringify(all.slice(2)));
+    const both = await cli("eval", first, second, "--retriever", "hybrid", "--json");
+    expect(both.code).toBe(0);
+    const out = json<{ summary: Record<string, unknown>; questions: { qid: string }[] }>(both);
+    expect(out.summary).toMatchObject({ questions: 4, answerable: 3, unanswerable: 1 });
+    expect(out.questions.map((q) => q.qid)).toEqual(all.map((q) => q.qid));
+    const clash = await cli("eval", first, first, "--retriever", "hybrid");
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toMatch(/cannot be evaluated together: qid "G" appears twice/);
+  });
 });

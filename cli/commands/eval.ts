@@ -7,6 +7,7 @@ import { LecternError } from "@/lib/errors";
 import {
   comparisonsOf,
   EVAL_RETRIEVERS,
+  type EvalQuestion,
   type EvalRetriever,
   type EvalSummary,
   evalQuestionsSchema,
@@ -16,7 +17,8 @@ import {
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES } from "@/lib/search/significance";
 import { info, printJson } from "../output";
 
-const USAGE = "usage: npm run cli -- eval <questions.json> [--retriever fts|vector|hybrid|hybrid-mmr|all] [--json]";
+const USAGE =
+  "usage: npm run cli -- eval <questions.json> [more.json …] [--retriever fts|vector|hybrid|hybrid-mmr|all] [--json]";
 
 export function formatEvalTable(summaries: EvalSummary[]): string {
   const f = (x: number | null) => (x === null ? "—" : x.toFixed(2));
@@ -64,6 +66,25 @@ export function formatComparisonTable(comparisons: RetrieverComparison[]): strin
   ].join("\n");
 }
 
+async function readQuestions(file: string): Promise<EvalQuestion[]> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await fs.readFile(file, "utf8"));
+  } catch (e) {
+    throw new LecternError("bad_request:file", `Cannot read questions from ${file}: ${(e as Error).message}`);
+  }
+  const parsed = evalQuestionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join(".")})` : "";
+    throw new LecternError(
+      "bad_request:file",
+      `${file} is not a question list: ${issue?.message ?? "invalid"}${where}`,
+    );
+  }
+  return parsed.data;
+}
+
 export async function runEval(handle: DbHandle, args: string[], json: boolean): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -71,8 +92,7 @@ export async function runEval(handle: DbHandle, args: string[], json: boolean): 
     strict: false,
     options: { retriever: { type: "string", default: "hybrid-mmr" }, json: { type: "boolean" } },
   });
-  const file = positionals[0];
-  if (!file) {
+  if (positionals.length === 0) {
     info(USAGE);
     return 2;
   }
@@ -84,24 +104,21 @@ export async function runEval(handle: DbHandle, args: string[], json: boolean): 
         ? [which as EvalRetriever]
         : [];
   if (retrievers.length === 0) throw new LecternError("bad_request:input", `Unknown retriever "${which}".\n${USAGE}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await fs.readFile(file, "utf8"));
-  } catch (e) {
-    throw new LecternError("bad_request:file", `Cannot read questions from ${file}: ${(e as Error).message}`);
-  }
-  const parsed = evalQuestionsSchema.safeParse(raw);
-  if (!parsed.success) {
+  // several files are evaluated as one set (a dev set and a held-out one, say): qids must stay unique across them
+  const questions: EvalQuestion[] = [];
+  for (const file of positionals) questions.push(...(await readQuestions(file)));
+  const merged = evalQuestionsSchema.safeParse(questions);
+  if (!merged.success) {
     throw new LecternError(
       "bad_request:file",
-      `${file} is not a question list: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      `The question files cannot be evaluated together: ${merged.error.issues[0]?.message ?? "invalid"}`,
     );
   }
   const embedder = getEmbeddingProvider(getEnv());
   const results = [];
   for (const r of retrievers) {
-    info(`Evaluating ${r} on ${parsed.data.length} questions…`);
-    results.push(await runEvaluation(handle.db, parsed.data, embedder, { retriever: r }));
+    info(`Evaluating ${r} on ${questions.length} questions…`);
+    results.push(await runEvaluation(handle.db, questions, embedder, { retriever: r }));
   }
   const comparisons = comparisonsOf(results);
   if (json) {
