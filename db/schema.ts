@@ -139,7 +139,7 @@ export const chunks = pgTable(
     charEnd: integer("char_end").notNull(),
     tokenCount: integer("token_count").notNull(),
     /**
-     * The section the chunk starts in, outermost heading first ("4 Methodology › 4.2 Crawler"; lib/text/sections.ts),
+     * The section most of the chunk's text is in, outermost heading first ("4 Methodology › 4.2 Crawler"; lib/text/sections.ts),
      * null before the paper's first heading or when none was found. Shown with results; not part of the search text.
      */
     section: text("section"),

@@ -214,7 +214,7 @@ export async function backfillSearchText(
  * Version of the section finder (lib/text/sections.ts) the library's chunk sections come from: raise it when the
  * finder changes, and libraries find their sections again at the next start.
  */
-export const SECTIONS_VERSION = 1;
+export const SECTIONS_VERSION = 2;
 const SECTIONS_META_KEY = "chunk_sections_version";
 
 /**
@@ -268,7 +268,12 @@ async function fillPaperSections(db: Database, paperId: string): Promise<number>
   const [paperPages, paperChunks] = await Promise.all([
     getPageTexts(db, { paperId }),
     db
-      .select({ chunkUid: chunks.chunkUid, pageNumber: chunks.pageNumber, charStart: chunks.charStart })
+      .select({
+        chunkUid: chunks.chunkUid,
+        pageNumber: chunks.pageNumber,
+        charStart: chunks.charStart,
+        charEnd: chunks.charEnd,
+      })
       .from(chunks)
       .where(eq(chunks.paperId, paperId)),
   ]);

@@ -6,6 +6,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, DbHandle } from "@/db";
 import { noteContentChanged } from "@/db/queries/meta";
+import { getPageTexts } from "@/db/queries/papers";
 import { searchFullText } from "@/db/queries/search";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
@@ -84,10 +85,15 @@ describe("searchContent", () => {
     const top = rs[0];
     expect(top?.fts?.rank).toBeGreaterThan(0);
     expect(top?.vector?.rank).toBeGreaterThan(0);
-    expect(top?.text).toBe(top?.text); // exact chunk text
+    // the exact chunk text: the page's text between the chunk's offsets
     expect(top && top.charEnd > top.charStart).toBe(true);
+    const [pageText] = await getPageTexts(handle.db, { paperId: "2001.00001v1" }).then((ps) =>
+      ps.filter((p) => p.pageNumber === 2).map((p) => p.text),
+    );
+    expect(top?.text).toBe(pageText?.slice(top?.charStart, top?.charEnd));
+    expect(top?.text).toContain("square root of the key dimension");
     expect(top?.title).toBe("Scaled Attention for Sequence Transduction");
-    // the section the passage starts in, found in the paper's headings
+    // the section the passage is in, found in the paper's headings
     expect(top?.section).toBe("2 Scaled Dot-Product Attention");
   });
 

@@ -79,7 +79,7 @@ export interface ContentResult {
   chunkIndex: number;
   charStart: number;
   charEnd: number;
-  /** The section of the paper the chunk starts in, outermost heading first ("4 Methodology › 4.2 Crawler"). */
+  /** The section of the paper most of the chunk is in, outermost heading first ("4 Methodology › 4.2 Crawler"). */
   section: string | null;
   text: string;
   /** Fused (RRF) score, the ranking key before diversification. */

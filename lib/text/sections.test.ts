@@ -188,9 +188,9 @@ describe("findSectionHeadings", () => {
     ]);
     expect(
       sectionsOf(pages, [
-        { pageNumber: 1, charStart: "A Paper\n1 Department of Computer Science\nAbstract\n".length },
-        { pageNumber: 2, charStart: 0 },
-        { pageNumber: 3, charStart: 0 },
+        { pageNumber: 1, charStart: "A Paper\n1 Department of Computer Science\nAbstract\n".length, charEnd: 60 },
+        { pageNumber: 2, charStart: 0, charEnd: 20 },
+        { pageNumber: 3, charStart: 0, charEnd: 10 },
       ]),
     ).toEqual(["Abstract", null, null]);
   });
@@ -213,13 +213,26 @@ describe("sectionAt and sectionsOf", () => {
     expect(sectionLabel(sectionAt(headings, 2, page2.indexOf("Method text")))).toBe("2 Method");
   });
 
-  it("labels each chunk by where it starts", () => {
+  it("labels each chunk by the section that holds most of its text", () => {
+    const end = (text: string) => text.length;
     expect(
       sectionsOf(pages, [
-        { pageNumber: 1, charStart: 0 },
-        { pageNumber: 1, charStart: page1.indexOf("Intro text") },
-        { pageNumber: 2, charStart: page2.indexOf("Method text") },
+        { pageNumber: 1, charStart: 0, charEnd: page1.indexOf("1 Introduction") },
+        { pageNumber: 1, charStart: page1.indexOf("Intro text"), charEnd: end(page1) },
+        { pageNumber: 2, charStart: page2.indexOf("Method text"), charEnd: end(page2) },
+        // a few words of the introduction, then the method section: mostly the method
+        { pageNumber: 2, charStart: page2.indexOf("intro."), charEnd: end(page2) },
+        // mostly the introduction, then the method's heading
+        { pageNumber: 2, charStart: 0, charEnd: page2.indexOf("2 Method") + 3 },
+        // the title line, then mostly the introduction: the part before the first heading is in no section
+        { pageNumber: 1, charStart: 0, charEnd: end(page1) },
       ]),
-    ).toEqual([null, "1 Introduction", "2 Method"]);
+    ).toEqual([null, "1 Introduction", "2 Method", "2 Method", "1 Introduction", "1 Introduction"]);
+  });
+
+  it("keeps the earlier section when the two parts are as long", () => {
+    const text = "1 Alpha\nxxxxxxx\n2 Beta\nyyyyyyyy";
+    const cut = text.indexOf("2 Beta");
+    expect(sectionsOf(paper(text), [{ pageNumber: 1, charStart: 0, charEnd: cut * 2 }])).toEqual(["1 Alpha"]);
   });
 });

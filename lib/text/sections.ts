@@ -1,5 +1,5 @@
 /**
- * Section headings of a paper, found in its extracted page text, so each passage can carry the section it starts in
+ * Section headings of a paper, found in its extracted page text, so each passage can carry the section it is (mostly) in
  * (shown with search results: "4 Methodology › 4.2 Crawler") and the paper page can show a table of contents. Not
  * part of the passage's search text: as a contextual header like the title it moved no retriever beyond noise
  * (docs/benchmarks.md).
@@ -353,11 +353,32 @@ export function sectionLabel(heading: SectionHeading | null): string | null {
   return heading && heading.path.length > 0 ? heading.path.join(SECTION_SEPARATOR) : null;
 }
 
-/** Each page chunk's section label, from the paper's pages. */
+/**
+ * Each page chunk's section label, from the paper's pages: the section that holds most of the chunk's text (the
+ * earlier one on a tie). A chunk that starts in the last lines of one section and goes on under the next heading is
+ * labelled with the next: the section its text is mostly about, and the one its excerpt usually shows.
+ */
 export function sectionsOf(
   pages: { pageNumber: number; text: string }[],
-  chunks: { pageNumber: number; charStart: number }[],
+  chunks: { pageNumber: number; charStart: number; charEnd: number }[],
 ): (string | null)[] {
   const headings = findSectionHeadings(pages);
-  return chunks.map((c) => sectionLabel(sectionAt(headings, c.pageNumber, c.charStart)));
+  return chunks.map((c) => {
+    let best = sectionAt(headings, c.pageNumber, c.charStart);
+    let from = c.charStart;
+    let bestLength = -1;
+    let current = best;
+    // the headings that start inside the chunk cut it into spans, each in one section
+    const inside = headings.filter((h) => h.page === c.pageNumber && h.offset > c.charStart && h.offset < c.charEnd);
+    for (const h of [...inside, null]) {
+      const to = h ? h.offset : c.charEnd;
+      if (to - from > bestLength) {
+        bestLength = to - from;
+        best = current;
+      }
+      from = to;
+      current = h;
+    }
+    return sectionLabel(best);
+  });
 }
