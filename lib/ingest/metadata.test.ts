@@ -206,6 +206,24 @@ This paper has no author block at all, only an abstract that is long enough to c
 ${BODY}`;
     expect(meta(page).authors).toEqual([]);
   });
+
+  it("takes a collective author under the title when no person is named", () => {
+    const page = `DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via
+Reinforcement Learning
+DeepSeek-AI
+research@deepseek.com
+Abstract
+We introduce our first-generation reasoning models, trained via large-scale reinforcement learning.
+${BODY}`;
+    expect(meta(page).authors).toEqual(["DeepSeek-AI"]);
+    // a line that is not followed by a contact address is not taken for an author
+    const subtitle = `A Study of Things
+Draft
+Abstract
+This paper has no author block at all, only an abstract that is long enough to count as one.
+${BODY}`;
+    expect(meta(subtitle).authors).toEqual([]);
+  });
 });
 
 describe("abstract, DOI, dates", () => {

@@ -372,13 +372,32 @@ function authorsFromFirstPage(lines: string[], from: number, lowerWords: Set<str
     }
     if (names.length >= MAX_AUTHORS) break;
   }
-  // a single-word "name" is usually an organisation (DeepSeek-AI) or a fragment: only keep multi-word names
+  // a single-word "name" is usually an organisation (DeepSeek-AI) or a fragment: only keep multi-word names (a
+  // collective author is taken below when no person is named)
   let out = names.filter((n) => n.includes(" "));
   if (markerLetters.size > 0) {
     const ends = (n: string) => markerLetters.has(n.slice(-1)) && /\p{L}{3}$/u.test(n);
     if (out.filter(ends).length >= 0.8 * out.length) out = out.map((n) => (ends(n) ? n.slice(0, -1) : n));
   }
+  if (out.length === 0) {
+    const group = groupAuthor(lines, from);
+    if (group) out = [group];
+  }
   return out.slice(0, MAX_AUTHORS);
+}
+
+/**
+ * A collective author ("DeepSeek-AI", "Gemini Team, Google"): when no person is named, the line right under the title,
+ * if it is short, has no sentence in it and is followed by a contact address (an e-mail or a URL). Anything else (a
+ * subtitle, a venue, a first sentence) is not taken: no author beats a wrong one.
+ */
+function groupAuthor(lines: string[], from: number): string | undefined {
+  const line = lines[from];
+  if (!line || /^abstract\b/i.test(line) || /@|https?:\/\//.test(line)) return undefined;
+  const tokens = line.split(/\s+/);
+  if (tokens.length > 4 || line.length > 40 || /[.:;!?]$/.test(line) || !/^\p{Lu}/u.test(line)) return undefined;
+  if (!/@|https?:\/\//.test(lines[from + 1] ?? "")) return undefined;
+  return line.replace(/[∗*†‡§¶\d]+$/u, "").trim() || undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
