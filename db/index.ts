@@ -152,7 +152,7 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       // biome-ignore lint/suspicious/noExplicitAny: as above
       await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
     }
-    const { backfillSearchText, backfillSections } = await import("./queries/ingest");
+    const { backfillAuthors, backfillSearchText, backfillSections } = await import("./queries/ingest");
     // PGlite lives in a WebAssembly heap of its own: its default memory settings stay.
     const maintenanceWorkMem = handle.driver === "postgres" ? "1GB" : undefined;
     const t0 = performance.now();
@@ -172,6 +172,13 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
         if (changed > 0) console.error(`[db] found the sections of ${changed} stored passages in ${s} s`);
       },
       (e: unknown) => console.error(`[db] sections not found (tried again at the next start): ${briefError(e)}`),
+    );
+    // likewise the authors of papers stored without any, read again by a better reading
+    await backfillAuthors(handle.db).then(
+      (found) => {
+        if (found > 0) console.error(`[db] found the authors of ${found} stored papers`);
+      },
+      (e: unknown) => console.error(`[db] authors not read again (tried again at the next start): ${briefError(e)}`),
     );
   } catch (e) {
     const msg = (e as Error).message ?? String(e);

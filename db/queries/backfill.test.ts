@@ -1,7 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DbHandle, queryRows } from "@/db";
-import { backfillSearchText, backfillSections, SEARCH_TEXT_VERSION, SECTIONS_VERSION } from "@/db/queries/ingest";
+import {
+  AUTHORS_VERSION,
+  backfillAuthors,
+  backfillSearchText,
+  backfillSections,
+  SEARCH_TEXT_VERSION,
+  SECTIONS_VERSION,
+} from "@/db/queries/ingest";
 import { getMeta, setMeta } from "@/db/queries/meta";
 import { chunks, pages, papers, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
@@ -243,5 +250,62 @@ describe("backfillSections", () => {
     await setMeta(db, { key: "chunk_sections_version", value: 0 });
     const runs = await Promise.all([backfillSections(db), backfillSections(db)]);
     expect(runs.sort()).toEqual([0, 3]);
+  });
+});
+
+describe("backfillAuthors", () => {
+  it("reads the authors of papers stored without any from their first page, and leaves the others alone", async () => {
+    const { db } = handle;
+    const paper = (id: string, title: string, authors: string[]) => ({
+      id,
+      docId: id.padEnd(64, "0"),
+      title,
+      authors,
+      filePath: `papers/${id}.pdf`,
+      fileName: `${id}.pdf`,
+      fileSize: 1,
+      pageCount: 1,
+      status: "ready" as const,
+    });
+    await db
+      .insert(papers)
+      .values([
+        paper("ga", "DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning", []),
+        paper("gb", "A Paper Read Well Before", ["Ada Lovelace"]),
+        paper("gc", "A Study Without Named Authors", []),
+      ]);
+    const abstract = "Abstract\nWe study how reasoning emerges from reinforcement learning without supervision.";
+    await db.insert(pages).values([
+      {
+        paperId: "ga",
+        pageNumber: 1,
+        // the first page as the DeepSeek-R1 paper's reads: a collective author under a title wrapped over two lines
+        text: `DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via\nReinforcement Learning\nDeepSeek-AI\nresearch@deepseek.com\n${abstract}`,
+      },
+      {
+        paperId: "gb",
+        pageNumber: 1,
+        // read now, this page would give "DeepSeek-AI": the author stored before is kept all the same
+        text: `A Paper Read Well Before on Learning via\nReinforcement Learning\nDeepSeek-AI\nresearch@deepseek.com\n${abstract}`,
+      },
+      { paperId: "gc", pageNumber: 1, text: `A Study Without Named Authors\n${abstract}` },
+    ]);
+    await setMeta(db, { key: "paper_authors_version", value: 0 });
+    expect(await backfillAuthors(db)).toBe(1);
+    const rows = await db
+      .select({ id: papers.id, authors: papers.authors })
+      .from(papers)
+      .where(sql`${papers.id} in ('ga', 'gb', 'gc')`)
+      .orderBy(papers.id);
+    expect(rows).toEqual([
+      { id: "ga", authors: ["DeepSeek-AI"] },
+      { id: "gb", authors: ["Ada Lovelace"] },
+      { id: "gc", authors: [] },
+    ]);
+    expect(await getMeta(db, { key: "paper_authors_version" })).toBe(AUTHORS_VERSION);
+    // done once per version of the reading
+    await db.update(papers).set({ authors: [] }).where(eq(papers.id, "ga"));
+    expect(await backfillAuthors(db)).toBe(0);
+    await db.delete(papers).where(sql`${papers.id} in ('ga', 'gb', 'gc')`);
   });
 });

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
+import { extractMetadata } from "@/lib/ingest/metadata";
 import { sectionsOf } from "@/lib/text/sections";
 import { passageSearchText } from "@/lib/text/terms";
 import { clearHubness } from "./hubness";
@@ -298,6 +299,48 @@ async function fillPaperSections(db: Database, paperId: string): Promise<number>
 }
 
 const SECTION_BATCH = 5_000;
+
+/**
+ * Version of the author reading (lib/ingest/metadata.ts) that `backfillAuthors` has applied: raise it when the reading
+ * learns to find authors it used to miss, and papers stored without authors are read again at the next start.
+ */
+export const AUTHORS_VERSION = 1;
+const AUTHORS_META_KEY = "paper_authors_version";
+
+/**
+ * Reads the authors again, from the stored first pages, of every paper stored without any — only those: authors
+ * found before are never overwritten. Re-ingesting an unchanged file is a no-op, so
+ * without this a paper would keep "Unknown authors" after the reading improved. The PDF's own Author field is not
+ * stored, but a paper with an empty author list had none that counted. One transaction with an advisory lock and the
+ * version checked again inside it (as `backfillSections`). Returns how many papers gained authors.
+ */
+export async function backfillAuthors(db: Database): Promise<number> {
+  const current = async (d: Database) => (await getMeta<number>(d, { key: AUTHORS_META_KEY })) ?? 0;
+  if ((await current(db)) >= AUTHORS_VERSION) return 0;
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    await t.execute(sql`select pg_advisory_xact_lock(hashtext('lectern:authors_backfill'))`);
+    if ((await current(t)) >= AUTHORS_VERSION) return 0;
+    const missing = await t
+      .select({ id: papers.id, fileName: papers.fileName })
+      .from(papers)
+      .where(sql`cardinality(${papers.authors}) = 0`);
+    let found = 0;
+    for (const paper of missing) {
+      const stored = await getPageTexts(t, { paperId: paper.id });
+      const { authors } = extractMetadata({
+        pages: stored.slice(0, 8).map((p) => p.text),
+        info: {},
+        fileName: paper.fileName,
+      });
+      if (authors.length === 0) continue;
+      await t.update(papers).set({ authors }).where(eq(papers.id, paper.id));
+      found++;
+    }
+    await setMeta(t, { key: AUTHORS_META_KEY, value: AUTHORS_VERSION });
+    return found;
+  });
+}
 
 /**
  * Runs `fill` — a rewrite of many rows of `table` — with the table's HNSW and GIN indexes dropped, then recreates them
