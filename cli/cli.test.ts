@@ -152,30 +152,31 @@ describe("npm run cli", () => {
     expect(json<{ papers: number }>(await cli("stats", "--json")).papers).toBe(3);
   });
 
+  const EVAL_QUESTIONS = [
+    {
+      qid: "G",
+      type: "single",
+      question: "How many metres did the glacier's terminus retreat between 1950 and 2020?",
+      evidence: [{ paper_id: "glacier", page: 3, quote: "retreated 412 metres" }],
+    },
+    {
+      qid: "E",
+      type: "single",
+      question: "How much polymerase activity remained after an hour at 90 degrees?",
+      evidence: [{ paper_id: "enzyme", page: 3, quote: "kept 80 percent of its activity" }],
+    },
+    {
+      qid: "S",
+      type: "single",
+      question: "Which rhyme scheme dominates English sonnets after 1590?",
+      evidence: [{ paper_id: "sonnet", page: 3, quote: "Shakespearean rhyme schemes dominate" }],
+    },
+    { qid: "N", type: "none", question: "What is the boiling point of liquid nitrogen in kelvin?", evidence: [] },
+  ];
+
   it("evaluates every retriever, with intervals and paired comparisons", async () => {
-    const questions = [
-      {
-        qid: "G",
-        type: "single",
-        question: "How many metres did the glacier's terminus retreat between 1950 and 2020?",
-        evidence: [{ paper_id: "glacier", page: 3, quote: "retreated 412 metres" }],
-      },
-      {
-        qid: "E",
-        type: "single",
-        question: "How much polymerase activity remained after an hour at 90 degrees?",
-        evidence: [{ paper_id: "enzyme", page: 3, quote: "kept 80 percent of its activity" }],
-      },
-      {
-        qid: "S",
-        type: "single",
-        question: "Which rhyme scheme dominates English sonnets after 1590?",
-        evidence: [{ paper_id: "sonnet", page: 3, quote: "Shakespearean rhyme schemes dominate" }],
-      },
-      { qid: "N", type: "none", question: "What is the boiling point of liquid nitrogen in kelvin?", evidence: [] },
-    ];
     const file = path.join(dir, "questions.json");
-    await fs.writeFile(file, JSON.stringify(questions));
+    await fs.writeFile(file, JSON.stringify(EVAL_QUESTIONS));
     const run = await cli("eval", file, "--retriever", "all", "--json");
     expect(run.code).toBe(0);
     const out = json<{
@@ -227,7 +228,7 @@ describe("npm run cli", () => {
   });
 
   it("evaluates several question files as one set, and refuses a qid that two files share", async () => {
-    const all = JSON.parse(await fs.readFile(path.join(dir, "questions.json"), "utf8")) as { qid: string }[];
+    const all = EVAL_QUESTIONS;
     const first = path.join(dir, "first.json");
     const second = path.join(dir, "second.json");
     await fs.writeFile(first, JSON.stringify(all.slice(0, 2)));
