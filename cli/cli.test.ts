@@ -242,4 +242,39 @@ describe("npm run cli", () => {
     expect(clash.code).toBe(1);
     expect(clash.stderr).toMatch(/cannot be evaluated together: qid "G" appears twice/);
   });
+
+  it("corrects a paper's metadata: --json reports the change, search finds the new title, bad values exit 1", async () => {
+    const [hit] = json<{ paper_id: string; title: string }[]>(await cli("search", "sonnet rhyme schemes", "--json"));
+    expect(hit?.title).toBe(PAPERS[2]?.title);
+    const id = hit?.paper_id ?? "";
+    const run = await cli(
+      "edit",
+      id,
+      "--title",
+      "Prosody of Elizabethan Verse",
+      "--authors",
+      "Ada Lovelace; Mary Somerville",
+      "--date",
+      "2019-04-01",
+      "--json",
+    );
+    expect(run.code).toBe(0);
+    expect(json(run)).toMatchObject({
+      paper_id: id,
+      changed: ["title", "authors", "year", "publishedDate"],
+      metadata: { title: "Prosody of Elizabethan Verse", authors: ["Ada Lovelace", "Mary Somerville"], year: 2019 },
+    });
+    const found = json<{ paper_id: string; title: string }[]>(await cli("search", "elizabethan prosody", "--json"));
+    expect(found[0]).toMatchObject({ paper_id: id, title: "Prosody of Elizabethan Verse" });
+
+    const bad = await cli("edit", id, "--year", "2018");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("The year 2018 does not match the publication date 2019-04-01");
+    const missing = await cli("edit", "no-such-paper", "--title", "X", "--json");
+    expect(missing.code).toBe(1);
+    expect(json<{ error: { code: string } }>(missing).error.code).toBe("not_found:paper");
+    const nothing = await cli("edit", id);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain("Nothing to change");
+  });
 });

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { type DbHandle, openDatabase } from "@/db";
 import { getEnv } from "@/lib/env";
 import { isLecternError } from "@/lib/errors";
+import { runEdit } from "./commands/edit";
 import { runEval } from "./commands/eval";
 import { runExport } from "./commands/export";
 import { runIngest } from "./commands/ingest";
@@ -19,6 +20,8 @@ usage: npm run cli -- <command> [options]
 commands:
   ingest <files or folders...>   add PDFs (folders are searched recursively for *.pdf)
   stats                          papers, pages, chunks, index sizes
+  edit <paper_id>                correct a paper's metadata [--title] [--authors "A; B"] [--year] [--date] [--categories]
+                                 [--doi] [--arxiv] ("none" clears a field); the id stays, a new title is searchable
   search "<query>"               hybrid search [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024]
   eval <questions.json>          retrieval metrics [--retriever fts|vector|hybrid|hybrid-mmr|all]
   research "<question>"          a cited answer, its steps printed as they run (saved; open it at /research/<run id>)
@@ -47,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return command ? 0 : values.help ? 0 : 2;
   }
-  const known = ["ingest", "stats", "reembed", "migrate", "search", "eval", "research", "outline", "export"];
+  const known = ["ingest", "edit", "stats", "reembed", "migrate", "search", "eval", "research", "outline", "export"];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
     return 2;
@@ -61,6 +64,8 @@ async function main(argv: string[]): Promise<number> {
         return await runIngest(handle, rest, json);
       case "stats":
         return await runStats(handle, json);
+      case "edit":
+        return await runEdit(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "search":
         return await runSearch(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "eval":

@@ -99,6 +99,11 @@ export const papers = pgTable(
     fileName: text("file_name").notNull(),
     fileSize: integer("file_size").notNull(),
     pageCount: integer("page_count").notNull(),
+    /**
+     * Metadata fields the user corrected (`title`, `authors`, `year`, `publishedDate`, `categories`, `doi`, `arxivId`):
+     * kept when a new version of the PDF replaces the paper, never overwritten by a re-reading of the stored pages.
+     */
+    editedFields: text("edited_fields").array().notNull().default(sql`'{}'::text[]`),
     status: text("status", { enum: paperStatuses }).notNull().default("processing"),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -120,6 +120,52 @@ test.describe
       await expect(library.row(paperId)).toBeVisible();
     });
 
+    test("the paper's details can be corrected: a clear error first, then the new title is shown and searchable", async ({
+      page,
+    }) => {
+      const paper = new PaperPage(page);
+      await paper.goto(paperId);
+      await page.getByTestId("metadata-edit").click();
+      const editor = page.getByTestId("metadata-editor");
+      const title = editor.getByLabel("Title");
+      await expect(title).toBeFocused();
+      await expect(title).toHaveValue(PAPER_TITLE);
+
+      // Esc leaves the details as they were
+      await title.fill("Discarded Title");
+      await page.keyboard.press("Escape");
+      await expect(editor).toBeHidden();
+      await expect(paper.title).toHaveText(PAPER_TITLE);
+      await expect(page.getByTestId("metadata-edit")).toBeFocused();
+
+      await page.getByTestId("metadata-edit").click();
+      await title.fill("Quokka Metadata Corrections");
+      await editor.getByLabel("Year").fill("1200");
+      await editor.getByLabel("Authors").fill("Ada Lovelace\nCharles Babbage");
+      await page.keyboard.press("Control+Enter");
+      await expect(page.getByTestId("metadata-error")).toContainText("The year must be 1600 or later.");
+      await expect(paper.title).toHaveText(PAPER_TITLE);
+      // what was typed is still there to fix
+      await expect(title).toHaveValue("Quokka Metadata Corrections");
+
+      await editor.getByLabel("Year").fill("2021");
+      await editor.getByLabel("Published").fill("");
+      await page.keyboard.press("Control+Enter");
+      await expect(editor).toBeHidden();
+      await expect(page.getByTestId("metadata-status")).toContainText("Saved: title, authors, year and publication date.");
+      await expect(paper.title).toHaveText("Quokka Metadata Corrections");
+      await expect(page.getByTestId("meta-authors")).toHaveText("Ada Lovelace, Charles Babbage");
+      await expect(page.getByTestId("meta-published")).toHaveText("2021");
+      await expect(page.getByTestId("meta-edited")).toContainText("title, authors, year and publication date");
+
+      // the library lists it by its new title, and full text finds it by words only the new title has
+      const library = new LibraryPage(page);
+      await library.goto();
+      await expect(library.rowWithTitle("Quokka Metadata Corrections")).toBeVisible();
+      await page.goto(`/search?q=${encodeURIComponent("quokka corrections")}`);
+      await expect(page.locator(`[data-testid="result-group"][data-paper-id="${paperId}"]`)).toBeVisible();
+    });
+
     test("deleting the paper empties the library", async ({ page }) => {
       const library = new LibraryPage(page);
       await library.goto();

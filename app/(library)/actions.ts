@@ -7,8 +7,52 @@ import { getEmbeddingProvider } from "@/lib/embeddings";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { briefError, type Result, toErrorResult } from "@/lib/errors";
+import { type EditableField, editPaperMetadata, type MetadataEditResult } from "@/lib/library/metadata";
 import { removePaper } from "@/lib/library/remove";
-import { deletePaperInputSchema } from "./schema";
+import { deletePaperInputSchema, paperIdSchema } from "./schema";
+
+/** The configured embedder for the library step after a change, or null when it cannot be made (hubness only). */
+function embedderOrNull(after: string): EmbeddingProvider | null {
+  try {
+    return getEmbeddingProvider(getEnv());
+  } catch (e) {
+    console.error(`[library] no embedder for the library step after ${after}: ${briefError(e)}`);
+    return null;
+  }
+}
+
+/**
+ * Corrects a paper's metadata (lib/library/metadata.ts validates the fields and says which one is wrong). A new title
+ * is searchable when this returns; the passages' neighbours are recomputed after the response.
+ */
+export async function updatePaperMetadataAction(
+  id: string,
+  edit: unknown,
+): Promise<Result<{ changed: EditableField[]; metadata: MetadataEditResult["metadata"] }>> {
+  const parsed = paperIdSchema.safeParse(id);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: { code: "bad_request:input", message: parsed.error.issues[0]?.message ?? "Invalid id." },
+    };
+  }
+  try {
+    const r = await editPaperMetadata({ db: await getDb(), embedder: embedderOrNull("an edit") }, parsed.data, edit);
+    if (!r)
+      return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
+    if (r.vectors) {
+      const vectors = r.vectors;
+      after(() => vectors);
+    }
+    if (r.changed.length > 0) {
+      revalidatePath("/");
+      revalidatePath(`/papers/${encodeURIComponent(parsed.data)}`);
+    }
+    return { ok: true, data: { changed: r.changed, metadata: r.metadata } };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}
 
 /** Removes a paper, its pages, chunks, summary and stored PDF. */
 export async function deletePaperAction(id: string): Promise<Result<{ id: string }>> {
@@ -22,12 +66,7 @@ export async function deletePaperAction(id: string): Promise<Result<{ id: string
   try {
     // Deleting needs the database and the data directory, not the chat model of a full context; the embedder is for
     // the library step that follows in the background (without one, a misconfigured embedder, it refreshes hubness only)
-    let embedder: EmbeddingProvider | null = null;
-    try {
-      embedder = getEmbeddingProvider(getEnv());
-    } catch (e) {
-      console.error(`[library] no embedder for the library step after a deletion: ${briefError(e)}`);
-    }
+    const embedder = embedderOrNull("a deletion");
     const removed = await removePaper({ db: await getDb(), dataDir: getEnv().dataDir, embedder }, parsed.data.id);
     if (!removed) {
       return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };

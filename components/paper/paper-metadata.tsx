@@ -2,6 +2,7 @@ import { ExternalLinkIcon } from "lucide-react";
 import type * as React from "react";
 import { formatBytes, formatDate } from "@/components/library/format";
 import { Badge } from "@/components/ui/badge";
+import { describeFields } from "./metadata-form";
 import type { PaperDetailView } from "./types";
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
@@ -77,6 +78,11 @@ export function PaperMetadata({ paper }: { paper: PaperDetailView }) {
       <Row label="File" testId="meta-file">
         {paper.fileName} <span className="text-muted-foreground">({formatBytes(paper.fileSize)})</span>
       </Row>
+      {paper.editedFields.length > 0 && (
+        <Row label="Corrected" testId="meta-edited">
+          <span className="text-muted-foreground">{describeFields(paper.editedFields)} (by hand)</span>
+        </Row>
+      )}
       <Row label="Added" testId="meta-added">
         <time dateTime={paper.createdAt} suppressHydrationWarning>
           {formatDate(paper.createdAt, true)}

@@ -8,7 +8,8 @@ import { PdfViewer } from "@/components/pdf/pdf-viewer-loader";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Separator } from "@/components/ui/separator";
-import { PaperMetadata } from "./paper-metadata";
+import type { SaveMetadata } from "./metadata-editor";
+import { PaperDetails } from "./paper-details";
 import { PaperOutline } from "./paper-outline";
 import type { PaperDetailView } from "./types";
 
@@ -17,8 +18,11 @@ export function PaperView({
   initialPage,
   passage,
   summary,
+  saveMetadata,
 }: {
   paper: PaperDetailView;
+  /** The server action that corrects the paper's metadata. */
+  saveMetadata: SaveMetadata;
   /** The rendered summary (a server component: the markdown renderer stays off the client bundle). */
   summary: React.ReactNode;
   initialPage: number;
@@ -66,7 +70,7 @@ export function PaperView({
             <AlertDescription>{paper.error}</AlertDescription>
           </Alert>
         )}
-        <PaperMetadata paper={paper} />
+        <PaperDetails paper={paper} saveMetadata={saveMetadata} />
         <PaperOutline paperId={paper.id} outline={paper.outline} />
         {paper.abstract && (
           <section aria-labelledby="abstract-heading" className="space-y-2">

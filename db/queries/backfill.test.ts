@@ -256,8 +256,9 @@ describe("backfillSections", () => {
 describe("backfillAuthors", () => {
   it("reads the authors of papers stored without any from their first page, and leaves the others alone", async () => {
     const { db } = handle;
-    const paper = (id: string, title: string, authors: string[]) => ({
+    const paper = (id: string, title: string, authors: string[], editedFields: string[] = []) => ({
       id,
+      editedFields,
       docId: id.padEnd(64, "0"),
       title,
       authors,
@@ -267,13 +268,13 @@ describe("backfillAuthors", () => {
       pageCount: 1,
       status: "ready" as const,
     });
-    await db
-      .insert(papers)
-      .values([
-        paper("ga", "DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning", []),
-        paper("gb", "A Paper Read Well Before", ["Ada Lovelace"]),
-        paper("gc", "A Study Without Named Authors", []),
-      ]);
+    await db.insert(papers).values([
+      paper("ga", "DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning", []),
+      paper("gb", "A Paper Read Well Before", ["Ada Lovelace"]),
+      paper("gc", "A Study Without Named Authors", []),
+      // its user cleared the authors on purpose
+      paper("gd", "DeepSeek-R1 Cleared by Its User", [], ["authors"]),
+    ]);
     const abstract = "Abstract\nWe study how reasoning emerges from reinforcement learning without supervision.";
     await db.insert(pages).values([
       {
@@ -289,23 +290,29 @@ describe("backfillAuthors", () => {
         text: `A Paper Read Well Before on Learning via\nReinforcement Learning\nDeepSeek-AI\nresearch@deepseek.com\n${abstract}`,
       },
       { paperId: "gc", pageNumber: 1, text: `A Study Without Named Authors\n${abstract}` },
+      {
+        paperId: "gd",
+        pageNumber: 1,
+        text: `DeepSeek-R1 Cleared by Its User\nDeepSeek-AI\nresearch@deepseek.com\n${abstract}`,
+      },
     ]);
     await setMeta(db, { key: "paper_authors_version", value: 0 });
     expect(await backfillAuthors(db)).toBe(1);
     const rows = await db
       .select({ id: papers.id, authors: papers.authors })
       .from(papers)
-      .where(sql`${papers.id} in ('ga', 'gb', 'gc')`)
+      .where(sql`${papers.id} in ('ga', 'gb', 'gc', 'gd')`)
       .orderBy(papers.id);
     expect(rows).toEqual([
       { id: "ga", authors: ["DeepSeek-AI"] },
       { id: "gb", authors: ["Ada Lovelace"] },
       { id: "gc", authors: [] },
+      { id: "gd", authors: [] },
     ]);
     expect(await getMeta(db, { key: "paper_authors_version" })).toBe(AUTHORS_VERSION);
     // done once per version of the reading
     await db.update(papers).set({ authors: [] }).where(eq(papers.id, "ga"));
     expect(await backfillAuthors(db)).toBe(0);
-    await db.delete(papers).where(sql`${papers.id} in ('ga', 'gb', 'gc')`);
+    await db.delete(papers).where(sql`${papers.id} in ('ga', 'gb', 'gc', 'gd')`);
   });
 });

@@ -324,7 +324,8 @@ export async function backfillAuthors(db: Database): Promise<number> {
     const missing = await t
       .select({ id: papers.id, fileName: papers.fileName })
       .from(papers)
-      .where(sql`cardinality(${papers.authors}) = 0`);
+      // a list the user cleared on purpose stays empty
+      .where(sql`cardinality(${papers.authors}) = 0 and not ('authors' = any(${papers.editedFields}))`);
     let found = 0;
     for (const paper of missing) {
       const stored = await getPageTexts(t, { paperId: paper.id });

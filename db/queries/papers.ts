@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type Paper, pages, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
-import { sqlList } from "@/db/sql";
+import { sqlArray, sqlList } from "@/db/sql";
+import { passageSearchText } from "@/lib/text/terms";
 import { noteContentChanged } from "./meta";
 
 // No `import "server-only"` here: the CLI runs these same queries outside Next.js.
@@ -178,4 +179,81 @@ export async function getLibraryStats(db: Database): Promise<LibraryStats> {
       .filter((r) => r.kind === "i")
       .map((r) => ({ name: r.name, table: r.table ?? "", bytes: Number(r.bytes) })),
   };
+}
+
+/** A paper's correctable metadata (lib/library/metadata.ts). */
+export interface MetadataFields {
+  title: string;
+  authors: string[];
+  year: number | null;
+  publishedDate: string | null;
+  categories: string[];
+  doi: string | null;
+  arxivId: string | null;
+}
+
+/** The paper's metadata, its row locked until the end of the calling transaction (edits of one paper queue). */
+export async function getPaperMetadataForUpdate(
+  tx: Database,
+  { id }: { id: string },
+): Promise<(MetadataFields & { editedFields: string[] }) | null> {
+  const [row] = await tx
+    .select({
+      title: papers.title,
+      authors: papers.authors,
+      year: papers.year,
+      publishedDate: papers.publishedDate,
+      categories: papers.categories,
+      doi: papers.doi,
+      arxivId: papers.arxivId,
+      editedFields: papers.editedFields,
+    })
+    .from(papers)
+    .where(eq(papers.id, id))
+    .for("update");
+  return row ?? null;
+}
+
+export async function writePaperMetadata(
+  tx: Database,
+  { id, fields, editedFields }: { id: string; fields: MetadataFields; editedFields: string[] },
+): Promise<void> {
+  await tx
+    .update(papers)
+    .set({ ...fields, editedFields, updatedAt: new Date() })
+    .where(eq(papers.id, id));
+}
+
+/**
+ * Rewrites the search terms of a paper's passages (page chunks and summary passages) for a new title, which heads
+ * them (`passageSearchText`); their text-search vectors follow (a generated column). Returns the rewritten rows. The
+ * caller calls noteContentChanged once its transaction has committed.
+ */
+export async function rewritePassageTerms(
+  tx: Database,
+  { paperId, title }: { paperId: string; title: string },
+): Promise<{ table: "chunks" | "summary_chunks"; chunkUid: string; searchText: string }[]> {
+  const out: { table: "chunks" | "summary_chunks"; chunkUid: string; searchText: string }[] = [];
+  for (const [name, table] of [
+    ["chunks", chunks],
+    ["summary_chunks", summaryChunks],
+  ] as const) {
+    const rows = await tx
+      .select({ chunkUid: table.chunkUid, text: table.text })
+      .from(table)
+      .where(eq(table.paperId, paperId));
+    if (rows.length === 0) continue;
+    const terms = rows.map((r) => passageSearchText(title, r.text));
+    await tx.execute(sql`
+      update ${table} set search_text = u.terms
+      from unnest(${sqlArray(
+        rows.map((r) => r.chunkUid),
+        "text",
+      )}, ${sqlArray(terms, "text")}) as u(uid, terms)
+      where ${table.chunkUid} = u.uid`);
+    rows.forEach((r, i) => {
+      out.push({ table: name, chunkUid: r.chunkUid, searchText: terms[i] ?? "" });
+    });
+  }
+  return out;
 }

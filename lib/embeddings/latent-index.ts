@@ -256,3 +256,29 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   cache.set(db, { model, checkedAt: performance.now() });
   return result(true, model.terms.length);
 }
+
+/**
+ * Projects passages whose search terms changed (a corrected title) on the library's current latent model and writes
+ * their vectors, inside the caller's transaction and holding the vector writers' lock (a refit cannot interleave). No
+ * model yet: nothing to do (the next library step embeds them). Their hubness is cleared, for the next fill.
+ */
+export async function reprojectLatentVectors(
+  tx: Database,
+  rows: { table: VectorTable; chunkUid: string; searchText: string }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  await lockVectorWrites(tx);
+  const info = await getLatentModelInfo(tx);
+  const model = info ? await modelById(tx, info.id) : null;
+  if (!model) return 0;
+  for (const table of ["chunks", "summary_chunks"] as const) {
+    await updateEmbeddings(tx, {
+      table,
+      rows: project(
+        model,
+        rows.filter((r) => r.table === table),
+      ),
+    });
+  }
+  return rows.length;
+}

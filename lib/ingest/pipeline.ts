@@ -4,7 +4,7 @@ import type { LanguageModel } from "ai";
 import { type Database, type DbHandle, getDbHandle } from "@/db";
 import { countPaperContent, savePaperContent } from "@/db/queries/ingest";
 import { countPapersUsingFile, getPaper, getPaperByDocId } from "@/db/queries/papers";
-import type { Paper } from "@/db/schema";
+import type { NewPaper, Paper } from "@/db/schema";
 import { getChatModel } from "@/lib/ai/providers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
@@ -12,6 +12,7 @@ import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { briefError, isLecternError, LecternError } from "@/lib/errors";
+import { type EditableField, editableFields } from "@/lib/library/metadata";
 import { sectionsOf } from "@/lib/text/sections";
 import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
@@ -241,6 +242,8 @@ async function ingestPrepared(
           year: meta.year ?? null,
           categories: meta.categories,
           doi: meta.doi ?? null,
+          // what the user corrected on the version this one replaces stays corrected
+          ...(previous ? keptEdits(previous) : {}),
           filePath,
           fileName: path.basename(input.name), // the CLI reports full paths; the library keeps the name
           fileSize: bytes.byteLength,
@@ -285,12 +288,24 @@ async function ingestPrepared(
     file: input.name,
     status: previous ? "replaced" : "ingested",
     paper_id: paperId,
-    title: meta.title,
+    title: previous?.editedFields.includes("title") ? previous.title : meta.title,
     pages: extracted.pageCount,
     chunks: pageChunks.length,
     error: null,
     error_code: null,
   };
+}
+
+/** The fields of a stored paper its user corrected, with their values, and the record of them. */
+function keptEdits(previous: Paper): Partial<NewPaper> {
+  const kept: Partial<NewPaper> = { editedFields: previous.editedFields };
+  for (const field of previous.editedFields) {
+    if ((editableFields as readonly string[]).includes(field)) {
+      const f = field as EditableField;
+      Object.assign(kept, { [f]: previous[f] });
+    }
+  }
+  return kept;
 }
 
 type StoredPaper = Pick<Paper, "id" | "title" | "pageCount">;

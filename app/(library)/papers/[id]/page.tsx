@@ -6,6 +6,7 @@ import { PaperView } from "@/components/paper/paper-view";
 import type { PaperDetailView } from "@/components/paper/types";
 import { getDb } from "@/db";
 import { getPageText, getPaperDetail } from "@/db/queries/papers";
+import { updatePaperMetadataAction } from "../../actions";
 import { firstValues, paperIdSchema, paperViewQuerySchema } from "../../schema";
 import { paperOutline } from "./outline";
 
@@ -63,6 +64,7 @@ export default async function PaperPage({ params, searchParams }: Props) {
     arxivId: paper.arxivId,
     categories: paper.categories,
     doi: paper.doi,
+    editedFields: paper.editedFields,
     fileName: paper.fileName,
     fileSize: paper.fileSize,
     pageCount: paper.pageCount,
@@ -88,6 +90,7 @@ export default async function PaperPage({ params, searchParams }: Props) {
       initialPage={page}
       passage={passage}
       summary={<PaperSummary summary={view.summary} />}
+      saveMetadata={updatePaperMetadataAction}
     />
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "papers" ADD COLUMN "edited_fields" text[] DEFAULT '{}'::text[] NOT NULL;
