@@ -174,6 +174,7 @@ describe("editing a paper's metadata", () => {
       [{ year: "2021" }, /must be a number/],
       [{ publishedDate: "2021-02-30" }, /YYYY-MM-DD/],
       [{ publishedDate: "March 2021" }, /YYYY-MM-DD/],
+      [{ publishedDate: "0042-01-01" }, /between 1600 and/],
       [{ year: 2020, publishedDate: "2021-03-04" }, /does not match the publication date/],
       [{ doi: "doi:abc" }, /not a DOI/],
       [{ arxivId: "arxiv 1234" }, /not an arXiv id/],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Database } from "@/db";
+import { lockVectorWrites } from "@/db/queries/ingest";
 import { getMeta, noteContentChanged } from "@/db/queries/meta";
 import {
   getPaperMetadataForUpdate,
@@ -61,6 +62,10 @@ export const paperMetadataEditSchema = z
       .refine(
         (s) => s === null || (/^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)),
         "The publication date must be a date written YYYY-MM-DD.",
+      )
+      .refine(
+        (s) => s === null || (Number(s.slice(0, 4)) >= 1600 && Number(s.slice(0, 4)) <= maxYear()),
+        `The publication date must be between 1600 and ${maxYear()}.`,
       )
       .nullable(),
     categories: z
@@ -145,6 +150,9 @@ export async function editPaperMetadata(
     await writePaperMetadata(t, { id, fields: next, editedFields });
     let reindexed = 0;
     if (changed.includes("title")) {
+      // the vector writers' lock before the passages' rows: a refit takes it and then rewrites every row, so taking
+      // them the other way round could deadlock with one on PostgreSQL
+      if (signature?.kind === "latent") await lockVectorWrites(t);
       const rows = await rewritePassageTerms(t, { paperId: id, title: next.title });
       reindexed = rows.length;
       // the latent vectors are projections of those terms (other embedders embed the passage's text alone)
