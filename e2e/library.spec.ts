@@ -144,6 +144,11 @@ test.describe
       await editor.getByLabel("Authors").fill("Ada Lovelace\nCharles Babbage");
       await page.keyboard.press("Control+Enter");
       await expect(page.getByTestId("metadata-error")).toContainText("The year must be 1600 or later.");
+      // the field at fault is marked and focused, its description the error
+      await expect(editor.getByLabel("Year")).toBeFocused();
+      await expect(editor.getByLabel("Year")).toHaveAttribute("aria-invalid", "true");
+      await expect(editor.getByLabel("Year")).toHaveAccessibleDescription("The year must be 1600 or later.");
+      await expect(title).not.toHaveAttribute("aria-invalid", "true");
       await expect(paper.title).toHaveText(PAPER_TITLE);
       // what was typed is still there to fix
       await expect(title).toHaveValue("Quokka Metadata Corrections");

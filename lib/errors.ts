@@ -28,10 +28,13 @@ const statusByKind: Record<ErrorKind, number> = {
 
 export class LecternError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  /** The input field at fault, when one is (a form marks it). */
+  readonly field?: string;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; field?: string }) {
     super(message, options);
     this.name = "LecternError";
     this.code = code;
+    if (options?.field) this.field = options.field;
   }
   get kind(): ErrorKind {
     return this.code.split(":")[0] as ErrorKind;
@@ -52,10 +55,14 @@ export function userMessage(e: unknown): string {
 }
 
 /** Typed results for server actions and route handlers: expected failures are values, not exceptions. */
-export type Result<T> = { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string } };
+export type Result<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: { code: ErrorCode; message: string; field?: string } };
 
-export function toErrorResult(e: unknown): { ok: false; error: { code: ErrorCode; message: string } } {
-  if (isLecternError(e)) return { ok: false, error: { code: e.code, message: e.message } };
+export function toErrorResult(e: unknown): { ok: false; error: { code: ErrorCode; message: string; field?: string } } {
+  if (isLecternError(e)) {
+    return { ok: false, error: { code: e.code, message: e.message, ...(e.field ? { field: e.field } : {}) } };
+  }
   console.error(e);
   return { ok: false, error: { code: "internal:input", message: userMessage(e) } };
 }

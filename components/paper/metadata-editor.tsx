@@ -44,7 +44,7 @@ export function MetadataEditor({
 }) {
   const uid = useId();
   const [values, setValues] = useState<MetadataFormValues>(() => formValuesOf(paper));
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; field: string | null } | null>(null);
   const [pending, startTransition] = useTransition();
   const titleRef = useRef<HTMLTextAreaElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
@@ -52,8 +52,12 @@ export function MetadataEditor({
   useEffect(() => {
     titleRef.current?.focus();
   }, []);
+  const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    if (error) errorRef.current?.focus();
+    if (!error) return;
+    // the field at fault when the server named one (the alert, read with it, says what is wrong), else the alert
+    const input = error.field ? formRef.current?.querySelector<HTMLElement>(`[name="${error.field}"]`) : null;
+    (input ?? errorRef.current)?.focus();
   }, [error]);
 
   const set = (key: keyof MetadataFormValues) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
@@ -78,13 +82,21 @@ export function MetadataEditor({
         }),
       );
       if (result.ok) onSaved(result.data.changed);
-      else setError(result.error.message);
+      else setError({ message: result.error.message, field: result.error.field ?? null });
     });
   };
 
   const id = (name: string) => `${uid}-${name}`;
+  const errorId = id("error");
+  /** aria props of the input for `field`: invalid and described by the error when the server blamed it. */
+  const blame = (field: keyof MetadataFormValues, hint?: string) => {
+    const invalid = error?.field === field;
+    const describedBy = [invalid ? errorId : null, hint ?? null].filter(Boolean).join(" ");
+    return { "aria-invalid": invalid || undefined, "aria-describedby": describedBy || undefined };
+  };
   return (
     <form
+      ref={formRef}
       onSubmit={submit}
       onKeyDown={(e) => {
         if (e.key === "Escape" && !pending) {
@@ -102,7 +114,7 @@ export function MetadataEditor({
       {error && (
         <Alert variant="destructive" ref={errorRef} tabIndex={-1} data-testid="metadata-error">
           <CircleAlertIcon />
-          <AlertDescription>{error}</AlertDescription>
+          <AlertDescription id={errorId}>{error.message}</AlertDescription>
         </Alert>
       )}
       <Field id={id("title")} label="Title">
@@ -115,6 +127,7 @@ export function MetadataEditor({
           maxLength={500}
           value={values.title}
           onChange={set("title")}
+          {...blame("title")}
           onKeyDown={(e) => {
             // a title is one line: Enter saves, as in a text field
             if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
@@ -131,7 +144,7 @@ export function MetadataEditor({
           rows={Math.min(8, Math.max(2, values.authors.split("\n").length))}
           value={values.authors}
           onChange={set("authors")}
-          aria-describedby={`${id("authors")}-hint`}
+          {...blame("authors", `${id("authors")}-hint`)}
         />
       </Field>
       <div className="grid grid-cols-2 gap-3">
@@ -142,6 +155,7 @@ export function MetadataEditor({
             type="date"
             value={values.publishedDate}
             onChange={set("publishedDate")}
+            {...blame("publishedDate")}
           />
         </Field>
         <Field id={id("year")} label="Year">
@@ -152,6 +166,7 @@ export function MetadataEditor({
             placeholder="e.g. 2021"
             value={values.year}
             onChange={set("year")}
+            {...blame("year")}
           />
         </Field>
       </div>
@@ -161,7 +176,7 @@ export function MetadataEditor({
           name="categories"
           value={values.categories}
           onChange={set("categories")}
-          aria-describedby={`${id("categories")}-hint`}
+          {...blame("categories", `${id("categories")}-hint`)}
         />
       </Field>
       <div className="grid grid-cols-2 gap-3">
@@ -173,6 +188,7 @@ export function MetadataEditor({
             placeholder="1706.03762v5"
             value={values.arxivId}
             onChange={set("arxivId")}
+            {...blame("arxivId")}
           />
         </Field>
         <Field id={id("doi")} label="DOI">
@@ -182,6 +198,7 @@ export function MetadataEditor({
             placeholder="10.18653/v1/N19-1423"
             value={values.doi}
             onChange={set("doi")}
+            {...blame("doi")}
           />
         </Field>
       </div>

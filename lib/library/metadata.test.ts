@@ -189,6 +189,20 @@ describe("editing a paper's metadata", () => {
       expect(err, JSON.stringify(input)).toMatch(message);
     }
     expect(await getPaper(handle.db, { id: first })).toEqual(before);
+    // the field at fault is named for a form to mark
+    const fieldOf = async (input: unknown) => {
+      try {
+        await edit(first, input);
+      } catch (err) {
+        return isLecternError(err) ? err.field : "not a LecternError";
+      }
+      return "accepted";
+    };
+    expect(await fieldOf({ doi: "doi:abc" })).toBe("doi");
+    expect(await fieldOf({ authors: ["ok", "x".repeat(201)] })).toBe("authors");
+    expect(await fieldOf({ title: "" })).toBe("title");
+    expect(await fieldOf({ year: 2020, publishedDate: "2021-03-04" })).toBe("year");
+    expect(await fieldOf({})).toBeUndefined();
   });
 
   it("a year that disagrees with the stored date is refused; giving both together changes both", async () => {

@@ -127,7 +127,8 @@ export async function editPaperMetadata(
   const parsed = paperMetadataEditSchema.safeParse(edit);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new LecternError("bad_request:input", issue?.message ?? "That metadata is not valid.");
+    const field = typeof issue?.path[0] === "string" ? issue.path[0] : undefined;
+    throw new LecternError("bad_request:input", issue?.message ?? "That metadata is not valid.", { field });
   }
   const patch = parsed.data;
   const signature = await getMeta<EmbeddingSignature>(ctx.db, { key: EMBEDDING_META_KEY });
@@ -142,6 +143,7 @@ export async function editPaperMetadata(
       throw new LecternError(
         "bad_request:input",
         `The year ${next.year} does not match the publication date ${next.publishedDate}: change one of them, or clear the date.`,
+        { field: patch.year !== undefined ? "year" : "publishedDate" },
       );
     }
     const changed = editableFields.filter((f) => !sameValue(next[f], stored[f]));
