@@ -274,6 +274,7 @@ describe("backfillAuthors", () => {
       paper("gc", "A Study Without Named Authors", []),
       // its user cleared the authors on purpose
       paper("gd", "DeepSeek-R1 Cleared by Its User", [], ["authors"]),
+      paper("ge", "Scaling Collective Reasoning with One Very Long Title Line", []),
     ]);
     const abstract = "Abstract\nWe study how reasoning emerges from reinforcement learning without supervision.";
     await db.insert(pages).values([
@@ -295,24 +296,31 @@ describe("backfillAuthors", () => {
         pageNumber: 1,
         text: `DeepSeek-R1 Cleared by Its User\nDeepSeek-AI\nresearch@deepseek.com\n${abstract}`,
       },
+      {
+        paperId: "ge",
+        pageNumber: 1,
+        // version 2 of the reading: a collective author under a title of one line
+        text: `Scaling Collective Reasoning with One Very Long Title Line\nOrbital-AI\nhello@orbital.example\n${abstract}`,
+      },
     ]);
     await setMeta(db, { key: "paper_authors_version", value: 0 });
-    expect(await backfillAuthors(db)).toBe(1);
+    expect(await backfillAuthors(db)).toBe(2);
     const rows = await db
       .select({ id: papers.id, authors: papers.authors })
       .from(papers)
-      .where(sql`${papers.id} in ('ga', 'gb', 'gc', 'gd')`)
+      .where(sql`${papers.id} in ('ga', 'gb', 'gc', 'gd', 'ge')`)
       .orderBy(papers.id);
     expect(rows).toEqual([
       { id: "ga", authors: ["DeepSeek-AI"] },
       { id: "gb", authors: ["Ada Lovelace"] },
       { id: "gc", authors: [] },
       { id: "gd", authors: [] },
+      { id: "ge", authors: ["Orbital-AI"] },
     ]);
     expect(await getMeta(db, { key: "paper_authors_version" })).toBe(AUTHORS_VERSION);
     // done once per version of the reading
     await db.update(papers).set({ authors: [] }).where(eq(papers.id, "ga"));
     expect(await backfillAuthors(db)).toBe(0);
-    await db.delete(papers).where(sql`${papers.id} in ('ga', 'gb', 'gc', 'gd')`);
+    await db.delete(papers).where(sql`${papers.id} in ('ga', 'gb', 'gc', 'gd', 'ge')`);
   });
 });

@@ -304,7 +304,8 @@ const SECTION_BATCH = 5_000;
  * Version of the author reading (lib/ingest/metadata.ts) that `backfillAuthors` has applied: raise it when the reading
  * learns to find authors it used to miss, and papers stored without authors are read again at the next start.
  */
-export const AUTHORS_VERSION = 1;
+// 2: a collective author under a title of one line (it was read as the title's second line)
+export const AUTHORS_VERSION = 2;
 const AUTHORS_META_KEY = "paper_authors_version";
 
 /**

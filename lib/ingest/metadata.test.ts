@@ -216,6 +216,17 @@ Abstract
 We introduce our first-generation reasoning models, trained via large-scale reinforcement learning.
 ${BODY}`;
     expect(meta(page).authors).toEqual(["DeepSeek-AI"]);
+    // under a title of one long line too (it used to be taken for the title's second line)
+    const oneLine = `DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning
+DeepSeek-AI
+research@deepseek.com
+Abstract
+We introduce our first-generation reasoning models, trained via large-scale reinforcement learning.
+${BODY}`;
+    expect(meta(oneLine)).toMatchObject({
+      title: "DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning",
+      authors: ["DeepSeek-AI"],
+    });
     // a line that is not followed by a contact address is not taken for an author
     const subtitle = `A Study of Things
 Draft

@@ -269,6 +269,8 @@ function titleFromFirstPage(lines: string[], lowerWords: Set<string>): TitleBloc
     while (j < lines.length && parts.length < 4) {
       const next = lines[j] as string;
       if (!continuesTitle(parts[parts.length - 1] as string, next, lowerWords, parts.join(" ").length)) break;
+      // a collective author ("DeepSeek-AI") over a contact address ends the title, however long its last line
+      if (groupAuthor(lines, j)) break;
       parts.push(next);
       j++;
     }
