@@ -74,3 +74,17 @@ export function briefError(e: unknown): string {
   const line = msg.split("\n")[0] ?? msg;
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
+
+/**
+ * `e` as a LecternError `unavailable:database` (with `message`) when it is a lost or refused database connection
+ * (node-postgres' socket errors, PostgreSQL's admin shutdown and connection-exception codes); otherwise `e` itself.
+ */
+export function asDatabaseUnavailable(e: unknown, message: string): unknown {
+  if (isLecternError(e)) return e;
+  const err = e as { code?: unknown; cause?: { code?: unknown } };
+  const code = typeof err?.code === "string" ? err.code : err?.cause?.code;
+  if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|57P0[1-3]|08\d\d\d)$/.test(code)) {
+    return new LecternError("unavailable:database", message, { cause: e });
+  }
+  return e;
+}

@@ -11,7 +11,7 @@ import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
-import { briefError, isLecternError, LecternError } from "@/lib/errors";
+import { asDatabaseUnavailable, briefError, isLecternError, LecternError } from "@/lib/errors";
 import { type EditableField, editableFields } from "@/lib/library/metadata";
 import { sectionsOf } from "@/lib/text/sections";
 import { chunkPage, chunkUid } from "./chunk";
@@ -346,13 +346,5 @@ async function summarize(
 }
 
 function wrapDatabaseError(e: unknown): unknown {
-  if (isLecternError(e)) return e;
-  const code =
-    (e as { code?: string; cause?: { code?: string } }).code ?? (e as { cause?: { code?: string } }).cause?.code;
-  if (code && /^(ECONNREFUSED|ECONNRESET|57P0[1-3]|08\d\d\d)$/.test(code)) {
-    return new LecternError("unavailable:database", "The database went away while saving; nothing was written.", {
-      cause: e,
-    });
-  }
-  return e;
+  return asDatabaseUnavailable(e, "The database went away while saving; nothing was written.");
 }

@@ -212,6 +212,35 @@ describe("editing a paper's metadata", () => {
     expect(r?.changed).toEqual(["year", "publishedDate"]);
   });
 
+  it("a database that goes away gives a clear error, and nothing changes", async () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    // every query of the edit fails as node-postgres does when the server is gone
+    const gone = new Proxy(handle.db, {
+      get: (target, key) =>
+        ["select", "transaction", "execute", "update", "insert"].includes(String(key))
+          ? () => {
+              throw refused;
+            }
+          : Reflect.get(target, key),
+    });
+    const before = await getPaper(handle.db, { id: first });
+    const err = await editPaperMetadata({ db: gone, embedder }, first, { title: "Never Saved" }).catch((e) => e);
+    expect(isLecternError(err) && err.code).toBe("unavailable:database");
+    expect((err as Error).message).toMatch(/not reachable; nothing was changed/);
+    expect(await getPaper(handle.db, { id: first })).toEqual(before);
+    // an error that is not about the connection is not disguised as one
+    const other = new Proxy(handle.db, {
+      get: (target, key) =>
+        String(key) === "transaction"
+          ? () => {
+              throw new Error("syntax error at or near");
+            }
+          : Reflect.get(target, key),
+    });
+    const err2 = await editPaperMetadata({ db: other, embedder }, first, { title: "Never Saved" }).catch((e) => e);
+    expect(isLecternError(err2)).toBe(false);
+  });
+
   it("gives null for a paper that is not in the library", async () => {
     expect(await edit("no-such-paper", { title: "Anything" })).toBeNull();
   });

@@ -12,7 +12,7 @@ import { EMBEDDING_META_KEY } from "@/lib/embeddings/guard";
 import { reprojectLatentVectors } from "@/lib/embeddings/latent-index";
 import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
-import { briefError, LecternError } from "@/lib/errors";
+import { asDatabaseUnavailable, briefError, LecternError } from "@/lib/errors";
 
 /** The metadata a user may correct. The paper's id never changes: answers and saved runs cite it. */
 export const editableFields = ["title", "authors", "year", "publishedDate", "categories", "doi", "arxivId"] as const;
@@ -131,8 +131,35 @@ export async function editPaperMetadata(
     throw new LecternError("bad_request:input", issue?.message ?? "That metadata is not valid.", { field });
   }
   const patch = parsed.data;
-  const signature = await getMeta<EmbeddingSignature>(ctx.db, { key: EMBEDDING_META_KEY });
-  const outcome = await ctx.db.transaction(async (tx) => {
+  const outcome = await applyEdit(ctx.db, id, patch).catch((e) => {
+    throw asDatabaseUnavailable(e, "The database is not reachable; nothing was changed. Try again once it is back.");
+  });
+  if (!outcome) return null;
+  if (outcome.reindexed > 0) noteContentChanged();
+  const vectors =
+    outcome.reindexed > 0
+      ? refreshLibraryVectors(ctx.db, ctx.embedder).catch((e) => {
+          console.error(`[library] the library's vectors were not updated after editing ${id}: ${briefError(e)}`);
+          return null;
+        })
+      : null;
+  return {
+    paperId: id,
+    changed: outcome.changed,
+    metadata: outcome.metadata,
+    reindexed: outcome.reindexed,
+    vectors,
+  };
+}
+
+/** The edit in one transaction: null when there is no such paper. */
+async function applyEdit(
+  db: Database,
+  id: string,
+  patch: z.output<typeof paperMetadataEditSchema>,
+): Promise<{ changed: EditableField[]; metadata: MetadataEditResult["metadata"]; reindexed: number } | null> {
+  const signature = await getMeta<EmbeddingSignature>(db, { key: EMBEDDING_META_KEY });
+  return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     const stored = await getPaperMetadataForUpdate(t, { id });
     if (!stored) return null;
@@ -162,20 +189,4 @@ export async function editPaperMetadata(
     }
     return { changed, metadata: { ...next, editedFields }, reindexed };
   });
-  if (!outcome) return null;
-  if (outcome.reindexed > 0) noteContentChanged();
-  const vectors =
-    outcome.reindexed > 0
-      ? refreshLibraryVectors(ctx.db, ctx.embedder).catch((e) => {
-          console.error(`[library] the library's vectors were not updated after editing ${id}: ${briefError(e)}`);
-          return null;
-        })
-      : null;
-  return {
-    paperId: id,
-    changed: outcome.changed,
-    metadata: outcome.metadata,
-    reindexed: outcome.reindexed,
-    vectors,
-  };
 }
