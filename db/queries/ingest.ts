@@ -336,8 +336,15 @@ export async function backfillAuthors(db: Database): Promise<number> {
         fileName: paper.fileName,
       });
       if (authors.length === 0) continue;
-      await t.update(papers).set({ authors }).where(eq(papers.id, paper.id));
-      found++;
+      // the condition again on the row as it is now: a user's edit committed meanwhile wins
+      const updated = await t
+        .update(papers)
+        .set({ authors })
+        .where(
+          sql`${papers.id} = ${paper.id} and cardinality(${papers.authors}) = 0 and not ('authors' = any(${papers.editedFields}))`,
+        )
+        .returning({ id: papers.id });
+      found += updated.length;
     }
     await setMeta(t, { key: AUTHORS_META_KEY, value: AUTHORS_VERSION });
     return found;
