@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
-import { chunks, type NewChunk, type NewPaper, pages, papers, summaries, summaryChunks } from "@/db/schema";
+import { chunks, type NewChunk, type NewPaper, type Paper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
 import { extractMetadata } from "@/lib/ingest/metadata";
 import { sectionsOf } from "@/lib/text/sections";
@@ -43,31 +43,39 @@ async function insertBatched<T>(rows: T[], insert: (batch: T[]) => Promise<unkno
 /**
  * Writes a paper with everything that belongs to it in ONE transaction. When `replacePaperId` is given, that paper
  * (and by cascade its pages, chunks and summary) is deleted first, in the same transaction — so a failure anywhere
- * leaves the library exactly as it was.
+ * leaves the library exactly as it was. `keep` picks what of the replaced paper's row (read and locked in that
+ * transaction: an edit committed meanwhile is seen) the new one keeps. Returns the title stored.
  */
 export async function savePaperContent(
   db: Database,
   content: PaperContent,
-  { replacePaperId }: { replacePaperId?: string } = {},
-): Promise<void> {
+  { replacePaperId, keep }: { replacePaperId?: string; keep?: (replaced: Paper) => Partial<NewPaper> } = {},
+): Promise<{ title: string }> {
   const paperId = content.paper.id;
-  const title = content.paper.title;
-  // both kinds of passage: indexed with the paper's title in front, vectors (when already made) as stored
-  const passage = <T extends { text: string; embedding: number[] | null }>(c: T) => ({
-    ...c,
-    paperId,
-    searchText: passageSearchText(title, c.text),
-    embedding: c.embedding && toStoredVector(c.embedding),
-  });
-  await db.transaction(async (tx) => {
-    if (replacePaperId) await tx.delete(papers).where(eq(papers.id, replacePaperId));
-    await tx.insert(papers).values({ ...content.paper, status: "ready", updatedAt: new Date() });
+  const saved = await db.transaction(async (tx) => {
+    let row: NewPaper = { ...content.paper, status: "ready", updatedAt: new Date() };
+    if (replacePaperId) {
+      const [replaced] = await tx.select().from(papers).where(eq(papers.id, replacePaperId)).for("update");
+      if (replaced && keep) row = { ...row, ...keep(replaced) };
+      await tx.delete(papers).where(eq(papers.id, replacePaperId));
+    }
+    const title = row.title;
+    // both kinds of passage: indexed with the paper's title in front, vectors (when already made) as stored
+    const passage = <T extends { text: string; embedding: number[] | null }>(c: T) => ({
+      ...c,
+      paperId,
+      searchText: passageSearchText(title, c.text),
+      embedding: c.embedding && toStoredVector(c.embedding),
+    });
+    await tx.insert(papers).values(row);
     await insertBatched(content.pages, (b) => tx.insert(pages).values(b.map((p) => ({ ...p, paperId }))));
     await insertBatched(content.chunks, (b) => tx.insert(chunks).values(b.map(passage)));
     await tx.insert(summaries).values({ paperId, ...content.summary });
     await insertBatched(content.summaryChunks, (b) => tx.insert(summaryChunks).values(b.map(passage)));
+    return { title };
   });
   noteContentChanged();
+  return saved;
 }
 
 export async function countPaperContent(db: Database, { paperId }: { paperId: string }) {

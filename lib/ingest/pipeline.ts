@@ -227,8 +227,9 @@ async function ingestPrepared(
   signal?.throwIfAborted();
   const previous = await getPaper(ctx.db, { id: paperId });
   const filePath = await storePdf(ctx.dataDir, docId, bytes);
+  let saved: { title: string };
   try {
-    await savePaperContent(
+    saved = await savePaperContent(
       ctx.db,
       {
         paper: {
@@ -242,8 +243,6 @@ async function ingestPrepared(
           year: meta.year ?? null,
           categories: meta.categories,
           doi: meta.doi ?? null,
-          // what the user corrected on the version this one replaces stays corrected
-          ...(previous ? keptEdits(previous) : {}),
           filePath,
           fileName: path.basename(input.name), // the CLI reports full paths; the library keeps the name
           fileSize: bytes.byteLength,
@@ -272,7 +271,8 @@ async function ingestPrepared(
           embedding: vectors[pageChunks.length + i] ?? null,
         })),
       },
-      { replacePaperId: previous?.id },
+      // what the user corrected on the version this one replaces stays corrected
+      { replacePaperId: previous?.id, keep: keptEdits },
     );
   } catch (e) {
     // nothing was written; drop the stored file unless another paper already used these bytes
@@ -288,7 +288,7 @@ async function ingestPrepared(
     file: input.name,
     status: previous ? "replaced" : "ingested",
     paper_id: paperId,
-    title: previous?.editedFields.includes("title") ? previous.title : meta.title,
+    title: saved.title,
     pages: extracted.pageCount,
     chunks: pageChunks.length,
     error: null,
