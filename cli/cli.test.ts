@@ -131,7 +131,18 @@ describe("npm run cli", () => {
     expect(results.length).toBeLessThanOrEqual(3);
     for (const r of results) {
       expect(Object.keys(r).sort()).toEqual(
-        ["char_end", "char_start", "chunk_uid", "page", "paper_id", "score", "section", "text", "title"].sort(),
+        [
+          "bibliography",
+          "char_end",
+          "char_start",
+          "chunk_uid",
+          "page",
+          "paper_id",
+          "score",
+          "section",
+          "text",
+          "title",
+        ].sort(),
       );
       expect(r.section === null || typeof r.section === "string").toBe(true);
     }

@@ -23,6 +23,7 @@ commands:
   edit <paper_id>                correct a paper's metadata [--title] [--authors "A; B"] [--year] [--date] [--categories]
                                  [--doi] [--arxiv] ("none" clears a field); the id stays, a new title is searchable
   search "<query>"               hybrid search [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024]
+                                 [--include-references] (the papers' reference lists, left out by default)
   eval <questions.json>          retrieval metrics [--retriever fts|vector|hybrid|hybrid-mmr|all]
   research "<question>"          a cited answer, its steps printed as they run (saved; open it at /research/<run id>)
   outline "<question>"           a deep-research outline of knowledge points (edit it, then research --outline file.json)

@@ -148,6 +148,11 @@ export const chunks = pgTable(
      * null before the paper's first heading or when none was found. Shown with results; not part of the search text.
      */
     section: text("section"),
+    /**
+     * Part of the paper's list of references, not its content (lib/text/bibliography.ts): left out of content search
+     * unless asked for, and out of the latent model's fit.
+     */
+    bibliography: boolean("bibliography").notNull().default(false),
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /**
      * The terms full-text search indexes (`searchText` of lib/text/terms.ts: the text's words without stop words,

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "@/db";
 
 /** `$1, $2, …`: a parameter list for `in (…)`. Callers make sure it is not empty. */
-export function sqlList(values: readonly (string | number | null)[]): SQL {
+export function sqlList(values: readonly (string | number | boolean | null)[]): SQL {
   return sql.join(
     values.map((v) => sql`${v}`),
     sql`, `,
@@ -10,7 +10,10 @@ export function sqlList(values: readonly (string | number | null)[]): SQL {
 }
 
 /** `array[$1, $2, …]::type[]` (an empty array of the type when there are no values). */
-export function sqlArray(values: readonly (string | number | null)[], type: "text" | "int" | "float8"): SQL {
+export function sqlArray(
+  values: readonly (string | number | boolean | null)[],
+  type: "text" | "int" | "float8" | "bool",
+): SQL {
   const cast = sql.raw(`${type}[]`);
   return values.length === 0 ? sql`array[]::${cast}` : sql`array[${sqlList(values)}]::${cast}`;
 }

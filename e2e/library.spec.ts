@@ -157,7 +157,9 @@ test.describe
       await editor.getByLabel("Published").fill("");
       await page.keyboard.press("Control+Enter");
       await expect(editor).toBeHidden();
-      await expect(page.getByTestId("metadata-status")).toContainText("Saved: title, authors, year and publication date.");
+      await expect(page.getByTestId("metadata-status")).toContainText(
+        "Saved: title, authors, year and publication date.",
+      );
       await expect(paper.title).toHaveText("Quokka Metadata Corrections");
       await expect(page.getByTestId("meta-authors")).toHaveText("Ada Lovelace, Charles Babbage");
       await expect(page.getByTestId("meta-published")).toHaveText("2021");

@@ -130,6 +130,26 @@ test.describe("search", () => {
     await expect(search.groups).toHaveCount(1);
   });
 
+  test("the reference lists are left out unless the checkbox includes them", async ({ page }) => {
+    const search = new SearchPage(page);
+    await search.goto({ q: QUESTION });
+    await expect(search.group(PAPER_ID)).toBeVisible();
+    await expect(search.includeRefs).toBeEnabled();
+    await expect(search.includeRefs).not.toBeChecked();
+
+    // a toggle searches at once, like the index toggle
+    await search.includeRefs.check();
+    await expect(page).toHaveURL(/[?&]refs=1(&|$)/);
+    await expect(search.group(PAPER_ID)).toBeVisible();
+    await page.reload();
+    await expect(search.includeRefs).toBeChecked();
+
+    // the summaries have no reference lists
+    await search.index("summaries").click();
+    await expect(page).toHaveURL(/[?&]index=summaries(&|$)/);
+    await expect(search.includeRefs).toBeDisabled();
+  });
+
   test("a question about a topic the library does not hold shows the no-result state", async ({ page }) => {
     const search = new SearchPage(page);
     await search.goto();

@@ -91,7 +91,8 @@ export async function runIngest(handle: DbHandle, args: string[], json: boolean)
           if (e.embedded > 0 || e.fitted) {
             parts.push(
               `${e.fitted ? "fitted the offline latent model to" : "projected new passages on the latent model of"} ` +
-                `${e.passages} passages: ${e.embedded} vectors`,
+                `the library's ${e.passages} passages${e.fitted ? " (reference lists left out of the fit)" : ""}: ` +
+                `${e.embedded} vectors`,
             );
           }
           if (e.neighbours > 0) parts.push(`hubness of ${e.neighbours} passages`);

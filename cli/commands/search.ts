@@ -7,7 +7,7 @@ import { searchContent, searchSummaries } from "@/lib/search/search";
 import { info, printJson } from "../output";
 
 const USAGE =
-  'usage: npm run cli -- search "<query>" [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024] [--json]';
+  'usage: npm run cli -- search "<query>" [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024] [--include-references] [--json]';
 
 /** `2019-2024`, `2019-` or `-2024`, or one year. */
 export function parseYears(s: string): { yearFrom?: number; yearTo?: number } {
@@ -30,6 +30,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
       papers: { type: "string" },
       years: { type: "string" },
       category: { type: "string" },
+      "include-references": { type: "boolean" },
       json: { type: "boolean" },
     },
   });
@@ -56,6 +57,8 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
         : undefined,
     ...(typeof values.years === "string" ? parseYears(values.years) : {}),
     category: typeof values.category === "string" ? values.category : undefined,
+    // content search leaves the papers' reference lists out unless asked
+    includeBibliography: values["include-references"] === true,
   };
   const embedder = getEmbeddingProvider(getEnv());
   const started = performance.now();
@@ -70,6 +73,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
           score: r.score,
           title: r.title,
           section: r.section,
+          bibliography: r.bibliography,
           text: r.text,
           fts: r.fts,
           vector: r.vector,
@@ -84,6 +88,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
             score: p.score,
             title: p.title,
             section: null,
+            bibliography: false,
             text: s.text,
             fts: s.fts,
             vector: s.vector,
@@ -107,7 +112,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
       `fused ${r.score.toFixed(4)}`,
     ].join(" · ");
     out.push(`${String(i + 1).padStart(2)}. ${r.title} — ${r.paper_id}${r.page ? ` p.${r.page}` : ""}`);
-    if (r.section) out.push(`    § ${r.section}`);
+    if (r.section) out.push(`    § ${r.section}${r.bibliography ? " (reference list)" : ""}`);
     out.push(`    ${why}`);
     out.push(`    ${r.text.replace(/\s+/g, " ").slice(0, 220)}${r.text.length > 220 ? "…" : ""}`);
   });

@@ -17,7 +17,7 @@ export async function runStats(handle: DbHandle, json: boolean): Promise<number>
     `Embedder     ${embedding ? `${embedding.kind} · ${embedding.model} · ${embedding.dimensions} dims` : "none yet"}`,
     `Papers       ${stats.papers}`,
     `Pages        ${stats.pages}`,
-    `Chunks       ${stats.chunks} (${stats.embeddedChunks} embedded)`,
+    `Chunks       ${stats.chunks} (${stats.embeddedChunks} embedded; ${stats.bibliographyChunks} in reference lists)`,
     `Summary idx  ${stats.summaryChunks} passages`,
     "",
     "Tables",

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { paperHref } from "@/components/library/types";
-import { badgeVariants } from "@/components/ui/badge";
+import { Badge, badgeVariants } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { bestExcerpt, type Span, type TermMatcher } from "./emphasis";
@@ -35,11 +35,21 @@ function Passage({ hit, excerpt, matcher }: { hit: PassageHit; excerpt: Span; ma
         p. {hit.page}
       </span>
       <div className="min-w-0 space-y-1.5">
-        {hit.section && (
-          <p className="truncate pt-1 text-muted-foreground text-xs" title={hit.section} data-testid="passage-section">
-            <span className="sr-only">Section: </span>
-            {hit.section}
-          </p>
+        {(hit.section || hit.bibliography) && (
+          <div className="flex min-w-0 items-center gap-2 pt-1">
+            {hit.section && (
+              <p className="truncate text-muted-foreground text-xs" title={hit.section} data-testid="passage-section">
+                <span className="sr-only">Section: </span>
+                {hit.section}
+              </p>
+            )}
+            {/* says why a list of other papers' titles matched: the search was asked to include reference lists */}
+            {hit.bibliography && (
+              <Badge variant="outline" className="shrink-0 px-1.5 py-0 font-normal" data-testid="passage-bibliography">
+                Reference list
+              </Badge>
+            )}
+          </div>
         )}
         <Link
           href={viewerHref(hit, span)}

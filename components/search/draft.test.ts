@@ -13,11 +13,26 @@ describe("validateDraft", () => {
   it("turns a draft into the search state, trimmed", () => {
     expect(
       validateDraft(
-        draft({ q: "  rank fusion ", yearFrom: "2019", yearTo: " 2024", category: " cs.CL ", papers: ["a"] }),
+        draft({
+          q: "  rank fusion ",
+          yearFrom: "2019",
+          yearTo: " 2024",
+          category: " cs.CL ",
+          papers: ["a"],
+          refs: true,
+        }),
       ),
     ).toEqual({
       ok: true,
-      state: { q: "rank fusion", index: "content", papers: ["a"], yearFrom: 2019, yearTo: 2024, category: "cs.CL" },
+      state: {
+        q: "rank fusion",
+        index: "content",
+        papers: ["a"],
+        yearFrom: 2019,
+        yearTo: 2024,
+        category: "cs.CL",
+        refs: true,
+      },
     });
   });
 
@@ -66,6 +81,7 @@ describe("toDraft", () => {
       yearFrom: "2019",
       yearTo: "",
       category: "cs.CL",
+      refs: false,
     });
   });
 });

@@ -10,6 +10,7 @@ export interface SearchDraft {
   yearFrom: string;
   yearTo: string;
   category: string;
+  refs: boolean;
 }
 
 export type DraftField = "q" | "yearFrom" | "yearTo" | "category";
@@ -22,6 +23,7 @@ export function toDraft(state: SearchState): SearchDraft {
     yearFrom: state.yearFrom === null ? "" : String(state.yearFrom),
     yearTo: state.yearTo === null ? "" : String(state.yearTo),
     category: state.category ?? "",
+    refs: state.refs,
   };
 }
 
@@ -57,6 +59,14 @@ export function validateDraft(
   }
   return {
     ok: true,
-    state: { q, index: draft.index, papers: draft.papers, yearFrom, yearTo, category: category || null },
+    state: {
+      q,
+      index: draft.index,
+      papers: draft.papers,
+      yearFrom,
+      yearTo,
+      category: category || null,
+      refs: draft.refs,
+    },
   };
 }

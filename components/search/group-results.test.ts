@@ -12,6 +12,7 @@ function hit(paperId: string, page: number, relevance: number, n: number): Passa
     charStart: 0,
     charEnd: 10,
     section: null,
+    bibliography: false,
     text: "text",
     score: 1 / (60 + n),
     relevance,

@@ -46,9 +46,9 @@ function FilterLabel({ htmlFor, children }: { htmlFor?: string; children: ReactN
 }
 
 /**
- * The query box, the index toggle and the filters. Enter (or the button) searches; the index toggle and the paper
- * picker search at once when there is a query. Typed values are checked here first, so a bad one gets a message
- * next to its field instead of a round trip.
+ * The query box, the index toggle and the filters. Enter (or the button) searches; the index toggle, the paper picker
+ * and the reference-lists checkbox search at once when there is a query. Typed values are checked here first, so a bad
+ * one gets a message next to its field instead of a round trip.
  */
 export function SearchForm({
   state,
@@ -74,7 +74,15 @@ export function SearchForm({
     yearTo: useRef<HTMLInputElement>(null),
     category: useRef<HTMLInputElement>(null),
   };
-  const ids = { q: useId(), message: useId(), yearFrom: useId(), yearTo: useId(), category: useId() };
+  const ids = {
+    q: useId(),
+    message: useId(),
+    yearFrom: useId(),
+    yearTo: useId(),
+    category: useId(),
+    refs: useId(),
+    refsHint: useId(),
+  };
   useSlashToFocus(queryRef);
 
   // Back/forward and links change the URL under the form: show what it now holds. A search sent from this form
@@ -112,7 +120,12 @@ export function SearchForm({
     if (searchNow && next.q.trim()) submit(next);
   };
 
-  const hasFilters = draft.papers.length > 0 || Boolean(draft.yearFrom || draft.yearTo || draft.category.trim());
+  // summaries have no reference lists: the checkbox keeps its state but is off limits there
+  const refsApply = draft.index === "content";
+  const hasFilters =
+    draft.papers.length > 0 ||
+    Boolean(draft.yearFrom || draft.yearTo || draft.category.trim()) ||
+    (draft.refs && refsApply);
   const length = draft.q.trim().length;
   const message = invalid?.message ?? (draft.q.trim() === state.q ? serverMessage : null);
   const messageFor = (field: DraftField) => (invalid ? invalid.field === field : field === "q" && Boolean(message));
@@ -288,11 +301,40 @@ export function SearchForm({
           />
         </div>
 
+        <div className="space-y-1.5">
+          <FilterLabel>Reference lists</FilterLabel>
+          <div className="flex h-8 items-center gap-2">
+            <input
+              id={ids.refs}
+              type="checkbox"
+              name="refs"
+              value="1"
+              checked={draft.refs}
+              disabled={!refsApply}
+              onChange={(e) => update({ refs: e.target.checked }, true)}
+              aria-describedby={ids.refsHint}
+              className="peer size-4 shrink-0 cursor-pointer accent-primary outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:cursor-not-allowed disabled:opacity-50"
+              data-testid="include-refs"
+            />
+            <label
+              htmlFor={ids.refs}
+              className="cursor-pointer text-sm peer-disabled:cursor-not-allowed peer-disabled:opacity-50"
+            >
+              Include reference lists
+            </label>
+            <span id={ids.refsHint} className="sr-only">
+              {refsApply
+                ? "The lists of cited works at the end of each paper, left out by default."
+                : "Content only: summaries have no reference lists."}
+            </span>
+          </div>
+        </div>
+
         {hasFilters && (
           <Button
             variant="ghost"
             size="sm"
-            onClick={() => update({ papers: [], yearFrom: "", yearTo: "", category: "" }, true)}
+            onClick={() => update({ papers: [], yearFrom: "", yearTo: "", category: "", refs: false }, true)}
             data-testid="clear-filters"
           >
             <XIcon />

@@ -88,7 +88,8 @@ export function EmptyLibraryState({ library }: { library: SearchLibrary }) {
 /** A search that found nothing above the relevance cutoff, with ways to widen it. */
 export function NoResultsState({ state }: { state: SearchState }) {
   const other = state.index === "content" ? "summaries" : "content";
-  const filtered = activeFilterCount(state) > 0;
+  // the filters that narrow the search: including the reference lists only widens it, so the link keeps them
+  const filtered = activeFilterCount({ ...state, refs: false }) > 0;
   return (
     <Panel testId="search-no-results">
       <SearchXIcon className="size-9 text-muted-foreground" aria-hidden />

@@ -16,6 +16,7 @@ describe("searchHref", () => {
       yearFrom: 2019,
       yearTo: 2024,
       category: "cs.CL",
+      refs: true,
     });
     const url = new URL(href, "http://x");
     expect(url.pathname).toBe("/search");
@@ -24,6 +25,12 @@ describe("searchHref", () => {
     expect(splitPaperIds(url.searchParams.get("papers") ?? undefined)).toEqual(["2401.01234v2", "hep-th/9901001v1"]);
     expect(url.searchParams.get("years")).toBe("2019-2024");
     expect(url.searchParams.get("category")).toBe("cs.CL");
+    expect(url.searchParams.get("refs")).toBe("1");
+  });
+
+  it("says refs=1 only when the reference lists are included", () => {
+    expect(searchHref({ ...emptySearchState, q: "x", refs: true })).toBe("/search?q=x&refs=1");
+    expect(searchHref({ ...emptySearchState, q: "x", refs: false })).toBe("/search?q=x");
   });
 });
 
@@ -59,6 +66,11 @@ describe("activeFilterCount", () => {
   it("counts papers, years and category", () => {
     expect(activeFilterCount(emptySearchState)).toBe(0);
     expect(activeFilterCount({ ...emptySearchState, papers: ["a", "b"], yearTo: 2020, category: "cs.CL" })).toBe(3);
+  });
+
+  it("counts the reference lists where they apply: the content index", () => {
+    expect(activeFilterCount({ ...emptySearchState, refs: true })).toBe(1);
+    expect(activeFilterCount({ ...emptySearchState, refs: true, index: "summaries" })).toBe(0);
   });
 });
 

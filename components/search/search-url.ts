@@ -1,7 +1,7 @@
 import type { SearchState } from "./types";
 
 /**
- * The search page's URL is its state: `/search?q=…&index=summaries&papers=a,b&years=2019-2024&category=cs.CL`.
+ * The search page's URL is its state: `/search?q=…&index=summaries&papers=a,b&years=2019-2024&category=cs.CL&refs=1`.
  * Defaults are left out, so a plain query reads `/search?q=…`.
  */
 export function searchHref(state: SearchState): string {
@@ -12,6 +12,7 @@ export function searchHref(state: SearchState): string {
   const years = formatYears(state.yearFrom, state.yearTo);
   if (years) params.set("years", years);
   if (state.category) params.set("category", state.category);
+  if (state.refs) params.set("refs", "1");
   const qs = params.toString();
   return `/search${qs ? `?${qs}` : ""}`;
 }
@@ -39,12 +40,16 @@ export function splitPaperIds(value: string | string[] | undefined): string[] {
   return [...new Set(ids.filter(Boolean))];
 }
 
-/** How many filters narrow the search (for the filters' summary). */
+/**
+ * How many filters are set (for the filters' summary). Including the reference lists widens the content search
+ * rather than narrowing it; the summaries have none, so there it counts for nothing.
+ */
 export function activeFilterCount(state: SearchState): number {
   return (
     (state.papers.length > 0 ? 1 : 0) +
     (state.yearFrom !== null || state.yearTo !== null ? 1 : 0) +
-    (state.category ? 1 : 0)
+    (state.category ? 1 : 0) +
+    (state.refs && state.index === "content" ? 1 : 0)
   );
 }
 

@@ -15,7 +15,7 @@ export const indexDescriptions: Record<SearchIndex, string> = {
   summaries: "The papers' summaries, one result per paper",
 };
 
-/** The query state, as held by the URL (`/search?q=&index=&papers=&years=&category=`). */
+/** The query state, as held by the URL (`/search?q=&index=&papers=&years=&category=&refs=`). */
 export interface SearchState {
   q: string;
   index: SearchIndex;
@@ -26,6 +26,8 @@ export interface SearchState {
   yearTo: number | null;
   /** An arXiv category, e.g. `cs.CL`. */
   category: string | null;
+  /** Also search the papers' reference lists, which the content index leaves out by default (summaries have none). */
+  refs: boolean;
 }
 
 export const emptySearchState: SearchState = {
@@ -35,6 +37,7 @@ export const emptySearchState: SearchState = {
   yearFrom: null,
   yearTo: null,
   category: null,
+  refs: false,
 };
 
 /** One retriever's own view of a result. */
@@ -68,6 +71,8 @@ export interface PassageHit extends Ranking {
   charEnd: number;
   /** The section of the paper the passage starts in, outermost heading first ("4 Methodology › 4.2 Crawler"). */
   section: string | null;
+  /** Part of the paper's list of references (only found when the search includes them). */
+  bibliography: boolean;
   text: string;
 }
 

@@ -251,6 +251,53 @@ describe("backfillSections", () => {
     const runs = await Promise.all([backfillSections(db), backfillSections(db)]);
     expect(runs.sort()).toEqual([0, 3]);
   });
+
+  it("flags the chunks of a paper's reference list, not the supplement after it", async () => {
+    const { db } = handle;
+    await db.insert(papers).values({
+      id: "p5",
+      docId: "e".repeat(64),
+      title: "Cited",
+      filePath: "papers/z.pdf",
+      fileName: "z.pdf",
+      fileSize: 1,
+      pageCount: 1,
+      status: "ready",
+    });
+    const entries =
+      "A. Vaswani and N. Shazeer. 2017. Attention is all you need. In NeurIPS 2017. J. Devlin and M. Chang. 2019. " +
+      "BERT: pre-training of deep bidirectional transformers. In NAACL 2019.";
+    const supplement = `Figure 9 shows the ablation: ${"accuracy rises with width and depth. ".repeat(12)}`;
+    const text = `1 Introduction\nWe cite others.\nReferences\n${entries}\n${supplement}`;
+    await db.insert(pages).values({ paperId: "p5", pageNumber: 1, text });
+    const chunk = (uid: string, part: string, chunkIndex: number) => ({
+      chunkUid: uid,
+      paperId: "p5",
+      pageNumber: 1,
+      chunkIndex,
+      text: part,
+      charStart: text.indexOf(part),
+      charEnd: text.indexOf(part) + part.length,
+      tokenCount: 3,
+    });
+    // as a library indexed before the flag holds them: every chunk content
+    await db
+      .insert(chunks)
+      .values([chunk("f0", "We cite others.", 0), chunk("f1", entries, 1), chunk("f2", supplement.trim(), 2)]);
+    await setMeta(db, { key: "chunk_sections_version", value: SECTIONS_VERSION - 1 });
+    // (a lone numbered heading is not taken for a section: the first chunk keeps none)
+    expect(await backfillSections(db)).toBe(2);
+    const stored = await db
+      .select({ uid: chunks.chunkUid, section: chunks.section, bibliography: chunks.bibliography })
+      .from(chunks)
+      .where(eq(chunks.paperId, "p5"))
+      .orderBy(chunks.chunkUid);
+    expect(stored).toEqual([
+      { uid: "f0", section: null, bibliography: false },
+      { uid: "f1", section: "References", bibliography: true },
+      { uid: "f2", section: "References", bibliography: false },
+    ]);
+  });
 });
 
 describe("backfillAuthors", () => {

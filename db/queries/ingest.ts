@@ -3,6 +3,7 @@ import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, type Paper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
 import { extractMetadata } from "@/lib/ingest/metadata";
+import { isBibliography } from "@/lib/text/bibliography";
 import { sectionsOf } from "@/lib/text/sections";
 import { passageSearchText } from "@/lib/text/terms";
 import { clearHubness } from "./hubness";
@@ -220,10 +221,12 @@ export async function backfillSearchText(
 }
 
 /**
- * Version of the section finder (lib/text/sections.ts) the library's chunk sections come from: raise it when the
- * finder changes, and libraries find their sections again at the next start.
+ * Version of the section finder (lib/text/sections.ts) the library's chunk sections come from, and of what is read off
+ * them (the reference-list flag, lib/text/bibliography.ts): raise it when either changes, and libraries find their
+ * sections again at the next start.
  */
-export const SECTIONS_VERSION = 2;
+// 3: chunks of the reference lists are flagged (`chunks.bibliography`)
+export const SECTIONS_VERSION = 3;
 const SECTIONS_META_KEY = "chunk_sections_version";
 
 /**
@@ -272,7 +275,10 @@ export async function backfillSections(
   });
 }
 
-/** Writes the sections of one paper's chunks (in batches: two bind parameters per chunk); returns how many changed. */
+/**
+ * Writes the sections of one paper's chunks, and whether each is part of its reference list (in batches: three bind
+ * parameters per chunk); returns how many changed.
+ */
 async function fillPaperSections(db: Database, paperId: string): Promise<number> {
   const [paperPages, paperChunks] = await Promise.all([
     getPageTexts(db, { paperId }),
@@ -282,11 +288,13 @@ async function fillPaperSections(db: Database, paperId: string): Promise<number>
         pageNumber: chunks.pageNumber,
         charStart: chunks.charStart,
         charEnd: chunks.charEnd,
+        text: chunks.text,
       })
       .from(chunks)
       .where(eq(chunks.paperId, paperId)),
   ]);
   const labels = sectionsOf(paperPages, paperChunks);
+  const bibliography = paperChunks.map((c, i) => isBibliography(labels[i], c.text));
   let changed = 0;
   for (let i = 0; i < paperChunks.length; i += SECTION_BATCH) {
     const uids = paperChunks.slice(i, i + SECTION_BATCH).map((c) => c.chunkUid);
@@ -294,9 +302,11 @@ async function fillPaperSections(db: Database, paperId: string): Promise<number>
       db,
       sql`
       with updated as (
-        update ${chunks} set section = u.section
-        from unnest(${sqlArray(uids, "text")}, ${sqlArray(labels.slice(i, i + SECTION_BATCH), "text")}) as u(uid, section)
-        where ${chunks.chunkUid} = u.uid and ${chunks.section} is distinct from u.section
+        update ${chunks} set section = u.section, bibliography = u.bibliography
+        from unnest(${sqlArray(uids, "text")}, ${sqlArray(labels.slice(i, i + SECTION_BATCH), "text")},
+          ${sqlArray(bibliography.slice(i, i + SECTION_BATCH), "bool")}) as u(uid, section, bibliography)
+        where ${chunks.chunkUid} = u.uid
+          and (${chunks.section} is distinct from u.section or ${chunks.bibliography} is distinct from u.bibliography)
         returning 1
       )
       select count(*)::int as n from updated`,

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
-import { latentModels, papers } from "@/db/schema";
+import { chunks, latentModels, papers } from "@/db/schema";
 import type { LatentModel } from "@/lib/embeddings/latent";
 import { clearHubness } from "./hubness";
 import { type VectorTable, vectorTable } from "./ingest";
@@ -95,7 +95,8 @@ export async function replaceLatentModel(tx: Database, model: LatentModel & { mo
 
 /**
  * Search texts of `table` in key order after `after` (keyset pagination: bounded memory on large libraries), with when
- * their paper was stored; `unembedded` keeps only rows without a vector.
+ * their paper was stored; `unembedded` keeps only rows without a vector, `contentOnly` leaves out page chunks of
+ * reference lists (`chunks.bibliography`).
  */
 export async function listSearchTexts(
   db: Database,
@@ -104,14 +105,18 @@ export async function listSearchTexts(
     after,
     limit,
     unembedded = false,
-  }: { table: VectorTable; after: string; limit: number; unembedded?: boolean },
+    contentOnly = false,
+  }: { table: VectorTable; after: string; limit: number; unembedded?: boolean; contentOnly?: boolean },
 ): Promise<{ chunkUid: string; searchText: string; storedAt: Date }[]> {
   const t = vectorTable(table);
+  const conditions = [sql`${t.chunkUid} > ${after}`];
+  if (unembedded) conditions.push(sql`${t.embedding} is null`);
+  if (contentOnly && table === "chunks") conditions.push(sql`not ${chunks.bibliography}`);
   const rows = await db
     .select({ chunkUid: t.chunkUid, searchText: t.searchText, storedAt: papers.createdAt })
     .from(t)
     .innerJoin(papers, eq(papers.id, t.paperId))
-    .where(unembedded ? sql`${t.chunkUid} > ${after} and ${t.embedding} is null` : sql`${t.chunkUid} > ${after}`)
+    .where(sql.join(conditions, sql` and `))
     .orderBy(t.chunkUid)
     .limit(limit);
   return rows.map((r) => ({ chunkUid: r.chunkUid, searchText: r.searchText ?? "", storedAt: r.storedAt }));

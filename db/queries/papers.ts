@@ -140,6 +140,8 @@ export interface LibraryStats {
   chunks: number;
   summaryChunks: number;
   embeddedChunks: number;
+  /** Page chunks of the papers' reference lists (left out of content search unless asked for). */
+  bibliographyChunks: number;
   /** Bytes on disk per table (with its TOAST) and per index. */
   tables: { name: string; bytes: number }[];
   indexes: { name: string; table: string; bytes: number }[];
@@ -153,6 +155,7 @@ export async function getLibraryStats(db: Database): Promise<LibraryStats> {
       chunks: sql<number>`(select count(*)::int from ${chunks})`,
       summaryChunks: sql<number>`(select count(*)::int from ${summaryChunks})`,
       embeddedChunks: sql<number>`(select count(*)::int from ${chunks} where ${chunks.embedding} is not null)`,
+      bibliographyChunks: sql<number>`(select count(*)::int from ${chunks} where ${chunks.bibliography})`,
     })
     .from(sql`(select 1) as one`);
   const tableNames = ["papers", "pages", "chunks", "summaries", "summary_chunks"];
@@ -174,6 +177,7 @@ export async function getLibraryStats(db: Database): Promise<LibraryStats> {
     chunks: counts?.chunks ?? 0,
     summaryChunks: counts?.summaryChunks ?? 0,
     embeddedChunks: counts?.embeddedChunks ?? 0,
+    bibliographyChunks: counts?.bibliographyChunks ?? 0,
     tables: rows.filter((r) => r.kind === "r").map((r) => ({ name: r.name, bytes: Number(r.bytes) })),
     indexes: rows
       .filter((r) => r.kind === "i")

@@ -15,6 +15,8 @@ export interface SearchFilters {
   yearFrom?: number;
   yearTo?: number;
   category?: string;
+  /** Page chunks of the papers' reference lists are searched too (`chunks.bibliography`); content search leaves them out. */
+  includeBibliography?: boolean;
 }
 
 /** Only lexemes of this shape reach a tsquery: letters, digits and combining marks — no tsquery syntax at all. */
@@ -24,8 +26,9 @@ function tableSql(table: SearchTable): SQL {
   return sql.raw(table === "chunks" ? "chunks" : "summary_chunks");
 }
 
-function filterSql(f: SearchFilters): SQL {
+function filterSql(f: SearchFilters, table: SearchTable): SQL {
   const parts: SQL[] = [sql`p.status = 'ready'`];
+  if (table === "chunks" && !f.includeBibliography) parts.push(sql`not c.bibliography`);
   if (f.paperIds && f.paperIds.length > 0) {
     parts.push(sql`c.paper_id in (${sqlList(f.paperIds)})`);
   }
@@ -246,7 +249,7 @@ export async function searchFullText(
       select c.chunk_uid, c.paper_id, greatest(length(c.tsv), 1)::float8 as dl,
         ${termCut(sql`c.tsv`, all)} as qv
       from ${t} c join papers p on p.id = c.paper_id
-      where c.tsv @@ ${orTsQuery([...selecting])} and ${filterSql(filters)}
+      where c.tsv @@ ${orTsQuery([...selecting])} and ${filterSql(filters, table)}
     ),
     scored as (
       select q.qi, cand.chunk_uid,
@@ -337,7 +340,7 @@ export async function searchVector(
       with nearest as materialized (
         select c.chunk_uid, c.paper_id, c.embedding <=> ${vec}::vector as distance
         from ${t} c join papers p on p.id = c.paper_id
-        where c.embedding is not null and ${filterSql(filters)}
+        where c.embedding is not null and ${filterSql(filters, table)}
         order by ${order}
         limit ${limit}
       )
@@ -363,6 +366,8 @@ export interface ContentRow {
   charEnd: number;
   /** The section the chunk starts in ("4 Methodology › 4.2 Crawler"), when the paper's headings were found. */
   section: string | null;
+  /** Part of the paper's list of references (searched only when asked for). */
+  bibliography: boolean;
   title: string;
   year: number | null;
   /** Lexemes of the row, restricted to the ones asked about. */
@@ -440,13 +445,14 @@ export async function getContentRows(
     char_start: number;
     char_end: number;
     section: string | null;
+    bibliography: boolean;
     title: string;
     year: number | null;
     lexemes: string[] | null;
   }>(
     db,
     sql`
-    select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.section,
+    select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.section, c.bibliography,
       p.title, p.year,
       tsvector_to_array(${termCut(sql`c.tsv`, lexemes)}) as lexemes
     from chunks c join papers p on p.id = c.paper_id
@@ -460,6 +466,7 @@ export async function getContentRows(
     charStart: Number(row.char_start),
     charEnd: Number(row.char_end),
     section: row.section ?? null,
+    bibliography: row.bibliography === true,
     title: row.title,
     year: row.year == null ? null : Number(row.year),
     lexemes: row.lexemes ?? [],

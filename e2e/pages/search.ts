@@ -4,7 +4,7 @@ import type { Locator, Page } from "@playwright/test";
 export class SearchPage {
   constructor(readonly page: Page) {}
 
-  /** Opens the page, with a search in the URL if given (`{ q, index, papers, years, category }`). */
+  /** Opens the page, with a search in the URL if given (`{ q, index, papers, years, category, refs }`). */
   async goto(params: Record<string, string> = {}): Promise<void> {
     const qs = new URLSearchParams(params).toString();
     await this.page.goto(`/search${qs ? `?${qs}` : ""}`);
@@ -52,6 +52,11 @@ export class SearchPage {
   /** The index toggle's option ("content" or "summaries"). */
   index(name: "content" | "summaries"): Locator {
     return this.page.getByTestId(`index-${name}`);
+  }
+
+  /** The filter that adds the papers' reference lists to the content search (`refs=1`). */
+  get includeRefs(): Locator {
+    return this.page.getByRole("checkbox", { name: "Include reference lists" });
   }
 
   /** A paper's group of results. */

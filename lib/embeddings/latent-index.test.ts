@@ -249,3 +249,47 @@ describe("the offline latent embedder over a library", () => {
     expect(r).toMatchObject({ fitted: false, embedded: 0 });
   });
 });
+
+describe("the latent model's fit", () => {
+  it("leaves the papers' reference lists out of the fit, and still gives their passages a vector", async () => {
+    const own = await createTestDatabase();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-latent-refs-"));
+    try {
+      const refsCtx = createIngestContext(own, {
+        dataDir: dir,
+        maxUploadBytes: 5 * 1024 * 1024,
+        embedder,
+        chatModel: null,
+      });
+      const files = await Promise.all(
+        PAPERS.map((p, i) =>
+          pdf(p.name, p.title, [
+            ...p.pages,
+            // a reference list whose cited titles name words no page of the papers uses
+            `References\nA. Author. 201${i}. Quokka pottery for marsupial archives. In Proceedings 201${i}.\nB. Writer. 2018. Wombat tables at scale. In NeurIPS 2018.`,
+          ]),
+        ),
+      );
+      const results = await ingestFiles(files, refsCtx);
+      expect(results.map((r) => r.status)).toEqual(["ingested", "ingested", "ingested"]);
+      const flagged = await queryRows<{ n: number }>(
+        own.db,
+        sql`select count(*)::int as n from chunks where bibliography`,
+      );
+      expect(Number(flagged[0]?.n)).toBe(3);
+      const model = await currentLatentModel(own.db);
+      expect(model?.terms).toContain("galaxy");
+      expect(model?.terms).not.toContain("quokka");
+      expect(model?.terms).not.toContain("wombat");
+      // projected all the same (on the words the model knows: "tables", "scale"…)
+      const missing = await queryRows<{ n: number }>(
+        own.db,
+        sql`select count(*)::int as n from chunks where embedding is null`,
+      );
+      expect(Number(missing[0]?.n)).toBe(0);
+    } finally {
+      await own.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -139,11 +139,20 @@ export interface RefreshLatentOptions {
   rebuildIndexesAbove?: number;
   /** For the index rebuild; default 1GB on a PostgreSQL server, the embedded database's own setting on PGlite. */
   maintenanceWorkMem?: string;
+  /**
+   * Seed of the fit's randomised SVD (default: fitLatentModel's). The retrieval figures move with it; the benchmarks
+   * refit with several seeds to tell a change from that noise (bench/seeds.ts).
+   */
+  seed?: number;
   onProgress?: (p: { table: VectorTable; done: number; total: number }) => void;
 }
 
 /** The search texts of `table`, a page at a time in key order (keyset pagination: bounded memory). */
-async function* pages(db: Database, table: VectorTable, opts: { limit: number; unembedded?: boolean }) {
+async function* pages(
+  db: Database,
+  table: VectorTable,
+  opts: { limit: number; unembedded?: boolean; contentOnly?: boolean },
+) {
   let after = "";
   for (;;) {
     const page = await listSearchTexts(db, { table, after, ...opts });
@@ -232,10 +241,12 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   const step = Math.max(1, Math.ceil(rows / MAX_FIT_ROWS));
   const sample: string[] = [];
   let seen = 0;
-  for await (const page of pages(db, "chunks", { limit: 2_000 })) {
+  // fitted to the papers' content: reference lists are other papers' titles, whose co-occurrences are not this
+  // library's topics (they are still projected, like every passage)
+  for await (const page of pages(db, "chunks", { limit: 2_000, contentOnly: true })) {
     for (const r of page) if (seen++ % step === 0) sample.push(r.searchText);
   }
-  const model = await fitLatentModel(sample, { dimensions, rows });
+  const model = await fitLatentModel(sample, { dimensions, rows, seed: opts.seed });
   if (!model) return result(false, 0);
   // a PostgreSQL server builds the HNSW graph several times faster when it fits in maintenance memory (as the terms
   // backfill does); PGlite's WebAssembly heap keeps its own settings

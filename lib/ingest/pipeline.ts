@@ -13,6 +13,7 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { asDatabaseUnavailable, briefError, isLecternError, LecternError } from "@/lib/errors";
 import { type EditableField, editableFields } from "@/lib/library/metadata";
+import { isBibliography } from "@/lib/text/bibliography";
 import { sectionsOf } from "@/lib/text/sections";
 import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
@@ -258,6 +259,7 @@ async function ingestPrepared(
           charEnd: c.charEnd,
           tokenCount: c.tokenCount,
           section: sections[i] ?? null,
+          bibliography: isBibliography(sections[i], c.text),
           embedding: vectors[i] ?? null,
         })),
         summary: { text: summary.text, method: summary.method, model: summary.model ?? null },

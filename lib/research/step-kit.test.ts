@@ -12,6 +12,7 @@ const result = (section: string | null): ContentResult => ({
   charStart: 10,
   charEnd: 90,
   section,
+  bibliography: false,
   text: "The Crawler collects papers; the Selector reads each one and decides.",
   score: 0.03,
   relevance: 0.834,

@@ -33,6 +33,7 @@ const ATTENTION = [
 const LORA = [
   "arXiv:2106.00002v2 [cs.LG] 1 Jun 2021\nLow-Rank Adapters for Large Language Models\nAlan Turing\nAbstract\nWe freeze the pretrained weights and train small low-rank update matrices.",
   "4.1 No Additional Inference Latency\nWhen deployed in production, the low-rank update is merged into the frozen weight matrix, so the adapted model runs exactly as fast as the original one; there is no extra latency at inference time.",
+  "References\nE. Hu and Y. Shen. 2021. Quokka pottery parsers for marsupial archives. In Proceedings of ACL 2021.\nK. Ito. 2019. Wombat tables at scale. In NeurIPS 2019.\nM. Ode. 2020. Frozen weights revisited. arXiv preprint 2020.",
 ];
 const RAG = [
   "arXiv:2302.00003v1 [cs.IR] 3 Feb 2023\nRetrieval Every Few Tokens\nGrace Hopper\nAbstract\nA frozen language model reads retrieved documents prepended to its input.",
@@ -120,6 +121,15 @@ describe("searchContent", () => {
     expect(recent.every((r) => r.year !== null && r.year >= 2021)).toBe(true);
     expect(await searchContent(handle.db, q, embedder, { yearFrom: 2030, cutoff: 0 })).toEqual([]);
     await expectBadRequest(searchContent(handle.db, q, embedder, { yearFrom: 2024, yearTo: 2019 }));
+  });
+
+  it("leaves the papers' reference lists out unless asked for them", async () => {
+    const q = "quokka pottery parsers for marsupial archives";
+    const content = await searchContent(handle.db, q, embedder, { cutoff: 0 });
+    expect(content.some((r) => r.paperId === "2106.00002v2" && r.page === 3)).toBe(false);
+    expect(content.every((r) => !r.bibliography)).toBe(true);
+    const withLists = await searchContent(handle.db, q, embedder, { includeBibliography: true });
+    expect(withLists[0]).toMatchObject({ paperId: "2106.00002v2", page: 3, section: "References", bibliography: true });
   });
 
   it("fuses several queries and tags each result with the queries that found it", async () => {

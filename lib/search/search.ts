@@ -41,6 +41,12 @@ export interface SearchOptions {
   yearTo?: number;
   /** An arXiv category, e.g. `cs.CL`. */
   category?: string;
+  /**
+   * Content search also searches the papers' reference lists (page chunks flagged `bibliography` at ingest,
+   * lib/text/bibliography.ts), which it leaves out by default: a list of cited titles answers no question about the
+   * paper. Summary search has none.
+   */
+  includeBibliography?: boolean;
   /** Which retrievers run; hybrid fuses both. */
   retriever?: Retriever;
   /**
@@ -81,6 +87,8 @@ export interface ContentResult {
   charEnd: number;
   /** The section of the paper most of the chunk is in, outermost heading first ("4 Methodology › 4.2 Crawler"). */
   section: string | null;
+  /** Part of the paper's list of references: only when the search asked for them (`includeBibliography`). */
+  bibliography: boolean;
   text: string;
   /** Fused (RRF) score, the ranking key before diversification. */
   score: number;
@@ -199,6 +207,7 @@ function toFilters(o: SearchOptions): SearchFilters {
     yearFrom,
     yearTo,
     category: o.category?.trim() || undefined,
+    includeBibliography: o.includeBibliography === true || undefined,
   };
 }
 
@@ -453,6 +462,7 @@ function cacheKey(table: SearchTable, p: RetrievalParams, query: ParsedQuery): s
     f.yearFrom ?? null,
     f.yearTo ?? null,
     f.category ?? null,
+    f.includeBibliography ?? false,
     p.limit,
     p.efSearch,
     query.text,
@@ -729,6 +739,7 @@ export async function searchContent(
         charStart: s.row.charStart,
         charEnd: s.row.charEnd,
         section: s.row.section,
+        bibliography: s.row.bibliography,
         text,
         score: s.score,
         relevance: s.relevance,

@@ -24,6 +24,8 @@ const { searchAction } = await import("./actions");
 const PAGES = [
   "arXiv:2401.01234v2 [cs.CL] 5 Jan 2024\nSparse Retrieval for Long Scientific Documents\nAda Lovelace\nAbstract\nWe study retrieval over long scientific documents with page-level chunks.",
   "2 Method\nReciprocal rank fusion of the lexicographic and dense lists lifts recall at five to 0.81.",
+  // a list of references (flagged at ingest), citing a title found nowhere else
+  "References\nB. Oyelaran and T. Marsh. 2022. Axolotl lattice gardens for tidal ledgers. In Proceedings of EMNLP 2022.\nC. Ruiz. 2018. Heron spline atlases. In ICML 2018.\nD. Sato. 2020. Page-level chunks revisited. arXiv preprint 2020.",
 ];
 
 let dataDir: string;
@@ -86,6 +88,29 @@ describe("searchAction", () => {
     expect(await within({ papers: ["someone-else"] })).toBe(0);
   });
 
+  it("searches the reference lists only when asked (refs)", async () => {
+    const q = "axolotl lattice gardens for tidal ledgers";
+    const hits = async (input: { refs?: boolean }) => {
+      const r = await searchAction({ q, ...input });
+      if (!r.ok || r.data.index !== "content") throw new Error(r.ok ? "expected content" : r.error.message);
+      return r.data.hits;
+    };
+    for (const without of [await hits({}), await hits({ refs: false })]) {
+      expect(without.some((h) => h.page === 3)).toBe(false);
+      expect(without.every((h) => !h.bibliography)).toBe(true);
+    }
+    const withRefs = await hits({ refs: true });
+    expect(withRefs[0]).toMatchObject({ paperId: "2401.01234v2", page: 3, section: "References", bibliography: true });
+    expect(withRefs[0]?.text).toContain("Axolotl lattice gardens");
+    // the summaries have no reference lists: the option changes nothing there
+    const summaries = await searchAction({
+      q: "retrieval over long scientific documents",
+      index: "summaries",
+      refs: true,
+    });
+    expect(summaries.ok && summaries.data.index === "summaries" && summaries.data.papers.length).toBe(1);
+  });
+
   it("answers bad queries with a message, never by throwing", async () => {
     const cases: [string, RegExp][] = [
       ["", /Type a question/],
@@ -123,6 +148,7 @@ describe("searchAction", () => {
       { q: "x", category: "cs.CL; drop" },
       { q: "x", papers: ["a\u0000b"] },
       { q: "x", yearFrom: 2024, yearTo: 2019 },
+      { q: "x", refs: "yes" },
     ];
     for (const input of bad) {
       // biome-ignore lint/suspicious/noExplicitAny: malformed input on purpose, as a client could send it

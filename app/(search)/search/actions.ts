@@ -24,12 +24,14 @@ export async function searchAction(input: SearchInput): Promise<Result<SearchRes
       error: { code: "bad_request:query", message: parsed.error.issues[0]?.message ?? "Invalid search." },
     };
   }
-  const { q, index, papers, yearFrom, yearTo, category } = parsed.data;
+  const { q, index, papers, yearFrom, yearTo, category, refs } = parsed.data;
   const opts: SearchOptions = {
     paperIds: papers,
     yearFrom: yearFrom ?? undefined,
     yearTo: yearTo ?? undefined,
     category: category ?? undefined,
+    // reference lists are left out unless asked for (content only: summaries have none)
+    includeBibliography: refs,
     // the page shows each result's proximity rank next to its full-text and vector ranks
     showProximity: true,
   };

@@ -17,6 +17,7 @@ export function toPassageHit(r: ContentResult): PassageHit {
     charStart: r.charStart,
     charEnd: r.charEnd,
     section: r.section,
+    bibliography: r.bibliography,
     text: r.text,
   };
 }

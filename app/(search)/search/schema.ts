@@ -27,6 +27,7 @@ export const searchInputSchema = z.object({
   yearFrom: yearSchema.nullable().default(null),
   yearTo: yearSchema.nullable().default(null),
   category: categorySchema.nullable().default(null),
+  refs: z.boolean("Whether to include reference lists is true or false.").default(false),
 });
 export type SearchInput = z.input<typeof searchInputSchema>;
 
@@ -34,7 +35,7 @@ type Params = Record<string, string | string[] | undefined>;
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
 /**
- * `?q=&index=&papers=&years=&category=` of the search page (also `from=`/`to=`, which a plain form submits). Bad
+ * `?q=&index=&papers=&years=&category=&refs=` of the search page (also `from=`/`to=`, which a plain form submits). Bad
  * values fall back to defaults rather than failing: the page's own links never make them.
  */
 const searchUrlSchema = z
@@ -52,6 +53,8 @@ const searchUrlSchema = z
     from: z.preprocess(first, z.string().optional().catch(undefined)),
     to: z.preprocess(first, z.string().optional().catch(undefined)),
     category: z.preprocess(first, categorySchema.optional().catch(undefined)),
+    // `refs=1` from the page's links, `refs=true` typed by hand; anything else is the default
+    refs: z.preprocess((v) => ["1", "true"].includes(String(first(v)).trim().toLowerCase()), z.boolean()),
   })
   .transform((u): SearchState => {
     const years = parseYears(u.years ?? `${u.from ?? ""}-${u.to ?? ""}`);
@@ -63,6 +66,7 @@ const searchUrlSchema = z
       yearFrom: year(years?.from),
       yearTo: year(years?.to),
       category: u.category || null,
+      refs: u.refs,
     };
   });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "chunks" ADD COLUMN "bibliography" boolean DEFAULT false NOT NULL;
