@@ -13,7 +13,7 @@ import { searchContent } from "@/lib/search/search";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { EMBEDDING_META_KEY, reembedLibrary } from "./guard";
 import { createHashingEmbedder } from "./hashing";
-import { createLatentEmbedder, currentLatentModel, refreshLatentVectors } from "./latent-index";
+import { createLatentEmbedder, currentLatentModel, LATENT_FIT_VERSION, refreshLatentVectors } from "./latent-index";
 
 // "refinement" (paper A) and "revision" (paper B) never share a passage; both come with the same companions.
 const PAPERS = [
@@ -281,12 +281,17 @@ describe("the latent model's fit", () => {
       expect(model?.terms).toContain("galaxy");
       expect(model?.terms).not.toContain("quokka");
       expect(model?.terms).not.toContain("wombat");
-      // projected all the same (on the words the model knows: "tables", "scale"…)
+      // projected all the same (on the words the model knows: the paper's title heads every passage)
       const missing = await queryRows<{ n: number }>(
         own.db,
         sql`select count(*)::int as n from chunks where embedding is null`,
       );
       expect(Number(missing[0]?.n)).toBe(0);
+      // a model fitted by the older rule (reference lists in) is refitted at the library's next step, once
+      await setMeta(own.db, { key: "latent_fit_version", value: 1 });
+      expect(await refreshLatentVectors(own.db, { dimensions: 4 })).toMatchObject({ fitted: true });
+      expect(await getMeta(own.db, { key: "latent_fit_version" })).toBe(LATENT_FIT_VERSION);
+      expect(await refreshLatentVectors(own.db, { dimensions: 4 })).toMatchObject({ fitted: false });
     } finally {
       await own.close();
       fs.rmSync(dir, { recursive: true, force: true });

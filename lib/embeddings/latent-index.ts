@@ -8,7 +8,7 @@ import {
   replaceLatentModel,
   type VectorTable,
 } from "@/db/queries/latent";
-import { isEmbeddedDatabase } from "@/db/queries/meta";
+import { getMeta, isEmbeddedDatabase, setMeta } from "@/db/queries/meta";
 import { searchText } from "@/lib/text/terms";
 import {
   DEFAULT_LATENT_DIMENSIONS,
@@ -34,6 +34,12 @@ export const REFIT_GROWTH = 1.25;
 export function sizeDrifted(rows: number, before: number): boolean {
   return rows >= before * REFIT_GROWTH || rows <= before * (2 - REFIT_GROWTH);
 }
+/**
+ * What the library's model is fitted to, as a version: a model fitted by an older rule is refitted at the library's
+ * next step (an ingest, a deletion, `reembed`). 2: the papers' reference lists are left out of the fit.
+ */
+export const LATENT_FIT_VERSION = 2;
+const FIT_VERSION_META_KEY = "latent_fit_version";
 /** Below this share of known words among the passages to fold in, the model is refitted instead. */
 const MIN_KNOWN_SHARE = 0.8;
 /** Passages fitted at most: above, an evenly spaced sample (the fit's cost grows with it; the projection does not). */
@@ -206,7 +212,13 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     ms: performance.now() - t0,
   });
   if (rows === 0) return result(false, 0);
-  let refit = opts.force || !info || info.dimensions !== dimensions || sizeDrifted(rows, info.rows);
+  const fitVersion = (await getMeta<number>(db, { key: FIT_VERSION_META_KEY })) ?? 1;
+  let refit =
+    opts.force ||
+    !info ||
+    info.dimensions !== dimensions ||
+    sizeDrifted(rows, info.rows) ||
+    fitVersion < LATENT_FIT_VERSION;
   const current = !refit && info ? await modelById(db, info.id) : null;
   if (current && info) {
     const pending: { table: VectorTable; rows: { chunkUid: string; searchText: string; storedAt: Date }[] }[] = [];
@@ -257,6 +269,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     const t = tx as unknown as Database;
     await lockVectorWrites(t);
     await replaceLatentModel(t, { ...model, model: LATENT_MODEL });
+    await setMeta(t, { key: FIT_VERSION_META_KEY, value: LATENT_FIT_VERSION });
     for (const table of ["chunks", "summary_chunks"] as const) {
       const total = await countRows(t, { table });
       const fill = (d: Database) => writeAll(d, model, table, { ...opts, batch, total });
