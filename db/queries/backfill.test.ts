@@ -22,6 +22,20 @@ afterAll(async () => {
   await handle?.close();
 });
 
+/** A stored paper's row, as the tests need it (the files themselves are never read here). */
+function paperRow(id: string, title: string, pageCount = 1) {
+  return {
+    id,
+    docId: id.padEnd(64, "0"),
+    title,
+    filePath: `papers/${id}.pdf`,
+    fileName: `${id}.pdf`,
+    fileSize: 1,
+    pageCount,
+    status: "ready" as const,
+  };
+}
+
 /** The names of the chunks table's indexes, in order. */
 async function chunkIndexes(db: Database): Promise<string[]> {
   const rows = await queryRows<{ indexname: string }>(
@@ -35,16 +49,7 @@ async function chunkIndexes(db: Database): Promise<string[]> {
 describe("backfillSearchText", () => {
   it("indexes rows stored before search_text existed, in batches, and then has nothing left to do", async () => {
     const { db } = handle;
-    await db.insert(papers).values({
-      id: "p1",
-      docId: "b".repeat(64),
-      title: "Old rows",
-      filePath: "papers/x.pdf",
-      fileName: "x.pdf",
-      fileSize: 1,
-      pageCount: 1,
-      status: "ready",
-    });
+    await db.insert(papers).values(paperRow("p1", "Old rows"));
     const texts = [
       "Reciprocal rank fusion merges rankings.",
       "Dense retrievers embed passages.",
@@ -139,16 +144,7 @@ describe("backfillSearchText", () => {
 describe("backfillSections", () => {
   it("finds each stored page chunk's section in its paper's pages, once", async () => {
     const { db } = handle;
-    await db.insert(papers).values({
-      id: "p2",
-      docId: "c".repeat(64),
-      title: "Agents",
-      filePath: "papers/y.pdf",
-      fileName: "y.pdf",
-      fileSize: 1,
-      pageCount: 2,
-      status: "ready",
-    });
+    await db.insert(papers).values(paperRow("p2", "Agents", 2));
     const page1 = "Agents\nAbstract\nWe study agents.\n1 Introduction\nSearch is hard.\n";
     const page2 = "More of the same.\n2 Method\nTwo agents work.\n2.1 Crawler Agent\nSelects papers for the user.\n";
     await db.insert(pages).values([
@@ -254,16 +250,7 @@ describe("backfillSections", () => {
 
   it("flags the chunks of a paper's reference list, not the supplement after it", async () => {
     const { db } = handle;
-    await db.insert(papers).values({
-      id: "p5",
-      docId: "e".repeat(64),
-      title: "Cited",
-      filePath: "papers/z.pdf",
-      fileName: "z.pdf",
-      fileSize: 1,
-      pageCount: 1,
-      status: "ready",
-    });
+    await db.insert(papers).values(paperRow("p5", "Cited"));
     const entries =
       "A. Vaswani and N. Shazeer. 2017. Attention is all you need. In NeurIPS 2017. J. Devlin and M. Chang. 2019. " +
       "BERT: pre-training of deep bidirectional transformers. In NAACL 2019.";
@@ -304,16 +291,9 @@ describe("backfillAuthors", () => {
   it("reads the authors of papers stored without any from their first page, and leaves the others alone", async () => {
     const { db } = handle;
     const paper = (id: string, title: string, authors: string[], editedFields: string[] = []) => ({
-      id,
-      editedFields,
-      docId: id.padEnd(64, "0"),
-      title,
+      ...paperRow(id, title),
       authors,
-      filePath: `papers/${id}.pdf`,
-      fileName: `${id}.pdf`,
-      fileSize: 1,
-      pageCount: 1,
-      status: "ready" as const,
+      editedFields,
     });
     await db.insert(papers).values([
       paper("ga", "DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning", []),
