@@ -153,6 +153,12 @@ export const chunks = pgTable(
      * unless asked for, and out of the latent model's fit.
      */
     bibliography: boolean("bibliography").notNull().default(false),
+    /**
+     * Where each of the chunk's sentences ends, counted in its search terms after the title's (`sentenceTermEnds`,
+     * lib/ingest/chunk.ts): with the tsvector's positions, the sentence each query word is in. Null for rows stored
+     * before it existed, until the sections backfill (db/queries/ingest.ts) fills them.
+     */
+    sentenceEnds: integer("sentence_ends").array(),
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /**
      * The terms full-text search indexes (`searchText` of lib/text/terms.ts: the text's words without stop words,

@@ -18,10 +18,11 @@ function Item({ label, children, testId }: { label: string; children: React.Reac
 
 /**
  * Why a result ranked: its calibrated relevance, each retriever's rank and own score, and the fused (RRF) score. A
- * retriever that did not return the passage among its candidates shows a dash.
+ * retriever that did not return the passage among its candidates shows a dash; the best-sentence ranking, which only
+ * questions asking for a fact get, is shown only when it ran.
  */
 export function RankingDetails({ ranking, className }: { ranking: Ranking; className?: string }) {
-  const { fts, proximity, vector } = ranking;
+  const { fts, proximity, vector, sentence } = ranking;
   const relevance = Math.max(0, Math.min(1, ranking.relevance));
   return (
     <dl
@@ -44,6 +45,12 @@ export function RankingDetails({ ranking, className }: { ranking: Ranking; class
       <Item label="Vector" testId="ranking-vector">
         {vector ? `#${vector.rank} · cosine ${vector.score.toFixed(3)}` : "—"}
       </Item>
+      {/* only questions asking for a fact are ranked by their passages' best sentence */}
+      {sentence && (
+        <Item label="Best sentence" testId="ranking-sentence">
+          {`#${sentence.rank} · BM25 ${sentence.score.toFixed(2)}`}
+        </Item>
+      )}
       <Item label="Fused" testId="ranking-fused">
         {ranking.score.toFixed(4)}
       </Item>

@@ -40,10 +40,15 @@ function HowRanked({ embedder }: { embedder: SearchLibrary["embedder"] | undefin
           is taken off its cosine before ranking.
         </p>
         <p>
-          <span className="font-medium text-foreground">Fused</span>: the full-text (BM25) and vector rankings combined
-          by reciprocal rank fusion; results come in this order, with near-duplicates spread out.{" "}
-          <span className="font-medium text-foreground">Relevance</span>: how well the passage covers the query,
-          calibrated so that results below a cutoff are left out.
+          <span className="font-medium text-foreground">Best sentence</span> (questions that ask for a result or how
+          something works): the passage&apos;s rank by its best sentence, scored by BM25 with each sentence taken alone,
+          so the page stating the fact in one sentence comes before an overview that mentions the same words apart.
+        </p>
+        <p>
+          <span className="font-medium text-foreground">Fused</span>: the full-text (BM25), vector and — when shown —
+          best-sentence rankings combined by reciprocal rank fusion; results come in this order, with near-duplicates
+          spread out. <span className="font-medium text-foreground">Relevance</span>: how well the passage covers the
+          query, calibrated so that results below a cutoff are left out.
         </p>
         {embedder === "hashing" && (
           <p data-testid="offline-embedder-note">

@@ -58,6 +58,8 @@ export interface Ranking {
   /** Full text ranked by proximity (cover density: the query's words close together). */
   proximity?: RetrieverScore | null;
   vector: RetrieverScore | null;
+  /** Passages ranked by their best sentence (BM25 over sentences); questions asking for a fact only. */
+  sentence?: RetrieverScore | null;
 }
 
 /** A passage of a page (the content index). `charStart`/`charEnd` are offsets into the page's stored text. */

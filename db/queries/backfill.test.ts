@@ -12,6 +12,7 @@ import {
 import { getMeta, setMeta } from "@/db/queries/meta";
 import { chunks, pages, papers, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
+import { sentenceTermEnds } from "@/lib/ingest/chunk";
 import { passageSearchText, searchText } from "@/lib/text/terms";
 
 let handle: DbHandle;
@@ -177,8 +178,9 @@ describe("backfillSections", () => {
     await setMeta(db, { key: "chunk_sections_version", value: 0 });
     const before = await chunkIndexes(db);
 
-    // three of the four have a section (the title line comes before the first heading); the indexes are rebuilt
-    expect(await backfillSections(db, { rebuildIndexesAbove: 1 })).toBe(3);
+    // three of the four have a section (the title line comes before the first heading), and all seven rows of the
+    // library (the other paper's three too) get their sentences' ends; the indexes are rebuilt
+    expect(await backfillSections(db, { rebuildIndexesAbove: 1 })).toBe(7);
 
     const stored = await db
       .select({ section: chunks.section })
@@ -272,18 +274,25 @@ describe("backfillSections", () => {
       .insert(chunks)
       .values([chunk("f0", "We cite others.", 0), chunk("f1", entries, 1), chunk("f2", supplement.trim(), 2)]);
     await setMeta(db, { key: "chunk_sections_version", value: SECTIONS_VERSION - 1 });
-    // (a lone numbered heading is not taken for a section: the first chunk keeps none)
-    expect(await backfillSections(db)).toBe(2);
+    // (a lone numbered heading is not taken for a section: the first chunk keeps none, but gets its sentences)
+    expect(await backfillSections(db)).toBe(3);
     const stored = await db
-      .select({ uid: chunks.chunkUid, section: chunks.section, bibliography: chunks.bibliography })
+      .select({
+        uid: chunks.chunkUid,
+        section: chunks.section,
+        bibliography: chunks.bibliography,
+        ends: chunks.sentenceEnds,
+      })
       .from(chunks)
       .where(eq(chunks.paperId, "p5"))
       .orderBy(chunks.chunkUid);
     expect(stored).toEqual([
-      { uid: "f0", section: null, bibliography: false },
-      { uid: "f1", section: "References", bibliography: true },
-      { uid: "f2", section: "References", bibliography: false },
+      { uid: "f0", section: null, bibliography: false, ends: [2] },
+      { uid: "f1", section: "References", bibliography: true, ends: sentenceTermEnds(entries) },
+      { uid: "f2", section: "References", bibliography: false, ends: sentenceTermEnds(supplement.trim()) },
     ]);
+    // the sentences' ends are stored too (for the best-sentence ranking), the same as ingestion writes them
+    expect(stored[2]?.ends?.length).toBe(12);
   });
 });
 

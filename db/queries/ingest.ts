@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, type Paper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
+import { sentenceTermEnds } from "@/lib/ingest/chunk";
 import { extractMetadata } from "@/lib/ingest/metadata";
 import { isBibliography } from "@/lib/text/bibliography";
 import { sectionsOf } from "@/lib/text/sections";
@@ -225,15 +226,16 @@ export async function backfillSearchText(
  * them (the reference-list flag, lib/text/bibliography.ts): raise it when either changes, and libraries find their
  * sections again at the next start.
  */
-// 3: chunks of the reference lists are flagged (`chunks.bibliography`)
-export const SECTIONS_VERSION = 3;
+// 3: chunks of the reference lists are flagged (`chunks.bibliography`); 4: and their sentences' ends are stored
+export const SECTIONS_VERSION = 4;
 const SECTIONS_META_KEY = "chunk_sections_version";
 
 /**
  * Finds the `section` of every page chunk again, from each paper's stored pages, when the library's sections come
- * from an older section finder or from none (libraries indexed before migration 0007); the library's
+ * from an older section finder or from none (libraries indexed before migration 0007) — and with it what else is read
+ * off a chunk at ingest: its reference-list flag and its sentences' ends (migrations 0009, 0010); the library's
  * `chunk_sections_version` records it (a chunk before its paper's first heading has a null section, so null cannot
- * mark what is left to do). Returns how many chunks' sections changed. One transaction, which first takes an advisory
+ * mark what is left to do). Returns how many chunks changed. One transaction, which first takes an advisory
  * lock and checks the version again: two processes starting at once do the work once (the second waits, then finds
  * it done), and a failure leaves the sections and the version as they were (the next start tries again). A paper
  * whose sections cannot be written (its own savepoint fails) keeps its old ones and is logged; the others go on.
@@ -276,8 +278,8 @@ export async function backfillSections(
 }
 
 /**
- * Writes the sections of one paper's chunks, and whether each is part of its reference list (in batches: three bind
- * parameters per chunk); returns how many changed.
+ * Writes the sections of one paper's chunks, whether each is part of its reference list and where its sentences end
+ * (in batches: four bind parameters per chunk); returns how many changed.
  */
 async function fillPaperSections(db: Database, paperId: string): Promise<number> {
   const [paperPages, paperChunks] = await Promise.all([
@@ -295,6 +297,8 @@ async function fillPaperSections(db: Database, paperId: string): Promise<number>
   ]);
   const labels = sectionsOf(paperPages, paperChunks);
   const bibliography = paperChunks.map((c, i) => isBibliography(labels[i], c.text));
+  // as array literals: unnest flattens a two-dimensional array, and these are of different lengths
+  const ends = paperChunks.map((c) => `{${sentenceTermEnds(c.text).join(",")}}`);
   let changed = 0;
   for (let i = 0; i < paperChunks.length; i += SECTION_BATCH) {
     const uids = paperChunks.slice(i, i + SECTION_BATCH).map((c) => c.chunkUid);
@@ -302,11 +306,13 @@ async function fillPaperSections(db: Database, paperId: string): Promise<number>
       db,
       sql`
       with updated as (
-        update ${chunks} set section = u.section, bibliography = u.bibliography
+        update ${chunks} set section = u.section, bibliography = u.bibliography, sentence_ends = u.ends::int[]
         from unnest(${sqlArray(uids, "text")}, ${sqlArray(labels.slice(i, i + SECTION_BATCH), "text")},
-          ${sqlArray(bibliography.slice(i, i + SECTION_BATCH), "bool")}) as u(uid, section, bibliography)
+          ${sqlArray(bibliography.slice(i, i + SECTION_BATCH), "bool")},
+          ${sqlArray(ends.slice(i, i + SECTION_BATCH), "text")}) as u(uid, section, bibliography, ends)
         where ${chunks.chunkUid} = u.uid
-          and (${chunks.section} is distinct from u.section or ${chunks.bibliography} is distinct from u.bibliography)
+          and (${chunks.section} is distinct from u.section or ${chunks.bibliography} is distinct from u.bibliography
+            or ${chunks.sentenceEnds} is distinct from u.ends::int[])
         returning 1
       )
       select count(*)::int as n from updated`,

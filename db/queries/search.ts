@@ -372,6 +372,10 @@ export interface ContentRow {
   year: number | null;
   /** Lexemes of the row, restricted to the ones asked about. */
   lexemes: string[];
+  /** Where in the row's search text each of those lexemes stands (1-based term positions, the title's terms first). */
+  positions: Record<string, number[]>;
+  /** Where each sentence of the chunk ends, in search terms after the title's; null for rows stored before it existed. */
+  sentenceEnds: number[] | null;
 }
 
 /**
@@ -449,13 +453,17 @@ export async function getContentRows(
     title: string;
     year: number | null;
     lexemes: string[] | null;
+    positions: Record<string, number[]> | string | null;
+    sentence_ends: number[] | null;
   }>(
     db,
     sql`
     select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.section, c.bibliography,
-      p.title, p.year,
-      tsvector_to_array(${termCut(sql`c.tsv`, lexemes)}) as lexemes
+      p.title, p.year, c.sentence_ends,
+      tsvector_to_array(x.cut) as lexemes,
+      (select json_object_agg(u.lexeme, u.positions) from unnest(x.cut) u) as positions
     from chunks c join papers p on p.id = c.paper_id
+      cross join lateral (select ${termCut(sql`c.tsv`, lexemes)} as cut) x
     where c.chunk_uid in (${sqlList(chunkUids)})`,
   );
   return r.map((row) => ({
@@ -470,7 +478,23 @@ export async function getContentRows(
     title: row.title,
     year: row.year == null ? null : Number(row.year),
     lexemes: row.lexemes ?? [],
+    positions: (typeof row.positions === "string" ? JSON.parse(row.positions) : row.positions) ?? {},
+    sentenceEnds: row.sentence_ends ? row.sentence_ends.map(Number) : null,
   }));
+}
+
+/**
+ * Mean sentence length of the page chunks, in search terms (`sentence_ends`; reference lists left out): the length
+ * normalisation of a best-sentence score. Reads every row: callers cache it. Null before any row has its sentences.
+ */
+export async function getAverageSentenceLength(db: Database): Promise<number | null> {
+  const [row] = await queryRows<{ avg: number | null }>(
+    db,
+    sql`select (sum(c.sentence_ends[cardinality(c.sentence_ends)])::float8
+               / nullif(sum(cardinality(c.sentence_ends)), 0))::float8 as avg
+        from chunks c where not c.bibliography and cardinality(c.sentence_ends) > 0`,
+  );
+  return row?.avg == null ? null : Number(row.avg);
 }
 
 export interface SummaryRow {

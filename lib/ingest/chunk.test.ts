@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { chunkPage, chunkUid, endsSentence, estimateTokens, splitSentences } from "@/lib/ingest/chunk";
+import {
+  chunkPage,
+  chunkUid,
+  endsSentence,
+  estimateTokens,
+  sentenceTermEnds,
+  splitSentences,
+} from "@/lib/ingest/chunk";
 import type { PageChunk } from "@/lib/ingest/types";
+import { searchText } from "@/lib/text/terms";
 
 /** A small seeded PRNG so failures reproduce. */
 function rng(seed: number) {
@@ -185,5 +193,23 @@ describe("chunkUid", () => {
     expect(chunkUid("doc1", 3, 0, 10, 200)).toBe(expected);
     expect(chunkUid("doc1", 3, 0, 10, 200)).toMatch(/^[0-9a-f]{32}$/);
     expect(chunkUid("doc1", 3, 1, 10, 200)).not.toBe(expected);
+  });
+});
+
+describe("sentenceTermEnds", () => {
+  it("counts each sentence's search terms, cumulatively, ending at the chunk's own term count", () => {
+    const text = "We divide the dot products by a scale (see Fig. 2).\nLarge values push the softmax into flat regions. Done";
+    const ends = sentenceTermEnds(text);
+    expect(ends).toHaveLength(3);
+    // "Fig." does not end the first sentence; stop words are not counted
+    expect(ends[0]).toBe(searchText("We divide the dot products by a scale (see Fig. 2).").split(" ").length);
+    expect(ends.at(-1)).toBe(searchText(text).split(" ").length);
+    expect(ends).toEqual([...ends].sort((a, b) => a - b));
+  });
+
+  it("skips sentences without a search term and is empty for text without any", () => {
+    expect(sentenceTermEnds("The of a. Attention heads attend.")).toEqual([3]);
+    expect(sentenceTermEnds("")).toEqual([]);
+    expect(sentenceTermEnds("— . ! ?")).toEqual([]);
   });
 });

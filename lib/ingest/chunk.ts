@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PageChunk } from "@/lib/ingest/types";
+import { searchText } from "@/lib/text/terms";
 
 /**
  * Token estimate used everywhere in Lectern (chunk sizes, LLM budgets): each run of letters/digits counts one token
@@ -208,4 +209,23 @@ export function splitSentences(text: string): SentenceSpan[] {
   }
   if (start >= 0) out.push({ text: text.slice(start, end).replace(/\s+/g, " "), start, end });
   return out;
+}
+
+/**
+ * Where each sentence of a chunk ends, counted in the chunk's search terms (`searchText`: the words full text indexes,
+ * stop words left out): `[12, 30, 41]` is three sentences of 12, 18 and 11 terms. With the tsvector's positions (term
+ * indexes in the search text, after the title's terms) it tells which sentence each query word is in, so content
+ * search can score a page by its best sentence (lib/search/sentences.ts). Sentences split at whitespace, as
+ * `splitSentences` does, so the last end is the chunk's own term count.
+ */
+export function sentenceTermEnds(text: string): number[] {
+  const ends: number[] = [];
+  let total = 0;
+  for (const s of splitSentences(text)) {
+    const terms = searchText(s.text);
+    if (!terms) continue;
+    total += terms.split(" ").length;
+    ends.push(total);
+  }
+  return ends;
 }

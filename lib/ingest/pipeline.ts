@@ -15,7 +15,7 @@ import { asDatabaseUnavailable, briefError, isLecternError, LecternError } from 
 import { type EditableField, editableFields } from "@/lib/library/metadata";
 import { isBibliography } from "@/lib/text/bibliography";
 import { sectionsOf } from "@/lib/text/sections";
-import { chunkPage, chunkUid } from "./chunk";
+import { chunkPage, chunkUid, sentenceTermEnds } from "./chunk";
 import { cleanPages } from "./clean";
 import { type ExtractOptions, extractPdf } from "./extract";
 import { extractMetadata, paperIdFor } from "./metadata";
@@ -260,6 +260,7 @@ async function ingestPrepared(
           tokenCount: c.tokenCount,
           section: sections[i] ?? null,
           bibliography: isBibliography(sections[i], c.text),
+          sentenceEnds: sentenceTermEnds(c.text),
           embedding: vectors[i] ?? null,
         })),
         summary: { text: summary.text, method: summary.method, model: summary.model ?? null },

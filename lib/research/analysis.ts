@@ -1,5 +1,6 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
+import { classifyIntent } from "@/lib/search/intent";
 import { parseModelJson } from "./json";
 import type { Intent } from "./types";
 
@@ -16,47 +17,6 @@ export interface QueryAnalysis {
 
 /** Below this rule confidence, a configured LLM is asked. */
 export const RULE_CONFIDENCE_THRESHOLD = 0.7;
-
-const PATTERNS: Record<Exclude<Intent, "unknown">, { re: RegExp; weight: number; label: string }[]> = {
-  performance: [
-    {
-      re: /\b(accuracy|f1|bleu|rouge|perplexity|exact match|top-?[15]|recall@?\d*|precision|error rate|wer|score[sd]?)\b/i,
-      weight: 2,
-      label: "a metric",
-    },
-    {
-      re: /\b(how (well|much|fast|many|accurate)|perform(s|ed|ance)?|results?|benchmarks?|state[- ]of[- ]the[- ]art|sota|outperform\w*|improve(s|d|ment)?|gains?|speed-?ups?|slow(s|er)?( down)?|latency|throughput|emissions?|cost)\b/i,
-      weight: 1.5,
-      label: "results or efficiency",
-    },
-    { re: /\d+(\.\d+)?\s*(%|percent|x\b|×)/i, weight: 1, label: "a number" },
-  ],
-  comparison: [
-    {
-      re: /\b(compare[sd]?|comparison|comparing|versus|vs\.?|contrast\w*|differ(s|ence|ences|ent)?|relative to|trade-?offs?)\b/i,
-      weight: 2,
-      label: "a comparison",
-    },
-    { re: /\b(better|worse|faster|slower|more|less|higher|lower) than\b/i, weight: 1.5, label: "a comparative" },
-    { re: /\b(which (one|method|model|approach)|or the)\b/i, weight: 1, label: "a choice" },
-  ],
-  technical: [
-    { re: /^\s*(why|how)\b/i, weight: 1.5, label: "a why/how question" },
-    {
-      re: /\b(how (does|do|is|are|can)|mechanism|architecture|algorithm|implement\w*|derive\w*|formula|equation|objective|loss|layer|attention|training procedure|optimi[sz]\w*)\b/i,
-      weight: 1.5,
-      label: "a method or mechanism",
-    },
-  ],
-  summary: [
-    {
-      re: /\b(summar\w*|overview|survey|state of|landscape|main (ideas?|contributions?|findings?)|key (ideas?|points?|findings?)|tell me about|introduc\w* to)\b/i,
-      weight: 2,
-      label: "an overview",
-    },
-    { re: /^\s*(what (is|are)|explain|describe)\b/i, weight: 1, label: "a definition" },
-  ],
-};
 
 const STOP = new Set(
   (
@@ -86,18 +46,9 @@ export function extractKeywords(question: string, max = 10): string[] {
 
 /** Rule-based intent: weighted pattern matches; confidence grows with the winner's score and its margin. */
 export function analyzeWithRules(question: string): QueryAnalysis {
-  const scores: { intent: Exclude<Intent, "unknown">; score: number; labels: string[] }[] = [];
-  for (const [intent, patterns] of Object.entries(PATTERNS) as [
-    Exclude<Intent, "unknown">,
-    (typeof PATTERNS)["performance"],
-  ][]) {
-    const hit = patterns.filter((p) => p.re.test(question));
-    scores.push({ intent, score: hit.reduce((a, p) => a + p.weight, 0), labels: hit.map((p) => p.label) });
-  }
-  scores.sort((a, b) => b.score - a.score);
-  const [best, second] = scores;
+  const best = classifyIntent(question);
   const keywords = extractKeywords(question);
-  if (!best || best.score === 0) {
+  if (best.intent === "unknown") {
     return {
       intent: "unknown",
       confidence: 0.3,
@@ -106,8 +57,7 @@ export function analyzeWithRules(question: string): QueryAnalysis {
       reasoning: "No intent pattern matched; searching with the question's own words.",
     };
   }
-  const margin = best.score - (second?.score ?? 0);
-  const confidence = Math.min(0.95, 0.4 + 0.1 * best.score + 0.12 * margin);
+  const confidence = Math.min(0.95, 0.4 + 0.1 * best.score + 0.12 * best.margin);
   return {
     intent: best.intent,
     confidence: Math.round(confidence * 100) / 100,

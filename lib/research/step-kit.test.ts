@@ -19,6 +19,7 @@ const result = (section: string | null): ContentResult => ({
   fts: { score: 12, rank: 1 },
   proximity: null,
   vector: { score: 0.6, rank: 2 },
+  sentence: null,
   queries: ["crawler"],
 });
 

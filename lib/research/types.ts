@@ -18,7 +18,7 @@ export type StepStatus = (typeof STEP_STATUSES)[number];
 
 export type SearchStage = "summaries" | "content";
 
-export type Intent = "performance" | "comparison" | "technical" | "summary" | "unknown";
+export type { Intent } from "@/lib/search/intent";
 
 /** A source shown on a step card as a chip: a paper (summary search) or a passage (content search). */
 export interface StepSource {

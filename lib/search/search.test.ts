@@ -8,6 +8,7 @@ import type { Database, DbHandle } from "@/db";
 import { noteContentChanged } from "@/db/queries/meta";
 import { getPageTexts } from "@/db/queries/papers";
 import { searchFullText } from "@/db/queries/search";
+import { chunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
@@ -359,5 +360,61 @@ describe("bestPerPage", () => {
 
   it("keeps up to n chunks per page when asked", () => {
     expect(bestPerPage(list, 2).map((x) => x.id)).toEqual(["a", "b", "c", "d"]);
+  });
+});
+
+describe("the best-sentence ranking", () => {
+  const CACHE = [
+    "arXiv:2203.00009v1 [cs.DC] 9 Mar 2022\nCaching for Stream Processors\nEdsger Dijkstra\nAbstract\nWe add a cache. Throughput matters to us. Costs raise doubts. The cache is small. Throughput is reported.",
+    "4 Results\nThe cluster ran eight nodes with shared disks. There, the cache raised throughput by 42 percent. Throughput was measured hourly. Memory use grew by a tenth.",
+    "5 Limitations\nThe cluster was shared with other jobs. Network traffic was not isolated from the experiments.",
+  ];
+  let own: DbHandle;
+  let dir: string;
+  beforeAll(async () => {
+    own = await createTestDatabase();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-sentences-"));
+    const ctx = createIngestContext(own, { dataDir: dir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
+    const files = await Promise.all(
+      [CACHE, ATTENTION, LORA].map(async (pages, i) => {
+        const bytes = await makeTestPdf({ pages });
+        return { name: `s-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
+      }),
+    );
+    expect((await ingestFiles(files, ctx)).map((r) => r.status)).toEqual(["ingested", "ingested", "ingested"]);
+  });
+  afterAll(async () => {
+    await own?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const q = "How much did the cache raise throughput?";
+  const opts = { cutoff: 0, mmrAlpha: 1 } as const;
+
+  it("puts first, for a question asking for a result, the page whose one sentence states it", async () => {
+    // full text prefers the abstract (the words repeated, in separate sentences), vectors the results page: fused, a
+    // tie that the order of the lists breaks for the abstract. The results page's one sentence holds all three words.
+    const plain = await searchContent(own.db, q, embedder, { ...opts, weights: { sentence: 0 } });
+    expect(plain[0]).toMatchObject({ paperId: "2203.00009v1", page: 1, sentence: null });
+    expect(plain.find((r) => r.page === 1)?.fts?.rank).toBe(1);
+    expect(plain.find((r) => r.page === 2)?.vector?.rank).toBe(1);
+    const rs = await searchContent(own.db, q, embedder, opts);
+    expect(rs[0]).toMatchObject({ paperId: "2203.00009v1", page: 2, sentence: { rank: 1 } });
+    expect(rs[0]?.sentence?.score).toBeGreaterThan(rs.find((r) => r.page === 1)?.sentence?.score ?? 0);
+  });
+
+  it("is left out for comparisons, for full text or vectors alone, and for rows without their sentences", async () => {
+    const comparison = await searchContent(own.db, "Compare the cache with the memory use", embedder, opts);
+    expect(comparison.length).toBeGreaterThan(0);
+    expect(comparison.every((r) => r.sentence === null)).toBe(true);
+    for (const retriever of ["fts", "vector"] as const) {
+      const rs = await searchContent(own.db, q, embedder, { ...opts, retriever });
+      expect(rs.every((r) => r.sentence === null)).toBe(true);
+    }
+    // a library stored before the sentences were: ranked as before (the backfill fills them at the next start)
+    await own.db.update(chunks).set({ sentenceEnds: null });
+    noteContentChanged();
+    const before = await searchContent(own.db, q, embedder, opts);
+    expect(before[0]).toMatchObject({ page: 1, sentence: null });
   });
 });

@@ -1,8 +1,10 @@
 import type { Database } from "@/db";
 import { getContentEpoch } from "@/db/queries/meta";
 import {
+  type ContentRow,
   type FullTextHit,
   getAverageLength,
+  getAverageSentenceLength,
   getChunkTexts,
   getContentRows,
   getDocumentFrequencies,
@@ -20,8 +22,10 @@ import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/g
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { searchText, tokenize } from "@/lib/text/terms";
-import { hubnessOrder, maximalMarginalRelevance, type RankedList, reciprocalRankFusion } from "./fusion";
+import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, reciprocalRankFusion } from "./fusion";
+import { classifyIntent, FACT_SEEKING } from "./intent";
 import { type ParsedQuery, parseQueries } from "./query";
+import { bestSentenceScore } from "./sentences";
 
 export type Retriever = "fts" | "vector" | "hybrid";
 
@@ -51,9 +55,10 @@ export interface SearchOptions {
   retriever?: Retriever;
   /**
    * RRF weight of each ranking: full text by BM25, full text by proximity (Postgres cover density: the query's words
-   * close together), vectors. 0 leaves a ranking out. Defaults: DEFAULT_WEIGHTS.
+   * close together), vectors, and — content search, hybrid, fact-seeking questions only — the candidates' best
+   * sentence (`sentenceRankings`). 0 leaves a ranking out. Defaults: DEFAULT_WEIGHTS.
    */
-  weights?: { fts?: number; proximity?: number; vector?: number };
+  weights?: { fts?: number; proximity?: number; vector?: number; sentence?: number };
   /**
    * Rank full text by proximity too (shown on results as `proximity`) even when it is not fused; the search page asks
    * for it. Off by default: it is fused only with a proximity weight.
@@ -98,6 +103,11 @@ export interface ContentResult {
   /** The proximity ranking of full text: Postgres cover density (the query's words close together). */
   proximity: RetrieverScore | null;
   vector: RetrieverScore | null;
+  /**
+   * The chunk's best sentence: its BM25 with sentences as documents and its rank among the candidates (fact-seeking
+   * questions in a hybrid content search only; null otherwise).
+   */
+  sentence: RetrieverScore | null;
   /** The queries (as given) whose retrievers found this chunk. */
   queries: string[];
 }
@@ -151,7 +161,7 @@ export const DEFAULT_CUTOFF = 0.38;
  * library's light-stemmed terms it moved no evidence page into the top 5 on the dev set and pushed the first one down
  * (full-text MRR 0.45 without it, 0.31 with it at weight 1; docs/benchmarks.md).
  */
-export const DEFAULT_WEIGHTS = { fts: 1, proximity: 0, vector: 1 } as const;
+export const DEFAULT_WEIGHTS = { fts: 1, proximity: 0, vector: 1, sentence: 1 } as const;
 /**
  * HNSW `ef_search` for a table of `rows` vectors, when the caller sets none: the graph walk has to widen as the table
  * grows to keep finding the exact nearest rows. 114 at the 1,934 chunks of the 40-paper corpus, 815 at 100,000, where
@@ -238,6 +248,8 @@ async function assertSameEmbedder(
 interface CachedStats {
   total: number;
   avgLength: number;
+  /** Page chunks: their mean sentence length in search terms, once read (null: no row has its sentences yet). */
+  avgSentenceLength?: number | null;
   df: Map<string, number>;
   /** When the row count was last read (performance.now()), and this process's content epoch then. */
   checkedAt: number;
@@ -678,6 +690,70 @@ export function bestPerPage<T extends { row: { paperId: string; pageNumber: numb
   });
 }
 
+/** The library's mean sentence length (page chunks), cached with its other statistics. */
+async function averageSentenceLength(db: Database): Promise<number | null> {
+  const stats = statsCache.get(db)?.get("chunks");
+  if (stats?.avgSentenceLength !== undefined) return stats.avgSentenceLength;
+  const avg = await getAverageSentenceLength(db);
+  if (stats) stats.avgSentenceLength = avg;
+  return avg;
+}
+
+/** The number of terms a title puts in front of each of its passages' search text (`passageSearchText`), cached. */
+const headerCache = new Map<string, number>();
+function headerTerms(title: string): number {
+  let n = headerCache.get(title);
+  if (n === undefined) {
+    const terms = searchText(title);
+    n = terms ? terms.split(" ").length : 0;
+    if (headerCache.size > 10_000) headerCache.clear();
+    headerCache.set(title, n);
+  }
+  return n;
+}
+
+/**
+ * The best-sentence ranking (lib/search/sentences.ts): for each query that asks for one stated fact (FACT_SEEKING,
+ * lib/search/intent.ts: a result or a mechanism), the candidates ranked by their best sentence (those with a query word
+ * in one), as RRF contributions of `weight`, and each candidate's best (score, rank) for display; `order` is the fused
+ * order, which breaks ties. Over six fits of the latent model on the dev and held-out questions (33) it took hybrid
+ * page R@5 0.768 → 0.808, MRR 0.626 → 0.636, nDCG 0.679 → 0.693 (the dev set's MRR alone 0.595 → 0.581, its R@5
+ * 0.750 → 0.778); for every question, comparisons included, it cost the multi-paper questions their second paper's
+ * page (docs/benchmarks.md, eighth session).
+ */
+function sentenceRankings(
+  works: QueryWork[],
+  rows: ContentRow[],
+  order: Map<string, number>,
+  averageLength: number,
+  weight: number,
+): { added: Map<string, number>; best: Map<string, RetrieverScore> } {
+  const added = new Map<string, number>();
+  const best = new Map<string, RetrieverScore>();
+  for (const w of works) {
+    if (!FACT_SEEKING.has(classifyIntent(w.query.text).intent)) continue;
+    const scored = rows
+      .flatMap((row) => {
+        if (!row.sentenceEnds || row.sentenceEnds.length === 0) return [];
+        const score = bestSentenceScore({
+          lexemes: w.lexemes,
+          idf: w.idf,
+          positions: row.positions,
+          headerTerms: headerTerms(row.title),
+          sentenceEnds: row.sentenceEnds,
+          averageLength,
+        });
+        return score > 0 ? [{ id: row.chunkUid, score }] : [];
+      })
+      .sort((a, b) => b.score - a.score || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    scored.forEach(({ id, score }, i) => {
+      added.set(id, (added.get(id) ?? 0) + weight / (RRF_K + i + 1));
+      best.set(id, better(best.get(id) ?? null, { score, rank: i + 1 }));
+    });
+  }
+  return { added, best };
+}
+
 /**
  * Searches page chunks: full text and vectors per query, fused by RRF, cut at the calibrated relevance, diversified by
  * MMR. Each result carries both retrievers' own scores and ranks, and the queries that found it.
@@ -695,9 +771,24 @@ export async function searchContent(
   const { works, candidates, fused, similarity } = run;
   if (candidates.size === 0) return [];
   const allLexemes = [...new Set(works.flatMap((w) => w.lexemes))];
-  const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 6, 60));
+  let ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 6, 60));
   const rows = await getContentRows(db, { chunkUids: ranked.map(([id]) => id), lexemes: allLexemes });
   const byId = new Map(rows.map((r) => [r.chunkUid, r]));
+  // fact-seeking questions: the candidates' best sentences are a third ranking, fused with the others
+  const wSentence = opts.weights?.sentence ?? DEFAULT_WEIGHTS.sentence;
+  let sentence = new Map<string, RetrieverScore>();
+  if ((opts.retriever ?? "hybrid") === "hybrid" && wSentence > 0) {
+    const factual = works.some((w) => FACT_SEEKING.has(classifyIntent(w.query.text).intent));
+    const averageLength = factual ? await averageSentenceLength(db) : null;
+    if (averageLength) {
+      const order = new Map(ranked.map(([id], i) => [id, i]));
+      const { added, best } = sentenceRankings(works, rows, order, averageLength, wSentence);
+      sentence = best;
+      ranked = ranked
+        .map(([id, score]): [string, number] => [id, score + (added.get(id) ?? 0)])
+        .sort((a, b) => b[1] - a[1] || (order.get(a[0]) ?? 0) - (order.get(b[0]) ?? 0));
+    }
+  }
   const scored = ranked.flatMap(([id, score]) => {
     const row = byId.get(id);
     const cand = candidates.get(id);
@@ -746,6 +837,7 @@ export async function searchContent(
         fts: s.cand.fts,
         proximity: s.cand.proximity,
         vector: s.cand.vector,
+        sentence: sentence.get(s.row.chunkUid) ?? null,
         queries: [...s.cand.queries].sort((a, b) => a - b).map((i) => works[i]?.query.text ?? ""),
       },
     ];

@@ -3,7 +3,14 @@ import type { PassageHit, Ranking, SummaryHit } from "@/components/search/types"
 import type { ContentResult, PaperResult } from "@/lib/search/search";
 
 function ranking(r: Ranking): Ranking {
-  return { score: r.score, relevance: r.relevance, fts: r.fts, proximity: r.proximity ?? null, vector: r.vector };
+  return {
+    score: r.score,
+    relevance: r.relevance,
+    fts: r.fts,
+    proximity: r.proximity ?? null,
+    vector: r.vector,
+    sentence: r.sentence ?? null,
+  };
 }
 
 export function toPassageHit(r: ContentResult): PassageHit {

@@ -1,0 +1,1 @@
+ALTER TABLE "chunks" ADD COLUMN "sentence_ends" integer[];
