@@ -77,6 +77,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
           text: r.text,
           fts: r.fts,
           vector: r.vector,
+          sentence: r.sentence,
         }))
       : (await searchSummaries(handle.db, query, embedder, opts)).flatMap((p) =>
           p.passages.slice(0, 1).map((s) => ({
@@ -92,11 +93,12 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
             text: s.text,
             fts: s.fts,
             vector: s.vector,
+            sentence: null,
           })),
         );
   const ms = performance.now() - started;
   if (json) {
-    printJson(rows.map(({ fts: _f, vector: _v, ...r }) => r));
+    printJson(rows.map(({ fts: _f, vector: _v, sentence: _s, ...r }) => r));
     info(`${rows.length} results in ${ms.toFixed(0)} ms`);
     return 0;
   }
@@ -109,6 +111,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
     const why = [
       r.fts ? `full-text #${r.fts.rank} (${r.fts.score.toFixed(2)})` : "full-text —",
       r.vector ? `vector #${r.vector.rank} (${r.vector.score.toFixed(3)})` : "vector —",
+      ...(r.sentence ? [`best sentence #${r.sentence.rank} (${r.sentence.score.toFixed(2)})`] : []),
       `fused ${r.score.toFixed(4)}`,
     ].join(" · ");
     out.push(`${String(i + 1).padStart(2)}. ${r.title} — ${r.paper_id}${r.page ? ` p.${r.page}` : ""}`);
