@@ -41,7 +41,8 @@ export async function register() {
       const { refreshLatentVectors } = await import("@/lib/embeddings/latent-index");
       const { ensureEmbeddingSignature } = await import("@/lib/embeddings/guard");
       await ensureEmbeddingSignature(db, embedder);
-      const r = await refreshLatentVectors(db, { dimensions: embedder.dimensions });
+      // (a refit that only a newer fitting rule asks for waits for the background step below: the server serves first)
+      const r = await refreshLatentVectors(db, { dimensions: embedder.dimensions, deferRuleRefit: true });
       if (r.embedded > 0) {
         console.log(
           `[lectern] latent vectors brought up to date: ${r.embedded} (${r.fitted ? "model refitted" : "projected"}) in ${Math.round(r.ms)} ms`,
@@ -52,12 +53,14 @@ export async function register() {
     }
   }
   // vectors without their hubness (a library from before it existed, or an ingest interrupted before its batch's
-  // library step) get it — in the background: searches work without it (a missing hubness counts the mean), and at
-  // 100,000 passages it takes minutes
-  // (as the library step without an embedder: never at the same time as an ingest's or a deletion's)
+  // library step) get it, and a latent model fitted by an older rule is fitted again — in the background: searches
+  // work meanwhile (a missing hubness counts the mean; the old model serves until the new one and its vectors are
+  // written together), and at 100,000 passages either takes minutes
+  // (as the library step: never at the same time as an ingest's or a deletion's)
   void import("@/lib/embeddings/library")
-    .then(({ refreshLibraryVectors }) => refreshLibraryVectors(db, null))
+    .then(({ refreshLibraryVectors }) => refreshLibraryVectors(db, embedder.kind === "latent" ? embedder : null))
     .then((h) => {
+      if (h.fitted) console.log(`[lectern] latent model fitted again in the background: ${h.embedded} vectors`);
       if (h.neighbours > 0) console.log(`[lectern] hubness of ${h.neighbours} passages computed in ${h.ms} ms`);
     })
     .catch((e) => console.error(`[lectern] hubness not computed at start: ${(e as Error).message}`));

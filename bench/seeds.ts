@@ -103,8 +103,10 @@ async function main() {
     });
     await refreshHubness(handle.db, { recompute: true });
   };
+  let refitted = false;
   try {
     for (const seed of seeds) {
+      refitted ||= seed !== 0;
       const t0 = performance.now();
       await refit(seed);
       const line: string[] = [];
@@ -126,9 +128,9 @@ async function main() {
       }
       console.error(`seed ${seed} (${((performance.now() - t0) / 1000).toFixed(0)} s): ${line.join(" | ")}`);
     }
-    // leave the library as the app fits it
-    if (seeds.some((s) => s !== 0)) await refit(0);
   } finally {
+    // leave the library as the app fits it, whatever happened
+    if (refitted) await refit(0).catch((e) => console.error(`The default model could not be fitted again: ${e}`));
     await handle.close();
   }
   const sweep: SeedSweep = {

@@ -161,17 +161,21 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       const s = ((performance.now() - t0) / 1000).toFixed(1);
       console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s`);
     }
-    // the sections are for display: a failure is logged and tried again at the next start, the library opens
+    // sections, reference-list flags and sentence ends: the library works without them (sections unshown, reference
+    // lists searched, no best-sentence ranking, the latent model fitted again once the flags change), so a failure is
+    // logged and tried again at the next start, and the library opens
     const t1 = performance.now();
     await backfillSections(handle.db, {
       maintenanceWorkMem,
-      onStart: (n) => console.error(`[db] finding the sections of ${n} stored passages (once)…`),
+      onStart: (n) => console.error(`[db] reading the sections and sentences of ${n} stored passages (once)…`),
     }).then(
       (changed) => {
         const s = ((performance.now() - t1) / 1000).toFixed(1);
-        if (changed > 0) console.error(`[db] found the sections of ${changed} stored passages in ${s} s`);
+        if (changed > 0)
+          console.error(`[db] updated the sections and sentences of ${changed} stored passages in ${s} s`);
       },
-      (e: unknown) => console.error(`[db] sections not found (tried again at the next start): ${briefError(e)}`),
+      (e: unknown) =>
+        console.error(`[db] sections and sentences not read (tried again at the next start): ${briefError(e)}`),
     );
     // likewise the authors of papers stored without any, read again by a better reading
     await backfillAuthors(handle.db).then(

@@ -90,9 +90,11 @@ export async function runIngest(handle: DbHandle, args: string[], json: boolean)
           const parts: string[] = [];
           if (e.embedded > 0 || e.fitted) {
             parts.push(
-              `${e.fitted ? "fitted the offline latent model to" : "projected new passages on the latent model of"} ` +
-                `the library's ${e.passages} passages${e.fitted ? " (reference lists left out of the fit)" : ""}: ` +
-                `${e.embedded} vectors`,
+              e.fitted
+                ? `fitted the offline latent model to ${e.fittedPassages} of the library's ${e.passages} passages ` +
+                    `(its reference lists left out): ${e.embedded} vectors`
+                : `projected new passages on the latent model of the library's ${e.passages} passages: ` +
+                    `${e.embedded} vectors`,
             );
           }
           if (e.neighbours > 0) parts.push(`hubness of ${e.neighbours} passages`);

@@ -42,6 +42,12 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
   const index = String(values.index);
   if (index !== "content" && index !== "summary")
     throw new LecternError("bad_request:query", `--index is content or summary.\n${USAGE}`);
+  if (index === "summary" && values["include-references"] === true) {
+    throw new LecternError(
+      "bad_request:query",
+      "--include-references applies to --index content: the summaries have no reference lists.",
+    );
+  }
   const topK = values["top-k"] === undefined ? undefined : Number(values["top-k"]);
   if (topK !== undefined && !(Number.isInteger(topK) && topK > 0)) {
     throw new LecternError("bad_request:query", "--top-k wants a positive whole number.");

@@ -293,6 +293,12 @@ describe("backfillSections", () => {
     ]);
     // the sentences' ends are stored too (for the best-sentence ranking), the same as ingestion writes them
     expect(stored[2]?.ends?.length).toBe(12);
+    // a flag changed: the latent model, fitted without the reference lists, is to be fitted again
+    expect(await getMeta(db, { key: "latent_fit_version" })).toBe(1);
+    await setMeta(db, { key: "latent_fit_version", value: 2 });
+    await setMeta(db, { key: "chunk_sections_version", value: SECTIONS_VERSION - 1 });
+    expect(await backfillSections(db)).toBe(0);
+    expect(await getMeta(db, { key: "latent_fit_version" })).toBe(2);
   });
 });
 

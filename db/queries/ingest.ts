@@ -8,7 +8,7 @@ import { isBibliography } from "@/lib/text/bibliography";
 import { sectionsOf } from "@/lib/text/sections";
 import { passageSearchText } from "@/lib/text/terms";
 import { clearHubness } from "./hubness";
-import { getMeta, noteContentChanged, setMeta } from "./meta";
+import { FIT_VERSION_META_KEY, getMeta, noteContentChanged, setMeta } from "./meta";
 import { getPageTexts } from "./papers";
 
 export interface PaperContent {
@@ -216,7 +216,11 @@ export async function backfillSearchText(
     }
     await withIndexesRebuilt(db, name, { maintenanceWorkMem }, fill);
   }
-  if (stale) await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
+  if (stale) {
+    await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
+    // the chunks' sentence ends count these terms: the sections backfill, which writes them, runs again
+    await setMeta(db, { key: SECTIONS_META_KEY, value: 0 });
+  }
   if (filled > 0) noteContentChanged();
   return filled;
 }
@@ -258,14 +262,20 @@ export async function backfillSections(
   if (n > 0) onStart?.(n);
   const fill = async (tx: Database) => {
     let changed = 0;
+    let flagsChanged = 0;
     const paperIds = await tx.select({ id: papers.id }).from(papers).orderBy(papers.id);
     for (const { id } of paperIds) {
       try {
-        changed += await tx.transaction((sp) => fillPaperSections(sp as unknown as Database, id));
+        const r = await tx.transaction((sp) => fillPaperSections(sp as unknown as Database, id));
+        changed += r.changed;
+        flagsChanged += r.flagsChanged;
       } catch (e) {
         console.error(`[db] sections of paper ${id} not found: ${(e as Error).message}`);
       }
     }
+    // the latent model is fitted without the reference lists: once they are flagged differently, it is fitted again
+    // at the library's next step
+    if (flagsChanged > 0) await setMeta(tx, { key: FIT_VERSION_META_KEY, value: 1 });
     await setMeta(tx, { key: SECTIONS_META_KEY, value: SECTIONS_VERSION });
     return changed;
   };
@@ -281,7 +291,7 @@ export async function backfillSections(
  * Writes the sections of one paper's chunks, whether each is part of its reference list and where its sentences end
  * (in batches: four bind parameters per chunk); returns how many changed.
  */
-async function fillPaperSections(db: Database, paperId: string): Promise<number> {
+async function fillPaperSections(db: Database, paperId: string): Promise<{ changed: number; flagsChanged: number }> {
   const [paperPages, paperChunks] = await Promise.all([
     getPageTexts(db, { paperId }),
     db
@@ -300,26 +310,36 @@ async function fillPaperSections(db: Database, paperId: string): Promise<number>
   // as array literals: unnest flattens a two-dimensional array, and these are of different lengths
   const ends = paperChunks.map((c) => `{${sentenceTermEnds(c.text).join(",")}}`);
   let changed = 0;
+  let flagsChanged = 0;
   for (let i = 0; i < paperChunks.length; i += SECTION_BATCH) {
     const uids = paperChunks.slice(i, i + SECTION_BATCH).map((c) => c.chunkUid);
-    const rows = await queryRows<{ n: number }>(
+    const rows = await queryRows<{ n: number; flags: number }>(
       db,
       sql`
-      with updated as (
-        update ${chunks} set section = u.section, bibliography = u.bibliography, sentence_ends = u.ends::int[]
-        from unnest(${sqlArray(uids, "text")}, ${sqlArray(labels.slice(i, i + SECTION_BATCH), "text")},
+      with u as (
+        select * from unnest(${sqlArray(uids, "text")}, ${sqlArray(labels.slice(i, i + SECTION_BATCH), "text")},
           ${sqlArray(bibliography.slice(i, i + SECTION_BATCH), "bool")},
           ${sqlArray(ends.slice(i, i + SECTION_BATCH), "text")}) as u(uid, section, bibliography, ends)
+      ),
+      old as (
+        select c.chunk_uid, c.bibliography from ${chunks} c join u on u.uid = c.chunk_uid
+      ),
+      updated as (
+        update ${chunks} set section = u.section, bibliography = u.bibliography, sentence_ends = u.ends::int[]
+        from u
         where ${chunks.chunkUid} = u.uid
           and (${chunks.section} is distinct from u.section or ${chunks.bibliography} is distinct from u.bibliography
             or ${chunks.sentenceEnds} is distinct from u.ends::int[])
-        returning 1
+        returning ${chunks.chunkUid} as uid, u.bibliography
       )
-      select count(*)::int as n from updated`,
+      select count(*)::int as n,
+        (count(*) filter (where o.bibliography is distinct from updated.bibliography))::int as flags
+      from updated join old o on o.chunk_uid = updated.uid`,
     );
     changed += Number(rows[0]?.n ?? 0);
+    flagsChanged += Number(rows[0]?.flags ?? 0);
   }
-  return changed;
+  return { changed, flagsChanged };
 }
 
 const SECTION_BATCH = 5_000;

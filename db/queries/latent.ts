@@ -93,6 +93,15 @@ export async function replaceLatentModel(tx: Database, model: LatentModel & { mo
   });
 }
 
+export interface SearchTextRow {
+  chunkUid: string;
+  searchText: string;
+  /** When its paper was stored. */
+  storedAt: Date;
+  /** A page chunk of a reference list (never for summary passages). */
+  bibliography: boolean;
+}
+
 /**
  * Search texts of `table` in key order after `after` (keyset pagination: bounded memory on large libraries), with when
  * their paper was stored; `unembedded` keeps only rows without a vector, `contentOnly` leaves out page chunks of
@@ -107,19 +116,25 @@ export async function listSearchTexts(
     unembedded = false,
     contentOnly = false,
   }: { table: VectorTable; after: string; limit: number; unembedded?: boolean; contentOnly?: boolean },
-): Promise<{ chunkUid: string; searchText: string; storedAt: Date }[]> {
+): Promise<SearchTextRow[]> {
   const t = vectorTable(table);
   const conditions = [sql`${t.chunkUid} > ${after}`];
   if (unembedded) conditions.push(sql`${t.embedding} is null`);
   if (contentOnly && table === "chunks") conditions.push(sql`not ${chunks.bibliography}`);
+  const bibliography = table === "chunks" ? sql<boolean>`${chunks.bibliography}` : sql<boolean>`false`;
   const rows = await db
-    .select({ chunkUid: t.chunkUid, searchText: t.searchText, storedAt: papers.createdAt })
+    .select({ chunkUid: t.chunkUid, searchText: t.searchText, storedAt: papers.createdAt, bibliography })
     .from(t)
     .innerJoin(papers, eq(papers.id, t.paperId))
     .where(sql.join(conditions, sql` and `))
     .orderBy(t.chunkUid)
     .limit(limit);
-  return rows.map((r) => ({ chunkUid: r.chunkUid, searchText: r.searchText ?? "", storedAt: r.storedAt }));
+  return rows.map((r) => ({
+    chunkUid: r.chunkUid,
+    searchText: r.searchText ?? "",
+    storedAt: r.storedAt,
+    bibliography: r.bibliography === true,
+  }));
 }
 
 export async function countRows(db: Database, { table }: { table: VectorTable }): Promise<number> {

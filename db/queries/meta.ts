@@ -100,3 +100,9 @@ export async function resizeEmbeddingColumns(db: Database, { dimensions }: { dim
     }
   });
 }
+
+/**
+ * library_meta key of the rule the library's latent model was fitted by (lib/embeddings/latent-index.ts
+ * LATENT_FIT_VERSION); the sections backfill sets it back when the reference-list flags the fit reads have changed.
+ */
+export const FIT_VERSION_META_KEY = "latent_fit_version";

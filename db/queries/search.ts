@@ -104,13 +104,26 @@ export interface LexemeStats {
   df: Map<string, number>;
 }
 
-/** Mean tsvector length (distinct lexemes per row). Reads every row: callers cache it. */
-export async function getAverageLength(db: Database, { table }: { table: SearchTable }): Promise<number> {
-  const [row] = await queryRows<{ avg: number | null }>(
+/**
+ * Mean tsvector length (distinct lexemes per row) and, for page chunks, mean sentence length in search terms
+ * (`sentence_ends`, reference lists left out: the length normalisation of a best-sentence score; null before any row
+ * has its sentences). One pass over every row: callers cache them.
+ */
+export async function getAverageLengths(
+  db: Database,
+  { table }: { table: SearchTable },
+): Promise<{ avgLength: number; avgSentenceLength: number | null }> {
+  const sentences =
+    table === "chunks"
+      ? sql`(sum(c.sentence_ends[cardinality(c.sentence_ends)]) filter (where not c.bibliography))::float8
+            / nullif(sum(cardinality(c.sentence_ends)) filter (where not c.bibliography), 0)`
+      : sql`null::float8`;
+  const [row] = await queryRows<{ avg: number | null; sentence: number | null }>(
     db,
-    sql`select avg(length(tsv))::float8 as avg from ${tableSql(table)}`,
+    sql`select avg(length(c.tsv))::float8 as avg, (${sentences})::float8 as sentence from ${tableSql(table)} c`,
   );
-  return Number(row?.avg ?? 0) || 1;
+  const sentence = row?.sentence == null ? null : Number(row.sentence);
+  return { avgLength: Number(row?.avg ?? 0) || 1, avgSentenceLength: sentence && sentence > 0 ? sentence : null };
 }
 
 /** Document frequency of each lexeme (rows containing it), through the GIN index. */
@@ -372,8 +385,11 @@ export interface ContentRow {
   year: number | null;
   /** Lexemes of the row, restricted to the ones asked about. */
   lexemes: string[];
-  /** Where in the row's search text each of those lexemes stands (1-based term positions, the title's terms first). */
-  positions: Record<string, number[]>;
+  /**
+   * Where in the row's search text each of those lexemes stands (1-based term positions, the title's terms first);
+   * empty unless asked for (`withPositions`).
+   */
+  positions: ReadonlyMap<string, number[]>;
   /** Where each sentence of the chunk ends, in search terms after the title's; null for rows stored before it existed. */
   sentenceEnds: number[] | null;
 }
@@ -438,7 +454,7 @@ export async function getChunkTexts(
 /** Page chunks by uid, with their paper's title and which of `lexemes` they contain (not their text: getChunkTexts). */
 export async function getContentRows(
   db: Database,
-  { chunkUids, lexemes }: { chunkUids: string[]; lexemes: string[] },
+  { chunkUids, lexemes, withPositions = false }: { chunkUids: string[]; lexemes: string[]; withPositions?: boolean },
 ): Promise<ContentRow[]> {
   if (chunkUids.length === 0) return [];
   const r = await queryRows<{
@@ -461,7 +477,7 @@ export async function getContentRows(
     select c.chunk_uid, c.paper_id, c.page_number, c.chunk_index, c.char_start, c.char_end, c.section, c.bibliography,
       p.title, p.year, c.sentence_ends,
       tsvector_to_array(x.cut) as lexemes,
-      (select json_object_agg(u.lexeme, u.positions) from unnest(x.cut) u) as positions
+      ${withPositions ? sql`(select json_object_agg(u.lexeme, u.positions) from unnest(x.cut) u)` : sql`null::json`} as positions
     from chunks c join papers p on p.id = c.paper_id
       cross join lateral (select ${termCut(sql`c.tsv`, lexemes)} as cut) x
     where c.chunk_uid in (${sqlList(chunkUids)})`,
@@ -478,23 +494,23 @@ export async function getContentRows(
     title: row.title,
     year: row.year == null ? null : Number(row.year),
     lexemes: row.lexemes ?? [],
-    positions: (typeof row.positions === "string" ? JSON.parse(row.positions) : row.positions) ?? {},
+    positions: positionsOf(row.positions),
     sentenceEnds: row.sentence_ends ? row.sentence_ends.map(Number) : null,
   }));
 }
 
 /**
- * Mean sentence length of the page chunks, in search terms (`sentence_ends`; reference lists left out): the length
- * normalisation of a best-sentence score. Reads every row: callers cache it. Null before any row has its sentences.
+ * The JSON object of lexeme → positions as a Map: looked up by the query's words, a plain object would answer
+ * "constructor" or "toString" with Object's own members.
  */
-export async function getAverageSentenceLength(db: Database): Promise<number | null> {
-  const [row] = await queryRows<{ avg: number | null }>(
-    db,
-    sql`select (sum(c.sentence_ends[cardinality(c.sentence_ends)])::float8
-               / nullif(sum(cardinality(c.sentence_ends)), 0))::float8 as avg
-        from chunks c where not c.bibliography and cardinality(c.sentence_ends) > 0`,
-  );
-  return row?.avg == null ? null : Number(row.avg);
+function positionsOf(json: Record<string, number[]> | string | null): Map<string, number[]> {
+  const parsed = typeof json === "string" ? (JSON.parse(json) as Record<string, number[]>) : json;
+  const out = new Map<string, number[]>();
+  if (!parsed) return out;
+  for (const [lexeme, positions] of Object.entries(parsed)) {
+    if (Array.isArray(positions)) out.set(lexeme, positions.map(Number));
+  }
+  return out;
 }
 
 export interface SummaryRow {

@@ -6,9 +6,10 @@ import {
   listSearchTexts,
   loadLatentModel,
   replaceLatentModel,
+  type SearchTextRow,
   type VectorTable,
 } from "@/db/queries/latent";
-import { getMeta, isEmbeddedDatabase, setMeta } from "@/db/queries/meta";
+import { FIT_VERSION_META_KEY, getMeta, isEmbeddedDatabase, setMeta } from "@/db/queries/meta";
 import { searchText } from "@/lib/text/terms";
 import {
   DEFAULT_LATENT_DIMENSIONS,
@@ -39,7 +40,6 @@ export function sizeDrifted(rows: number, before: number): boolean {
  * next step (an ingest, a deletion, `reembed`). 2: the papers' reference lists are left out of the fit.
  */
 export const LATENT_FIT_VERSION = 2;
-const FIT_VERSION_META_KEY = "latent_fit_version";
 /** Below this share of known words among the passages to fold in, the model is refitted instead. */
 const MIN_KNOWN_SHARE = 0.8;
 /** Passages fitted at most: above, an evenly spaced sample (the fit's cost grows with it; the projection does not). */
@@ -128,6 +128,8 @@ export interface LatentRefresh {
   embeddedByTable: Record<VectorTable, number>;
   /** Passages in the library. */
   rows: number;
+  /** Passages the new model was fitted to (the library's content: its reference lists left out); 0 without a fit. */
+  fittedPassages: number;
   terms: number;
   ms: number;
 }
@@ -145,6 +147,11 @@ export interface RefreshLatentOptions {
   rebuildIndexesAbove?: number;
   /** For the index rebuild; default 1GB on a PostgreSQL server, the embedded database's own setting on PGlite. */
   maintenanceWorkMem?: string;
+  /**
+   * Leave a refit that only the model's older fitting rule asks for (LATENT_FIT_VERSION) to a later step: the server's
+   * start does, so that it serves at once, and refits in the background.
+   */
+  deferRuleRefit?: boolean;
   /**
    * Seed of the fit's randomised SVD (default: fitLatentModel's). The retrieval figures move with it; the benchmarks
    * refit with several seeds to tell a change from that noise (bench/seeds.ts).
@@ -203,11 +210,12 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
   const rows = await countRows(db, { table: "chunks" });
   const info = await getLatentModelInfo(db);
   const written: Record<VectorTable, number> = { chunks: 0, summary_chunks: 0 };
-  const result = (fitted: boolean, terms: number): LatentRefresh => ({
+  const result = (fitted: boolean, terms: number, fittedPassages = 0): LatentRefresh => ({
     fitted,
     embedded: written.chunks + written.summary_chunks,
     embeddedByTable: written,
     rows,
+    fittedPassages,
     terms,
     ms: performance.now() - t0,
   });
@@ -218,19 +226,22 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     !info ||
     info.dimensions !== dimensions ||
     sizeDrifted(rows, info.rows) ||
-    fitVersion < LATENT_FIT_VERSION;
+    (fitVersion < LATENT_FIT_VERSION && !opts.deferRuleRefit);
   const current = !refit && info ? await modelById(db, info.id) : null;
   if (current && info) {
-    const pending: { table: VectorTable; rows: { chunkUid: string; searchText: string; storedAt: Date }[] }[] = [];
+    const pending: { table: VectorTable; rows: SearchTextRow[] }[] = [];
     for (const table of ["chunks", "summary_chunks"] as const) {
-      const list: { chunkUid: string; searchText: string; storedAt: Date }[] = [];
+      const list: SearchTextRow[] = [];
       for await (const page of pages(db, table, { limit: batch, unembedded: true })) list.push(...page);
       pending.push({ table, rows: list });
     }
     // Fold in, unless too many of the new papers' words are unknown to the model (the projection would drop them: a
     // topic the library did not hold). Passages already there at the fit were projected then; those still without a
     // vector know no word of it, and do not count.
-    const fresh = pending.flatMap((p) => p.rows.filter((r) => r.storedAt >= info.createdAt).map((r) => r.searchText));
+    // (reference lists, which the model is not fitted to, do not count)
+    const fresh = pending.flatMap((p) =>
+      p.rows.filter((r) => r.storedAt >= info.createdAt && !r.bibliography).map((r) => r.searchText),
+    );
     if (knownShare(current, fresh) >= MIN_KNOWN_SHARE) {
       await db.transaction(async (tx) => {
         const t = tx as unknown as Database;
@@ -278,7 +289,7 @@ export async function refreshLatentVectors(db: Database, opts: RefreshLatentOpti
     }
   });
   cache.set(db, { model, checkedAt: performance.now() });
-  return result(true, model.terms.length);
+  return result(true, model.terms.length, sample.length);
 }
 
 /**

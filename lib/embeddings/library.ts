@@ -17,6 +17,8 @@ export interface LibraryVectorsRefresh {
   neighbours: number;
   /** Passages in the library. */
   passages: number;
+  /** Passages a new latent model was fitted to (reference lists left out); 0 when none was fitted. */
+  fittedPassages: number;
   ms: number;
 }
 
@@ -61,6 +63,7 @@ export function refreshLibraryVectors(
       embedded: latent?.embedded ?? 0,
       neighbours: hub.filled,
       passages: latent?.rows ?? (await countRows(db, { table: "chunks" })),
+      fittedPassages: latent?.fittedPassages ?? 0,
       ms: Math.round(performance.now() - t0),
     };
   };

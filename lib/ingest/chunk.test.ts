@@ -198,7 +198,8 @@ describe("chunkUid", () => {
 
 describe("sentenceTermEnds", () => {
   it("counts each sentence's search terms, cumulatively, ending at the chunk's own term count", () => {
-    const text = "We divide the dot products by a scale (see Fig. 2).\nLarge values push the softmax into flat regions. Done";
+    const text =
+      "We divide the dot products by a scale (see Fig. 2).\nLarge values push the softmax into flat regions. Done";
     const ends = sentenceTermEnds(text);
     expect(ends).toHaveLength(3);
     // "Fig." does not end the first sentence; stop words are not counted

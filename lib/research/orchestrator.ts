@@ -7,6 +7,7 @@ import { getEmbeddingProvider } from "@/lib/embeddings";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
+import { FACT_SEEKING } from "@/lib/search/intent";
 import { parseQueries } from "@/lib/search/query";
 import { prefetchRetrieval, RetrievalCache, searchContent, searchSummaries } from "@/lib/search/search";
 import { analyzeWithLlm, analyzeWithRules, type QueryAnalysis, RULE_CONFIDENCE_THRESHOLD } from "./analysis";
@@ -309,6 +310,9 @@ export async function runResearch(deps: ResearchDeps, question: string, opts: Ru
       const found = await searchContent(deps.db, queries, deps.embedder, {
         ...CONTENT_SEARCH,
         paperIds: papers.map((p) => p.paperId),
+        // every query, expansions included, gets the best-sentence ranking when the question asks for a fact — as the
+        // analysis (the rules, or the model) saw it
+        sentenceRanking: FACT_SEEKING.has(analysis.intent),
       });
       if (found.length === 0) {
         throw new ResearchStepError({ code: "no_content", message: NO_CONTENT_MESSAGE, hint: REBUILD_HINT });

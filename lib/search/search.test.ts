@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SQL } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, DbHandle } from "@/db";
 import { noteContentChanged } from "@/db/queries/meta";
 import { getPageTexts } from "@/db/queries/papers";
-import { searchFullText } from "@/db/queries/search";
+import { getContentRows, searchFullText } from "@/db/queries/search";
 import { chunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
@@ -401,6 +401,35 @@ describe("the best-sentence ranking", () => {
     const rs = await searchContent(own.db, q, embedder, opts);
     expect(rs[0]).toMatchObject({ paperId: "2203.00009v1", page: 2, sentence: { rank: 1 } });
     expect(rs[0]?.sentence?.score).toBeGreaterThan(rs.find((r) => r.page === 1)?.sentence?.score ?? 0);
+  });
+
+  it("can be asked for, or left out, whatever the question's kind; a word named like an object member is a word", async () => {
+    const comparison = "Compare the cache with the memory use";
+    const forced = await searchContent(own.db, comparison, embedder, { ...opts, sentenceRanking: true });
+    expect(forced.some((r) => r.sentence !== null)).toBe(true);
+    const off = await searchContent(own.db, q, embedder, { ...opts, sentenceRanking: false });
+    expect(off.every((r) => r.sentence === null)).toBe(true);
+    // "constructor" is in no passage: looked up in the positions, it must not find Object's own constructor
+    const odd = await searchContent(own.db, "How much does the constructor raise throughput?", embedder, opts);
+    expect(odd.length).toBeGreaterThan(0);
+  });
+
+  it("reads the positions Postgres stores as the term indexes of the passage's search text", async () => {
+    const [row] = await getContentRows(own.db, {
+      chunkUids: (await searchContent(own.db, q, embedder, opts)).slice(0, 1).map((r) => r.chunkUid),
+      lexemes: ["cach", "throughput", "rais"],
+      withPositions: true,
+    });
+    expect(row).toBeDefined();
+    const [stored] = await own.db
+      .select({ searchText: chunks.searchText })
+      .from(chunks)
+      .where(eq(chunks.chunkUid, row?.chunkUid ?? ""));
+    const terms = (stored?.searchText ?? "").split(" ");
+    for (const [lexeme, positions] of row?.positions ?? []) {
+      expect(positions).toEqual(terms.flatMap((t, i) => (t === lexeme ? [i + 1] : [])));
+    }
+    expect(row?.positions.size).toBe(3);
   });
 
   it("is left out for comparisons, for full text or vectors alone, and for rows without their sentences", async () => {

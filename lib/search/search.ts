@@ -3,8 +3,7 @@ import { getContentEpoch } from "@/db/queries/meta";
 import {
   type ContentRow,
   type FullTextHit,
-  getAverageLength,
-  getAverageSentenceLength,
+  getAverageLengths,
   getChunkTexts,
   getContentRows,
   getDocumentFrequencies,
@@ -53,6 +52,12 @@ export interface SearchOptions {
   includeBibliography?: boolean;
   /** Which retrievers run; hybrid fuses both. */
   retriever?: Retriever;
+  /**
+   * Content search, hybrid: which queries also get the best-sentence ranking (`sentenceRankings`) — all of them
+   * (true), none (false), or by default each one the rules of lib/search/intent.ts take for a question asking for one
+   * stated fact. The research orchestrator decides it from its own query analysis, which a model may have made.
+   */
+  sentenceRanking?: boolean;
   /**
    * RRF weight of each ranking: full text by BM25, full text by proximity (Postgres cover density: the query's words
    * close together), vectors, and — content search, hybrid, fact-seeking questions only — the candidates' best
@@ -248,8 +253,8 @@ async function assertSameEmbedder(
 interface CachedStats {
   total: number;
   avgLength: number;
-  /** Page chunks: their mean sentence length in search terms, once read (null: no row has its sentences yet). */
-  avgSentenceLength?: number | null;
+  /** Page chunks: their mean sentence length in search terms (null: no row has its sentences yet). */
+  avgSentenceLength: number | null;
   df: Map<string, number>;
   /** When the row count was last read (performance.now()), and this process's content epoch then. */
   checkedAt: number;
@@ -296,8 +301,8 @@ async function lexemeStats(
       cached.checkedAt = performance.now();
       stats = cached;
     } else {
-      const avgLength = await getAverageLength(db, { table });
-      stats = { total, avgLength, df: new Map(), checkedAt: performance.now(), epoch };
+      const { avgLength, avgSentenceLength } = await getAverageLengths(db, { table });
+      stats = { total, avgLength, avgSentenceLength, df: new Map(), checkedAt: performance.now(), epoch };
       byTable.set(table, stats);
     }
   }
@@ -690,13 +695,11 @@ export function bestPerPage<T extends { row: { paperId: string; pageNumber: numb
   });
 }
 
-/** The library's mean sentence length (page chunks), cached with its other statistics. */
-async function averageSentenceLength(db: Database): Promise<number | null> {
-  const stats = statsCache.get(db)?.get("chunks");
-  if (stats?.avgSentenceLength !== undefined) return stats.avgSentenceLength;
-  const avg = await getAverageSentenceLength(db);
-  if (stats) stats.avgSentenceLength = avg;
-  return avg;
+/** The library's mean sentence length (page chunks), from its cached statistics (read once when there are none). */
+async function sentenceLengthOf(db: Database): Promise<number | null> {
+  const cached = statsCache.get(db)?.get("chunks");
+  if (cached) return cached.avgSentenceLength;
+  return (await getAverageLengths(db, { table: "chunks" })).avgSentenceLength;
 }
 
 /** The number of terms a title puts in front of each of its passages' search text (`passageSearchText`), cached. */
@@ -713,10 +716,10 @@ function headerTerms(title: string): number {
 }
 
 /**
- * The best-sentence ranking (lib/search/sentences.ts): for each query that asks for one stated fact (FACT_SEEKING,
- * lib/search/intent.ts: a result or a mechanism), the candidates ranked by their best sentence (those with a query word
- * in one), as RRF contributions of `weight`, and each candidate's best (score, rank) for display; `order` is the fused
- * order, which breaks ties. Over six fits of the latent model on the dev and held-out questions (33) it took hybrid
+ * The best-sentence ranking (lib/search/sentences.ts): for each of `works` (the queries that get it: see
+ * `sentenceRanking`), the candidates ranked by their best sentence (those with a query word in one), as RRF
+ * contributions of `weight`, and each candidate's best (score, rank) for display; `order` is the fused order, which
+ * breaks ties. Over six fits of the latent model on the dev and held-out questions (33) it took hybrid
  * page R@5 0.768 → 0.808, MRR 0.626 → 0.636, nDCG 0.679 → 0.693 (the dev set's MRR alone 0.595 → 0.581, its R@5
  * 0.750 → 0.778); for every question, comparisons included, it cost the multi-paper questions their second paper's
  * page (docs/benchmarks.md, eighth session).
@@ -731,7 +734,6 @@ function sentenceRankings(
   const added = new Map<string, number>();
   const best = new Map<string, RetrieverScore>();
   for (const w of works) {
-    if (!FACT_SEEKING.has(classifyIntent(w.query.text).intent)) continue;
     const scored = rows
       .flatMap((row) => {
         if (!row.sentenceEnds || row.sentenceEnds.length === 0) return [];
@@ -772,22 +774,27 @@ export async function searchContent(
   if (candidates.size === 0) return [];
   const allLexemes = [...new Set(works.flatMap((w) => w.lexemes))];
   let ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(k * 6, 60));
-  const rows = await getContentRows(db, { chunkUids: ranked.map(([id]) => id), lexemes: allLexemes });
-  const byId = new Map(rows.map((r) => [r.chunkUid, r]));
-  // fact-seeking questions: the candidates' best sentences are a third ranking, fused with the others
+  // questions asking for a fact: the candidates' best sentences are a third ranking, fused with the others
   const wSentence = opts.weights?.sentence ?? DEFAULT_WEIGHTS.sentence;
+  const sentenceWorks =
+    (opts.retriever ?? "hybrid") === "hybrid" && wSentence > 0
+      ? works.filter((w) => opts.sentenceRanking ?? FACT_SEEKING.has(classifyIntent(w.query.text).intent))
+      : [];
+  const averageLength = sentenceWorks.length > 0 ? await sentenceLengthOf(db) : null;
+  const rows = await getContentRows(db, {
+    chunkUids: ranked.map(([id]) => id),
+    lexemes: allLexemes,
+    withPositions: averageLength !== null,
+  });
+  const byId = new Map(rows.map((r) => [r.chunkUid, r]));
   let sentence = new Map<string, RetrieverScore>();
-  if ((opts.retriever ?? "hybrid") === "hybrid" && wSentence > 0) {
-    const factual = works.some((w) => FACT_SEEKING.has(classifyIntent(w.query.text).intent));
-    const averageLength = factual ? await averageSentenceLength(db) : null;
-    if (averageLength) {
-      const order = new Map(ranked.map(([id], i) => [id, i]));
-      const { added, best } = sentenceRankings(works, rows, order, averageLength, wSentence);
-      sentence = best;
-      ranked = ranked
-        .map(([id, score]): [string, number] => [id, score + (added.get(id) ?? 0)])
-        .sort((a, b) => b[1] - a[1] || (order.get(a[0]) ?? 0) - (order.get(b[0]) ?? 0));
-    }
+  if (averageLength !== null) {
+    const order = new Map(ranked.map(([id], i) => [id, i]));
+    const { added, best } = sentenceRankings(sentenceWorks, rows, order, averageLength, wSentence);
+    sentence = best;
+    ranked = ranked
+      .map(([id, score]): [string, number] => [id, score + (added.get(id) ?? 0)])
+      .sort((a, b) => b[1] - a[1] || (order.get(a[0]) ?? 0) - (order.get(b[0]) ?? 0));
   }
   const scored = ranked.flatMap(([id, score]) => {
     const row = byId.get(id);

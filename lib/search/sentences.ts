@@ -3,9 +3,9 @@
  * usually stated in one sentence of the page that answers, while an introduction or abstract mentions the question's
  * words too, spread over several sentences. Computed from what the database already holds: the tsvector's positions
  * of the query's words in a chunk (its search terms, the paper's title first) and the chunk's sentence ends in those
- * terms (`chunks.sentence_ends`, lib/ingest/chunk.ts `sentenceTermEnds`). Postgres's parser reads a few of our terms
- * as two tokens (224 of the corpus's 225,158 lexeme entries, "3rd" among them): positions after one shift by one,
- * which can move a word across a sentence end only at its edge.
+ * terms (`chunks.sentence_ends`, lib/ingest/chunk.ts `sentenceTermEnds`). The two agree on every chunk of the corpus
+ * but one: Postgres's parser reads a term like "6207e5d3fec5" (a hash that looks like a number with an exponent) as
+ * two tokens, and the positions after it shift by one — which can move a word across a sentence end only at its edge.
  */
 
 /** BM25's constants, as for whole chunks (db/queries/search.ts). */
@@ -17,7 +17,7 @@ export interface SentenceScoreInput {
   lexemes: readonly string[];
   idf: readonly number[];
   /** The chunk's 1-based term positions of each lexeme, title terms first (from its tsvector). */
-  positions: Readonly<Record<string, readonly number[]>>;
+  positions: ReadonlyMap<string, readonly number[]>;
   /** How many of those positions are the title's (the search text's header), not the chunk's. */
   headerTerms: number;
   /** Cumulative sentence ends in the chunk's own terms; the last is its term count. */
@@ -45,7 +45,7 @@ export function bestSentenceScore(input: SentenceScoreInput): number {
   // term frequencies per sentence, for the query's lexemes only
   const tf = new Map<number, Map<number, number>>();
   lexemes.forEach((lexeme, li) => {
-    for (const p of positions[lexeme] ?? []) {
+    for (const p of positions.get(lexeme) ?? []) {
       const s = sentenceOf(ends, p - 1 - headerTerms);
       if (p - 1 - headerTerms < 0 || s < 0) continue; // a title word, or past the stored sentences
       let counts = tf.get(s);
