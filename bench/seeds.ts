@@ -23,10 +23,9 @@ import { refreshLatentVectors } from "@/lib/embeddings/latent-index";
 import { getEnv } from "@/lib/env";
 import {
   EVAL_RETRIEVERS,
-  type EvalQuestion,
   type EvalRetriever,
   type EvalSummary,
-  evalQuestionsSchema,
+  readEvalQuestions,
   runEvaluation,
   summarize,
 } from "@/lib/search/eval";
@@ -43,17 +42,6 @@ export interface SeedSweep {
   sets: { name: string; questions: number }[];
   /** Per set, retriever and metric: the value for each seed (same order as `seeds`), their mean, min and max. */
   results: Record<string, Record<string, Record<Metric, Stats>>>;
-}
-
-function loadQuestions(files: string[]): { all: EvalQuestion[]; byFile: Map<string, Set<string>> } {
-  const all: EvalQuestion[] = [];
-  const byFile = new Map<string, Set<string>>();
-  for (const f of files) {
-    const parsed = evalQuestionsSchema.parse(JSON.parse(fs.readFileSync(f, "utf8")));
-    all.push(...parsed);
-    byFile.set(path.basename(f), new Set(parsed.map((q) => q.qid)));
-  }
-  return { all: evalQuestionsSchema.parse(all), byFile };
 }
 
 function stats(values: (number | null)[]) {
@@ -76,10 +64,10 @@ async function main() {
       ? positionals.map((f) => path.resolve(f))
       : [DEV_QUESTIONS, path.resolve("bench/questions/heldout.json")].filter((f) => fs.existsSync(f));
   if (files.length === 0) throw new Error("No question file: pass one (the dev set is not here).");
-  const { all: questions, byFile } = loadQuestions(files);
+  const { questions, byFile } = await readEvalQuestions(files);
   const sets = [
     { name: "all", qids: new Set(questions.map((q) => q.qid)) },
-    ...(byFile.size > 1 ? [...byFile.entries()].map(([name, qids]) => ({ name, qids })) : []),
+    ...(byFile.length > 1 ? byFile.map((f) => ({ name: path.basename(f.file), qids: new Set(f.qids) })) : []),
   ];
   const seeds = String(values.seeds)
     .split(",")

@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { DbHandle } from "@/db";
 import { getEmbeddingProvider } from "@/lib/embeddings";
@@ -7,11 +6,10 @@ import { LecternError } from "@/lib/errors";
 import {
   comparisonsOf,
   EVAL_RETRIEVERS,
-  type EvalQuestion,
   type EvalRetriever,
   type EvalSummary,
-  evalQuestionsSchema,
   type RetrieverComparison,
+  readEvalQuestions,
   runEvaluation,
 } from "@/lib/search/eval";
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES } from "@/lib/search/significance";
@@ -66,25 +64,6 @@ export function formatComparisonTable(comparisons: RetrieverComparison[]): strin
   ].join("\n");
 }
 
-async function readQuestions(file: string): Promise<EvalQuestion[]> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await fs.readFile(file, "utf8"));
-  } catch (e) {
-    throw new LecternError("bad_request:file", `Cannot read questions from ${file}: ${(e as Error).message}`);
-  }
-  const parsed = evalQuestionsSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join(".")})` : "";
-    throw new LecternError(
-      "bad_request:file",
-      `${file} is not a question list: ${issue?.message ?? "invalid"}${where}`,
-    );
-  }
-  return parsed.data;
-}
-
 export async function runEval(handle: DbHandle, args: string[], json: boolean): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -104,16 +83,8 @@ export async function runEval(handle: DbHandle, args: string[], json: boolean): 
         ? [which as EvalRetriever]
         : [];
   if (retrievers.length === 0) throw new LecternError("bad_request:input", `Unknown retriever "${which}".\n${USAGE}`);
-  // several files are evaluated as one set (a dev set and a held-out one, say): qids must stay unique across them
-  const questions: EvalQuestion[] = [];
-  for (const file of positionals) questions.push(...(await readQuestions(file)));
-  const merged = evalQuestionsSchema.safeParse(questions);
-  if (!merged.success) {
-    throw new LecternError(
-      "bad_request:file",
-      `The question files cannot be evaluated together: ${merged.error.issues[0]?.message ?? "invalid"}`,
-    );
-  }
+  // several files are evaluated as one set (a dev set and a held-out one, say)
+  const { questions } = await readEvalQuestions(positionals);
   const embedder = getEmbeddingProvider(getEnv());
   const results = [];
   for (const r of retrievers) {

@@ -2,10 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type NewChunk, type NewPaper, type Paper, pages, papers, summaries, summaryChunks } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
-import { sentenceTermEnds } from "@/lib/ingest/chunk";
+import { annotateChunks } from "@/lib/ingest/annotate";
 import { extractMetadata } from "@/lib/ingest/metadata";
-import { isBibliography } from "@/lib/text/bibliography";
-import { sectionsOf } from "@/lib/text/sections";
 import { passageSearchText } from "@/lib/text/terms";
 import { clearHubness } from "./hubness";
 import { FIT_VERSION_META_KEY, getMeta, noteContentChanged, setMeta } from "./meta";
@@ -226,9 +224,9 @@ export async function backfillSearchText(
 }
 
 /**
- * Version of the section finder (lib/text/sections.ts) the library's chunk sections come from, and of what is read off
- * them (the reference-list flag, lib/text/bibliography.ts): raise it when either changes, and libraries find their
- * sections again at the next start.
+ * Version of what is read off the library's chunks at ingest (`annotateChunks`, lib/ingest/annotate.ts: the section
+ * finder, the reference-list flag, the sentences' ends): raise it when any of them changes, and libraries read their
+ * chunks again at the next start.
  */
 // 3: chunks of the reference lists are flagged (`chunks.bibliography`); 4: and their sentences' ends are stored
 export const SECTIONS_VERSION = 4;
@@ -288,8 +286,8 @@ export async function backfillSections(
 }
 
 /**
- * Writes the sections of one paper's chunks, whether each is part of its reference list and where its sentences end
- * (in batches: four bind parameters per chunk); returns how many changed.
+ * Writes the annotations of one paper's chunks (`annotateChunks`: section, reference-list flag, sentences' ends), in
+ * batches of four bind parameters per chunk; returns how many changed, and how many of those changed their flag.
  */
 async function fillPaperSections(db: Database, paperId: string): Promise<{ changed: number; flagsChanged: number }> {
   const [paperPages, paperChunks] = await Promise.all([
@@ -305,10 +303,11 @@ async function fillPaperSections(db: Database, paperId: string): Promise<{ chang
       .from(chunks)
       .where(eq(chunks.paperId, paperId)),
   ]);
-  const labels = sectionsOf(paperPages, paperChunks);
-  const bibliography = paperChunks.map((c, i) => isBibliography(labels[i], c.text));
+  const annotations = annotateChunks(paperPages, paperChunks);
+  const labels = annotations.map((a) => a.section);
+  const bibliography = annotations.map((a) => a.bibliography);
   // as array literals: unnest flattens a two-dimensional array, and these are of different lengths
-  const ends = paperChunks.map((c) => `{${sentenceTermEnds(c.text).join(",")}}`);
+  const ends = annotations.map((a) => `{${a.sentenceEnds.join(",")}}`);
   let changed = 0;
   let flagsChanged = 0;
   for (let i = 0; i < paperChunks.length; i += SECTION_BATCH) {

@@ -14,6 +14,7 @@ import { makeTestPdf } from "@/lib/testing/pdf";
 import { EMBEDDING_META_KEY, reembedLibrary } from "./guard";
 import { createHashingEmbedder } from "./hashing";
 import { createLatentEmbedder, currentLatentModel, LATENT_FIT_VERSION, refreshLatentVectors } from "./latent-index";
+import type { EmbeddingProvider } from "./types";
 
 // "refinement" (paper A) and "revision" (paper B) never share a passage; both come with the same companions.
 const PAPERS = [
@@ -59,6 +60,25 @@ async function ingest(files: IngestInput[]) {
   const events: IngestProgressEvent[] = [];
   const results = await ingestFiles(files, ctx, { onProgress: (e) => events.push(e) });
   return { results, events, library: events.find((e) => e.type === "library_done") };
+}
+
+/** A library of one test's own (its database and data directory, ingesting with `by`), closed and removed after. */
+async function withOwnLibrary(
+  prefix: string,
+  by: EmbeddingProvider,
+  fn: (own: DbHandle, ownCtx: IngestContext) => Promise<void>,
+): Promise<void> {
+  const own = await createTestDatabase();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    await fn(
+      own,
+      createIngestContext(own, { dataDir: dir, maxUploadBytes: 5 * 1024 * 1024, embedder: by, chatModel: null }),
+    );
+  } finally {
+    await own.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 let handle: DbHandle;
@@ -211,31 +231,24 @@ describe("the offline latent embedder over a library", () => {
   });
 
   it("adopts a library made with the 512-d hashing embedder: columns resized, everything re-embedded", async () => {
-    const other = await createTestDatabase();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-latent-adopt-"));
-    try {
-      const hashingCtx = createIngestContext(other, {
-        dataDir: dir,
-        maxUploadBytes: 5 * 1024 * 1024,
-        embedder: createHashingEmbedder({ dimensions: 512 }),
-        chatModel: null,
-      });
-      await ingestFiles(await paperInputs(), hashingCtx);
-      expect(await getEmbeddingColumnDimensions(other.db)).toBe(512);
+    await withOwnLibrary(
+      "lectern-latent-adopt-",
+      createHashingEmbedder({ dimensions: 512 }),
+      async (other, hashingCtx) => {
+        await ingestFiles(await paperInputs(), hashingCtx);
+        expect(await getEmbeddingColumnDimensions(other.db)).toBe(512);
 
-      const hits = await searchContent(other.db, "revision", embedder, { retriever: "vector", cutoff: 0 });
-      expect(hits.length).toBeGreaterThan(0);
-      expect(await getEmbeddingColumnDimensions(other.db)).toBe(4);
-      expect(await getMeta(other.db, { key: EMBEDDING_META_KEY })).toMatchObject({ kind: "latent", dimensions: 4 });
-      const [left] = await queryRows<{ n: number }>(
-        other.db,
-        sql`select count(*)::int as n from chunks where embedding is null`,
-      );
-      expect(Number(left?.n)).toBe(0);
-    } finally {
-      await other.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+        const hits = await searchContent(other.db, "revision", embedder, { retriever: "vector", cutoff: 0 });
+        expect(hits.length).toBeGreaterThan(0);
+        expect(await getEmbeddingColumnDimensions(other.db)).toBe(4);
+        expect(await getMeta(other.db, { key: EMBEDDING_META_KEY })).toMatchObject({ kind: "latent", dimensions: 4 });
+        const [left] = await queryRows<{ n: number }>(
+          other.db,
+          sql`select count(*)::int as n from chunks where embedding is null`,
+        );
+        expect(Number(left?.n)).toBe(0);
+      },
+    );
   });
 
   it("does nothing on an empty library and reports a current model as such", async () => {
@@ -252,15 +265,7 @@ describe("the offline latent embedder over a library", () => {
 
 describe("the latent model's fit", () => {
   it("leaves the papers' reference lists out of the fit, and still gives their passages a vector", async () => {
-    const own = await createTestDatabase();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-latent-refs-"));
-    try {
-      const refsCtx = createIngestContext(own, {
-        dataDir: dir,
-        maxUploadBytes: 5 * 1024 * 1024,
-        embedder,
-        chatModel: null,
-      });
+    await withOwnLibrary("lectern-latent-refs-", embedder, async (own, refsCtx) => {
       const files = await Promise.all(
         PAPERS.map((p, i) =>
           pdf(p.name, p.title, [
@@ -296,9 +301,6 @@ describe("the latent model's fit", () => {
       expect(await refreshLatentVectors(own.db, { dimensions: 4 })).toMatchObject({ fitted: true });
       expect(await getMeta(own.db, { key: "latent_fit_version" })).toBe(LATENT_FIT_VERSION);
       expect(await refreshLatentVectors(own.db, { dimensions: 4 })).toMatchObject({ fitted: false });
-    } finally {
-      await own.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -13,9 +13,8 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { asDatabaseUnavailable, briefError, isLecternError, LecternError } from "@/lib/errors";
 import { type EditableField, editableFields } from "@/lib/library/metadata";
-import { isBibliography } from "@/lib/text/bibliography";
-import { sectionsOf } from "@/lib/text/sections";
-import { chunkPage, chunkUid, sentenceTermEnds } from "./chunk";
+import { annotateChunks } from "./annotate";
+import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
 import { type ExtractOptions, extractPdf } from "./extract";
 import { extractMetadata, paperIdFor } from "./metadata";
@@ -201,7 +200,7 @@ async function ingestPrepared(
       chunkUid: chunkUid(docId, i + 1, c.chunkIndex, c.charStart, c.charEnd),
     })),
   );
-  const sections = sectionsOf(pageRows, pageChunks);
+  const annotations = annotateChunks(pageRows, pageChunks);
 
   stage("summarizing");
   const summary = await summarize(ctx, pageTexts, meta, signal);
@@ -258,9 +257,7 @@ async function ingestPrepared(
           charStart: c.charStart,
           charEnd: c.charEnd,
           tokenCount: c.tokenCount,
-          section: sections[i] ?? null,
-          bibliography: isBibliography(sections[i], c.text),
-          sentenceEnds: sentenceTermEnds(c.text),
+          ...annotations[i],
           embedding: vectors[i] ?? null,
         })),
         summary: { text: summary.text, method: summary.method, model: summary.model ?? null },

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import { z } from "zod";
 import type { Database } from "@/db";
 import { listPaperFileNames } from "@/db/queries/papers";
@@ -30,6 +31,49 @@ export const evalQuestionsSchema = z.array(evalQuestionSchema).superRefine((ques
   }
 });
 export type EvalQuestion = z.infer<typeof evalQuestionSchema>;
+
+async function readQuestionFile(file: string): Promise<EvalQuestion[]> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await fs.readFile(file, "utf8"));
+  } catch (e) {
+    throw new LecternError("bad_request:file", `Cannot read questions from ${file}: ${(e as Error).message}`);
+  }
+  const parsed = evalQuestionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join(".")})` : "";
+    throw new LecternError(
+      "bad_request:file",
+      `${file} is not a question list: ${issue?.message ?? "invalid"}${where}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The questions of one or more files, evaluated as one set (a dev set and a held-out one, say): qids must stay unique
+ * across them. `byFile` says which questions came from which file.
+ */
+export async function readEvalQuestions(
+  files: string[],
+): Promise<{ questions: EvalQuestion[]; byFile: { file: string; qids: string[] }[] }> {
+  const questions: EvalQuestion[] = [];
+  const byFile: { file: string; qids: string[] }[] = [];
+  for (const file of files) {
+    const read = await readQuestionFile(file);
+    questions.push(...read);
+    byFile.push({ file, qids: read.map((q) => q.qid) });
+  }
+  const merged = evalQuestionsSchema.safeParse(questions);
+  if (!merged.success) {
+    throw new LecternError(
+      "bad_request:file",
+      `The question files cannot be evaluated together: ${merged.error.issues[0]?.message ?? "invalid"}`,
+    );
+  }
+  return { questions, byFile };
+}
 
 export type EvalRetriever = Retriever | "hybrid-mmr";
 export const EVAL_RETRIEVERS: EvalRetriever[] = ["fts", "vector", "hybrid", "hybrid-mmr"];

@@ -663,12 +663,17 @@ function lexicalRelevance(run: RetrievalRun, paperId: string, lexemes: string[],
   );
 }
 
-/** The terms of a paper title (a field weight: the title names what the paper is about), cached: titles repeat. */
-const titleCache = new Map<string, string[]>();
-function titleTerms(title: string): string[] {
+/**
+ * What ranking reads off a paper title, cached (titles repeat): its terms (a field weight: the title names what the
+ * paper is about), and how many search terms it puts in front of each of its passages' search text
+ * (`passageSearchText`: the best-sentence ranking counts positions after them).
+ */
+const titleCache = new Map<string, { terms: string[]; headerTerms: number }>();
+function titleOf(title: string): { terms: string[]; headerTerms: number } {
   let t = titleCache.get(title);
   if (!t) {
-    t = tokenize(title);
+    const header = searchText(title);
+    t = { terms: tokenize(title), headerTerms: header ? header.split(" ").length : 0 };
     if (titleCache.size > 10_000) titleCache.clear();
     titleCache.set(title, t);
   }
@@ -702,19 +707,6 @@ async function sentenceLengthOf(db: Database): Promise<number | null> {
   return (await getAverageLengths(db, { table: "chunks" })).avgSentenceLength;
 }
 
-/** The number of terms a title puts in front of each of its passages' search text (`passageSearchText`), cached. */
-const headerCache = new Map<string, number>();
-function headerTerms(title: string): number {
-  let n = headerCache.get(title);
-  if (n === undefined) {
-    const terms = searchText(title);
-    n = terms ? terms.split(" ").length : 0;
-    if (headerCache.size > 10_000) headerCache.clear();
-    headerCache.set(title, n);
-  }
-  return n;
-}
-
 /**
  * The best-sentence ranking (lib/search/sentences.ts): for each of `works` (the queries that get it: see
  * `sentenceRanking`), the candidates ranked by their best sentence (those with a query word in one), as RRF
@@ -741,7 +733,7 @@ function sentenceRankings(
           lexemes: w.lexemes,
           idf: w.idf,
           positions: row.positions,
-          headerTerms: headerTerms(row.title),
+          headerTerms: titleOf(row.title).headerTerms,
           sentenceEnds: row.sentenceEnds,
           averageLength,
         });
@@ -800,7 +792,7 @@ export async function searchContent(
     const row = byId.get(id);
     const cand = candidates.get(id);
     if (!row || !cand) return [];
-    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titleTerms(row.title));
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titleOf(row.title).terms);
     const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
     return [{ row, cand, score, relevance }];
   });
@@ -875,7 +867,7 @@ export async function searchSummaries(
     const row = byId.get(id);
     const cand = candidates.get(id);
     if (!row || !cand) return [];
-    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titleTerms(row.title));
+    const lexical = lexicalRelevance(run, row.paperId, row.lexemes, titleOf(row.title).terms);
     const relevance = Math.max(lexical, vectorRelevance(embedder.kind, similarity.get(id)));
     return relevance >= cutoff ? [{ row, cand, score, relevance }] : [];
   });

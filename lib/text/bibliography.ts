@@ -1,3 +1,5 @@
+import { SECTION_SEPARATOR } from "./sections";
+
 /**
  * Whether a page chunk is part of a paper's list of references rather than its content. A reference list is not what
  * a question about the paper is answered by, and its words are other papers' titles: searched as content it returns
@@ -17,7 +19,7 @@ const REFERENCES_SECTION = /^(?:[\dIVXLC]+\.?\s+)?(?:references|bibliography)\b/
 const YEAR = /\b(?:19[5-9]\d|20[0-4]\d)[a-z]?\b/g;
 
 export function isBibliography(section: string | null | undefined, text: string): boolean {
-  const top = section?.split(" › ")[0]?.trim();
+  const top = section?.split(SECTION_SEPARATOR)[0]?.trim();
   if (!top || !REFERENCES_SECTION.test(top)) return false;
   const words = text.split(/\s+/).filter(Boolean).length;
   if (words === 0) return false;

@@ -71,7 +71,7 @@ const LETTERED_SUB = /^([A-Z])\.\s+(\p{Lu}.{1,90})$/u;
 const UNNUMBERED = /^(abstract|references|bibliography|acknowledge?ments?|appendix|appendices)\s*:?$/i;
 const REFERENCES = /^(references|bibliography)$/i;
 const MAX_TITLE_WORDS = 12;
-const SECTION_SEPARATOR = " › ";
+export const SECTION_SEPARATOR = " › ";
 
 function romanValue(r: string): number {
   const values: Record<string, number> = { I: 1, V: 5, X: 10 };
