@@ -130,15 +130,64 @@ describe("backfillSearchText", () => {
     );
     expect(titled[0]?.n).toBe(2);
 
-    expect(await backfillSearchText(db, { batch: 2 })).toBe(4);
+    await setMeta(db, { key: "latent_fit_version", value: 2 });
+    const unchanged = await queryRows<{ uid: string; xmin: string }>(
+      db,
+      sql`select chunk_uid as uid, xmin::text as xmin from chunks where chunk_uid <> 'c0' order by chunk_uid`,
+    );
+
+    // every row is examined, and only the one whose terms differ is written
+    expect(await backfillSearchText(db, { batch: 2 })).toBe(1);
 
     const all = await queryRows<{ uid: string }>(
       db,
       sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'old & row') order by chunk_uid`,
     );
     expect(all.map((r) => r.uid)).toEqual(["c0", "c1", "c2"]);
+    expect(
+      await queryRows<{ uid: string; xmin: string }>(
+        db,
+        sql`select chunk_uid as uid, xmin::text as xmin from chunks where chunk_uid <> 'c0' order by chunk_uid`,
+      ),
+    ).toEqual(unchanged);
     expect(await getMeta(db, { key: "search_text_version" })).toBe(SEARCH_TEXT_VERSION);
+    // the latent model was fitted on the old terms: marked for a refit
+    expect(await getMeta(db, { key: "latent_fit_version" })).toBe(1);
     expect(await backfillSearchText(db)).toBe(0);
+  });
+
+  it("after a tokenizer change that alters no row's terms, writes nothing and leaves the latent model alone", async () => {
+    const { db } = handle;
+    await setMeta(db, { key: "search_text_version", value: SEARCH_TEXT_VERSION - 1 });
+    await setMeta(db, { key: "latent_fit_version", value: 2 });
+    expect(await backfillSearchText(db, { batch: 2 })).toBe(0);
+    expect(await getMeta(db, { key: "search_text_version" })).toBe(SEARCH_TEXT_VERSION);
+    expect(await getMeta(db, { key: "latent_fit_version" })).toBe(2);
+  });
+
+  it("rewrites the terms of a passage the old tokenizer read wrongly (mathematical letters)", async () => {
+    const { db } = handle;
+    const text = "The 𝐀𝐭𝐭𝐞𝐧𝐭𝐢𝐨𝐧 layer.";
+    await db.insert(chunks).values({
+      chunkUid: "c9",
+      paperId: "p1",
+      pageNumber: 1,
+      chunkIndex: 9,
+      text,
+      charStart: 0,
+      charEnd: text.length,
+      tokenCount: 3,
+      // what lower-casing before NFKC produced
+      searchText: "old row Attention layer",
+    });
+    await setMeta(db, { key: "search_text_version", value: 2 });
+    expect(await backfillSearchText(db)).toBe(1);
+    const found = await queryRows<{ uid: string }>(
+      db,
+      sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'attention')`,
+    );
+    expect(found.map((r) => r.uid)).toEqual(["c9"]);
+    await db.delete(chunks).where(eq(chunks.chunkUid, "c9"));
   });
 });
 

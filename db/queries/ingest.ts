@@ -144,17 +144,20 @@ export async function updateEmbeddings(
   await clearHubness(db, { table, chunkUids: rows.map((r) => r.chunkUid) });
 }
 
-export const SEARCH_TEXT_VERSION = 2;
+// 2: the paper's title heads each passage's terms; 3: the tokenizer lower-cases after NFKC (mathematical letters)
+export const SEARCH_TEXT_VERSION = 3;
 const SEARCH_TEXT_META_KEY = "search_text_version";
 
 /**
  * Fills `search_text` (the paper's title, then the passage: `passageSearchText`) of rows stored before the column
- * existed (migration 0003), and of every row when the library's `search_text_version` is older than
- * SEARCH_TEXT_VERSION (libraries indexed before the title was added); returns how many rows it filled.
- * Quick when there is nothing to do (one count per table). Filling rewrites each row, and every new row version is
- * inserted again into the HNSW and GIN indexes — hours for 100k chunks — so above `rebuildIndexesAbove` rows the
- * table's HNSW and GIN indexes are dropped, the rows filled and the indexes recreated from their own definitions, all
- * in one transaction (a failure leaves the table and its indexes as they were).
+ * existed (migration 0003), and, when the library's `search_text_version` is older than SEARCH_TEXT_VERSION, of every
+ * row whose terms the current tokenizer gives differently; returns how many rows it wrote. Quick when there is
+ * nothing to do (one count per table). Writing a row inserts its new version into the HNSW and GIN indexes again —
+ * hours for 100k chunks — so when more than `rebuildIndexesAbove` rows change, the table's HNSW and GIN indexes are
+ * dropped, the rows written and the indexes recreated from their own definitions, all in one transaction (a failure
+ * leaves the table and its indexes as they were). A version change that alters few rows' terms (a tokenizer fix)
+ * writes only those: the rows are read once to count them (the terms are recomputed, not held), then again to write.
+ * When any page chunk's terms changed, the latent model (fitted on the terms) is marked for a refit.
  */
 export async function backfillSearchText(
   db: Database,
@@ -170,6 +173,7 @@ export async function backfillSearchText(
   } = {},
 ): Promise<number> {
   let filled = 0;
+  let chunksChanged = false;
   const version = (await getMeta<number>(db, { key: SEARCH_TEXT_META_KEY })) ?? 1;
   const stale = version < SEARCH_TEXT_VERSION;
   for (const [name, table] of [
@@ -178,14 +182,17 @@ export async function backfillSearchText(
   ] as const) {
     const pending = stale ? sql`true` : sql`${table.searchText} is null`;
     const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${table} where ${pending}`);
-    const n = Number(count?.n ?? 0);
-    if (n === 0) continue;
-    const fill = async (tx: Pick<Database, "select" | "execute">) => {
-      // keyset pagination: when every row is refilled, "still pending" cannot be told from the rows themselves
+    if (Number(count?.n ?? 0) === 0) continue;
+    /** The pending rows in keyset order, batch by batch, with their terms as the tokenizer now gives them. */
+    const scan = async (
+      tx: Pick<Database, "select" | "execute">,
+      each: (rows: { chunkUid: string; terms: string; changed: boolean }[]) => Promise<void>,
+    ) => {
+      // keyset pagination: when every row is examined, "still pending" cannot be told from the rows themselves
       let after = "";
       for (;;) {
         const rows = await tx
-          .select({ chunkUid: table.chunkUid, text: table.text, title: papers.title })
+          .select({ chunkUid: table.chunkUid, text: table.text, title: papers.title, old: table.searchText })
           .from(table)
           .innerJoin(papers, eq(papers.id, table.paperId))
           .where(sql`${pending} and ${table.chunkUid} > ${after}`)
@@ -193,32 +200,49 @@ export async function backfillSearchText(
           .limit(batch);
         if (rows.length === 0) return;
         after = rows[rows.length - 1]?.chunkUid ?? after;
+        await each(
+          rows.map((r) => {
+            const terms = passageSearchText(r.title, r.text);
+            return { chunkUid: r.chunkUid, terms, changed: terms !== r.old };
+          }),
+        );
+      }
+    };
+    let n = 0;
+    await scan(db, async (rows) => {
+      n += rows.filter((r) => r.changed).length;
+    });
+    if (n === 0) continue;
+    const fill = async (tx: Pick<Database, "select" | "execute">) =>
+      scan(tx, async (rows) => {
+        const changed = rows.filter((r) => r.changed);
+        if (changed.length === 0) return;
         const uids = sqlArray(
-          rows.map((r) => r.chunkUid),
+          changed.map((r) => r.chunkUid),
           "text",
         );
         const terms = sqlArray(
-          rows.map((r) => passageSearchText(r.title, r.text)),
+          changed.map((r) => r.terms),
           "text",
         );
         await tx.execute(sql`
           update ${table} set search_text = u.terms
           from unnest(${uids}, ${terms}) as u(uid, terms)
           where ${table.chunkUid} = u.uid`);
-        filled += rows.length;
-      }
-    };
-    if (n <= rebuildIndexesAbove) {
-      await fill(db);
-      continue;
-    }
-    await withIndexesRebuilt(db, name, { maintenanceWorkMem }, fill);
+        filled += changed.length;
+      });
+    if (name === "chunks") chunksChanged = true;
+    if (n <= rebuildIndexesAbove) await fill(db);
+    else await withIndexesRebuilt(db, name, { maintenanceWorkMem }, fill);
   }
   if (stale) {
     await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
     // the chunks' sentence ends count these terms: the sections backfill, which writes them, runs again
     await setMeta(db, { key: SECTIONS_META_KEY, value: 0 });
   }
+  // the latent model's terms and every vector projected from them: fitted again (in the background after the
+  // server's start, as for a new fitting rule; latent-index.ts)
+  if (chunksChanged) await setMeta(db, { key: FIT_VERSION_META_KEY, value: 1 });
   if (filled > 0) noteContentChanged();
   return filled;
 }

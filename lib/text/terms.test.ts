@@ -38,4 +38,10 @@ describe("terms", () => {
   it("normalises compatibility forms and case like the query side does", () => {
     expect(searchText("ﬁne-tuning ＢＥＲＴ")).toBe(searchText("fine-tuning bert"));
   });
+
+  it("lower-cases letters that only NFKC turns into capitals (mathematical alphanumerics, roman numerals)", () => {
+    // 𝐀 (U+1D400) and Ⅻ have no lower-case form of their own: lower-casing first left "Attention" and "XII"
+    expect(searchText("𝐀𝐭𝐭𝐞𝐧𝐭𝐢𝐨𝐧 𝑾𝒆𝒊𝒈𝒉𝒕𝒔 Ⅻ")).toBe("attention weight xii");
+    expect(tokenize("𝓛𝒐𝒔𝒔")).toEqual(tokenize("loss"));
+  });
 });

@@ -49,12 +49,14 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * Calls `fn` with each run of letters/digits of the lower-cased text (the same words as /[\p{L}\p{N}]+/gu, scanned by
- * hand: ASCII is decided by char code, only other characters pay for a Unicode property test).
+ * Calls `fn` with each run of letters/digits of the NFKC-normalised, lower-cased text (the same words as
+ * /[\p{L}\p{N}]+/gu, scanned by hand: ASCII is decided by char code, only other characters pay for a Unicode property
+ * test).
  */
 export function forEachWord(text: string, fn: (word: string) => void): void {
-  let s = text.toLowerCase();
-  if (NON_ASCII.test(s)) s = s.normalize("NFKC");
+  // NFKC before lower-casing: compatibility forms fold to letters that may be capitals (mathematical bold 𝐀 → A,
+  // the ligature-free roman numeral Ⅻ → XII), which must then be lower-cased like any other
+  const s = NON_ASCII.test(text) ? text.normalize("NFKC").toLowerCase() : text.toLowerCase();
   let start = -1;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
