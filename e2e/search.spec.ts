@@ -12,10 +12,23 @@ import { SearchPage } from "./pages/search";
  */
 const PAPER_ID = "2301.05678v1";
 const FILE_NAME = "search-e2e-sparse-retrieval.pdf";
+/** Page 4: the rest of the reference list that starts on page 3 — a page content search leaves out by default. */
+const REFERENCES_PAGE = 4;
 const PAGES = [
   PAPER_PAGES[0]?.replace(PAPER_ARXIV_STAMP, `arXiv:${PAPER_ID} [cs.IR] 5 Jan 2023`) ?? "",
   ...PAPER_PAGES.slice(1),
+  [
+    "[2] S. Robertson and H. Zaragoza. The probabilistic relevance framework: BM25 and beyond. 2009.",
+    "[3] S. Robertson, S. Walker and M. Beaulieu. Okapi at TREC-7: automatic ad hoc filtering. 1998.",
+    "[4] G. Cormack, C. Clarke and S. Buettcher. Reciprocal rank fusion outperforms Condorcet. 2009.",
+    "[5] J. Carbonell and J. Goldstein. The use of MMR, diversity-based reranking. 1998.",
+    "[6] V. Karpukhin et al. Dense passage retrieval for open-domain question answering. 2020.",
+    "[7] Y. Malkov and D. Yashunin. Efficient approximate nearest neighbor search using HNSW graphs. 2018.",
+    "[8] S. Deerwester et al. Indexing by latent semantic analysis. 1990.",
+  ].join("\n"),
 ];
+/** Words found only in the reference list of page 4. */
+const REFERENCES_QUERY = "Okapi TREC probabilistic relevance framework";
 
 /** A paraphrase of HIGHLIGHT_SENTENCE ("Reciprocal rank fusion of the lexicographic and dense lists lifts recall…"). */
 const QUESTION = "Does fusing the lexicographic and dense rankings lift recall?";
@@ -148,6 +161,21 @@ test.describe("search", () => {
     await search.index("summaries").click();
     await expect(page).toHaveURL(/[?&]index=summaries(&|$)/);
     await expect(search.includeRefs).toBeDisabled();
+  });
+
+  test("a reference list is found only when asked for, and says what it is", async ({ page }) => {
+    const search = new SearchPage(page);
+    await search.goto({ q: REFERENCES_QUERY });
+    await expect(search.resultCount.or(search.noResults).first()).toBeVisible();
+    await expect(search.passages(PAPER_ID, REFERENCES_PAGE)).toHaveCount(0);
+
+    await search.includeRefs.check();
+    await expect(page).toHaveURL(/[?&]refs=1(&|$)/);
+    const passage = search.passages(PAPER_ID, REFERENCES_PAGE).first();
+    await expect(passage).toBeVisible();
+    await expect(passage.getByTestId("passage-bibliography")).toHaveText("Reference list");
+    await expect(passage.getByTestId("passage-section")).toHaveText(/References/);
+    await expect(passage.getByTestId("passage-link")).toContainText("Okapi at TREC-7");
   });
 
   test("a question about a topic the library does not hold shows the no-result state", async ({ page }) => {
