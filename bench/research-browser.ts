@@ -32,7 +32,7 @@ import playwrightConfig from "../playwright.config";
 import { type BenchQuestion, DEV_QUESTIONS, loadBenchQuestions } from "./questions";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DATE = process.env.BENCH_DATE ?? "2026-11-21";
+const DATE = process.env.BENCH_DATE ?? new Date().toISOString().slice(0, 10);
 /** The product target: the first event reaches the page within this long of submitting. */
 const TARGET_MS = 200;
 /** A run that has not finished after this long is recorded as timed out (the app's own run timeout is 180 s). */

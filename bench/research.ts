@@ -28,7 +28,7 @@ import { percentile, samePaper } from "@/lib/search/eval";
 import { type BenchQuestion, DEV_QUESTIONS, loadBenchQuestions } from "./questions";
 import { type CallKind, type ModelCall, timedMockModel } from "./research-mock";
 
-const DATE = process.env.BENCH_DATE ?? "2026-11-21";
+const DATE = process.env.BENCH_DATE ?? new Date().toISOString().slice(0, 10);
 const STEP_IDS = [
   "analysis",
   "query_expansion",
