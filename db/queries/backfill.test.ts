@@ -85,9 +85,14 @@ describe("backfillSearchText", () => {
 
     expect(await backfillSearchText(db, { batch: 2 })).toBe(4);
 
-    const [c0] = await db.select({ s: chunks.searchText }).from(chunks).where(eq(chunks.chunkUid, "c0"));
+    const [c0] = await db
+      .select({ s: chunks.searchText, ends: chunks.sentenceEnds })
+      .from(chunks)
+      .where(eq(chunks.chunkUid, "c0"));
     // the paper's title first (a contextual header), then the passage
     expect(c0?.s).toBe(passageSearchText("Old rows", texts[0] as string));
+    // and the sentence ends, which count those terms, read with them (the library's annotations are current)
+    expect(c0?.ends).toEqual(sentenceTermEnds(texts[0] as string));
     expect(c0?.s).toBe(`old row ${searchText(texts[0] as string)}`);
     const found = await queryRows<{ uid: string }>(
       db,
@@ -158,36 +163,55 @@ describe("backfillSearchText", () => {
 
   it("after a tokenizer change that alters no row's terms, writes nothing and leaves the latent model alone", async () => {
     const { db } = handle;
+    const sectionsBefore = await getMeta(db, { key: "chunk_sections_version" });
     await setMeta(db, { key: "search_text_version", value: SEARCH_TEXT_VERSION - 1 });
     await setMeta(db, { key: "latent_fit_version", value: 2 });
+    await setMeta(db, { key: "chunk_sections_version", value: SECTIONS_VERSION });
     expect(await backfillSearchText(db, { batch: 2 })).toBe(0);
     expect(await getMeta(db, { key: "search_text_version" })).toBe(SEARCH_TEXT_VERSION);
     expect(await getMeta(db, { key: "latent_fit_version" })).toBe(2);
+    // nor sends the whole library through the sections backfill (at 100k chunks: an index rebuild)
+    expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(SECTIONS_VERSION);
+    await setMeta(db, { key: "chunk_sections_version", value: sectionsBefore ?? 0 });
   });
 
   it("rewrites the terms of a passage the old tokenizer read wrongly (mathematical letters)", async () => {
     const { db } = handle;
+    const sectionsBefore = await getMeta(db, { key: "chunk_sections_version" });
     const text = "The 𝐀𝐭𝐭𝐞𝐧𝐭𝐢𝐨𝐧 layer.";
+    // a paper of its own: its chunks' annotations are read again, no other paper's
+    await db.insert(papers).values(paperRow("p9", "Old rows"));
     await db.insert(chunks).values({
       chunkUid: "c9",
-      paperId: "p1",
+      paperId: "p9",
       pageNumber: 1,
       chunkIndex: 9,
       text,
       charStart: 0,
       charEnd: text.length,
       tokenCount: 3,
-      // what lower-casing before NFKC produced
+      // what lower-casing before NFKC produced, and sentence ends that do not fit the text (to see them read again)
       searchText: "old row Attention layer",
+      sentenceEnds: [9],
     });
     await setMeta(db, { key: "search_text_version", value: 2 });
+    await setMeta(db, { key: "latent_fit_version", value: 2 });
+    await setMeta(db, { key: "chunk_sections_version", value: SECTIONS_VERSION });
     expect(await backfillSearchText(db)).toBe(1);
-    const found = await queryRows<{ uid: string }>(
-      db,
-      sql`select chunk_uid as uid from chunks where tsv @@ to_tsquery('simple', 'attention')`,
-    );
-    expect(found.map((r) => r.uid)).toEqual(["c9"]);
+    const [row] = await db
+      .select({ s: chunks.searchText, ends: chunks.sentenceEnds })
+      .from(chunks)
+      .where(eq(chunks.chunkUid, "c9"));
+    expect(row?.s).toBe(passageSearchText("Old rows", text));
+    expect(row?.s).toBe("old row attention lay");
+    // its sentence ends, which count these terms, are read again with it
+    expect(row?.ends).toEqual(sentenceTermEnds(text));
+    expect(row?.ends).toEqual([2]);
+    expect(await getMeta(db, { key: "latent_fit_version" })).toBe(1);
+    expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(SECTIONS_VERSION);
     await db.delete(chunks).where(eq(chunks.chunkUid, "c9"));
+    await db.delete(papers).where(eq(papers.id, "p9"));
+    await setMeta(db, { key: "chunk_sections_version", value: sectionsBefore ?? 0 });
   });
 });
 
@@ -227,9 +251,9 @@ describe("backfillSections", () => {
     await setMeta(db, { key: "chunk_sections_version", value: 0 });
     const before = await chunkIndexes(db);
 
-    // three of the four have a section (the title line comes before the first heading), and all seven rows of the
-    // library (the other paper's three too) get their sentences' ends; the indexes are rebuilt
-    expect(await backfillSections(db, { rebuildIndexesAbove: 1 })).toBe(7);
+    // three of the four have a section (the title line comes before the first heading), and all four get their
+    // sentences' ends (the other paper's three got theirs with their search terms); the indexes are rebuilt
+    expect(await backfillSections(db, { rebuildIndexesAbove: 1 })).toBe(4);
 
     const stored = await db
       .select({ section: chunks.section })

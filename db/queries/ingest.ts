@@ -152,12 +152,15 @@ const SEARCH_TEXT_META_KEY = "search_text_version";
  * Fills `search_text` (the paper's title, then the passage: `passageSearchText`) of rows stored before the column
  * existed (migration 0003), and, when the library's `search_text_version` is older than SEARCH_TEXT_VERSION, of every
  * row whose terms the current tokenizer gives differently; returns how many rows it wrote. Quick when there is
- * nothing to do (one count per table). Writing a row inserts its new version into the HNSW and GIN indexes again —
- * hours for 100k chunks — so when more than `rebuildIndexesAbove` rows change, the table's HNSW and GIN indexes are
- * dropped, the rows written and the indexes recreated from their own definitions, all in one transaction (a failure
- * leaves the table and its indexes as they were). A version change that alters few rows' terms (a tokenizer fix)
- * writes only those: the rows are read once to count them (the terms are recomputed, not held), then again to write.
- * When any page chunk's terms changed, the latent model (fitted on the terms) is marked for a refit.
+ * nothing to do (one count per table). The rows are read once to count those whose terms change (recomputed, not
+ * held in memory), then the changed ones are written, all in one transaction with what depends on them: the sentence
+ * ends of their papers' chunks (`annotateChunks` counts these terms; unless the sections backfill will read all of
+ * them anyway), the mark that has the latent model — fitted on
+ * the terms, its vectors projected from them — fitted again (in the background after the server's start:
+ * latent-index.ts), and the version. A failure leaves all of it as it was. Writing a row inserts its new version into
+ * the HNSW and GIN indexes again — hours for 100k chunks — so when more than `rebuildIndexesAbove` rows of a table
+ * change, its HNSW and GIN indexes are dropped, the rows written and the indexes recreated from their own definitions.
+ * A tokenizer fix that alters few rows' terms writes only those.
  */
 export async function backfillSearchText(
   db: Database,
@@ -172,77 +175,101 @@ export async function backfillSearchText(
     maintenanceWorkMem?: string;
   } = {},
 ): Promise<number> {
-  let filled = 0;
-  let chunksChanged = false;
   const version = (await getMeta<number>(db, { key: SEARCH_TEXT_META_KEY })) ?? 1;
   const stale = version < SEARCH_TEXT_VERSION;
-  for (const [name, table] of [
+  const tables = [
     ["chunks", chunks],
     ["summary_chunks", summaryChunks],
-  ] as const) {
+  ] as const;
+  type Row = { chunkUid: string; paperId: string; terms: string; changed: boolean };
+  /** The pending rows of `table` in keyset order, batch by batch, with their terms as the tokenizer now gives them. */
+  const scan = async (
+    tx: Pick<Database, "select">,
+    table: (typeof tables)[number][1],
+    each: (rows: Row[]) => Promise<void>,
+  ) => {
+    const pending = stale ? sql`true` : sql`${table.searchText} is null`;
+    // keyset pagination: when every row is examined, "still pending" cannot be told from the rows themselves
+    let after = "";
+    for (;;) {
+      const rows = await tx
+        .select({
+          chunkUid: table.chunkUid,
+          paperId: table.paperId,
+          text: table.text,
+          title: papers.title,
+          old: table.searchText,
+        })
+        .from(table)
+        .innerJoin(papers, eq(papers.id, table.paperId))
+        .where(sql`${pending} and ${table.chunkUid} > ${after}`)
+        .orderBy(table.chunkUid)
+        .limit(batch);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]?.chunkUid ?? after;
+      await each(
+        rows.map((r) => {
+          const terms = passageSearchText(r.title, r.text);
+          return { chunkUid: r.chunkUid, paperId: r.paperId, terms, changed: terms !== r.old };
+        }),
+      );
+    }
+  };
+  const changedRows = new Map<string, number>();
+  for (const [name, table] of tables) {
     const pending = stale ? sql`true` : sql`${table.searchText} is null`;
     const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${table} where ${pending}`);
     if (Number(count?.n ?? 0) === 0) continue;
-    /** The pending rows in keyset order, batch by batch, with their terms as the tokenizer now gives them. */
-    const scan = async (
-      tx: Pick<Database, "select" | "execute">,
-      each: (rows: { chunkUid: string; terms: string; changed: boolean }[]) => Promise<void>,
-    ) => {
-      // keyset pagination: when every row is examined, "still pending" cannot be told from the rows themselves
-      let after = "";
-      for (;;) {
-        const rows = await tx
-          .select({ chunkUid: table.chunkUid, text: table.text, title: papers.title, old: table.searchText })
-          .from(table)
-          .innerJoin(papers, eq(papers.id, table.paperId))
-          .where(sql`${pending} and ${table.chunkUid} > ${after}`)
-          .orderBy(table.chunkUid)
-          .limit(batch);
-        if (rows.length === 0) return;
-        after = rows[rows.length - 1]?.chunkUid ?? after;
-        await each(
-          rows.map((r) => {
-            const terms = passageSearchText(r.title, r.text);
-            return { chunkUid: r.chunkUid, terms, changed: terms !== r.old };
-          }),
-        );
-      }
-    };
     let n = 0;
-    await scan(db, async (rows) => {
+    await scan(db, table, async (rows) => {
       n += rows.filter((r) => r.changed).length;
     });
-    if (n === 0) continue;
-    const fill = async (tx: Pick<Database, "select" | "execute">) =>
-      scan(tx, async (rows) => {
-        const changed = rows.filter((r) => r.changed);
-        if (changed.length === 0) return;
-        const uids = sqlArray(
-          changed.map((r) => r.chunkUid),
-          "text",
-        );
-        const terms = sqlArray(
-          changed.map((r) => r.terms),
-          "text",
-        );
-        await tx.execute(sql`
-          update ${table} set search_text = u.terms
-          from unnest(${uids}, ${terms}) as u(uid, terms)
-          where ${table.chunkUid} = u.uid`);
-        filled += changed.length;
-      });
-    if (name === "chunks") chunksChanged = true;
-    if (n <= rebuildIndexesAbove) await fill(db);
-    else await withIndexesRebuilt(db, name, { maintenanceWorkMem }, fill);
+    if (n > 0) changedRows.set(name, n);
   }
-  if (stale) {
-    await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
-    // the chunks' sentence ends count these terms: the sections backfill, which writes them, runs again
-    await setMeta(db, { key: SECTIONS_META_KEY, value: 0 });
+  if (changedRows.size === 0) {
+    if (stale) await setMeta(db, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
+    return 0;
   }
-  // the latent model's terms and every vector projected from them: fitted again (in the background after the
-  // server's start, as for a new fitting rule; latent-index.ts)
-  if (chunksChanged) await setMeta(db, { key: FIT_VERSION_META_KEY, value: 1 });
+  const annotationsCurrent = ((await getMeta<number>(db, { key: SECTIONS_META_KEY })) ?? 0) >= SECTIONS_VERSION;
+  const filled = await db.transaction(async (outer) => {
+    const t = outer as unknown as Database;
+    let written = 0;
+    for (const [name, table] of tables) {
+      const n = changedRows.get(name) ?? 0;
+      if (n === 0) continue;
+      const fill = async (tx: Database) => {
+        const papersOfChunks = new Set<string>();
+        await scan(tx, table, async (rows) => {
+          const changed = rows.filter((r) => r.changed);
+          if (changed.length === 0) return;
+          const uids = sqlArray(
+            changed.map((r) => r.chunkUid),
+            "text",
+          );
+          const terms = sqlArray(
+            changed.map((r) => r.terms),
+            "text",
+          );
+          await tx.execute(sql`
+            update ${table} set search_text = u.terms
+            from unnest(${uids}, ${terms}) as u(uid, terms)
+            where ${table.chunkUid} = u.uid`);
+          written += changed.length;
+          if (name === "chunks") for (const r of changed) papersOfChunks.add(r.paperId);
+        });
+        // the sentence ends of those papers' chunks count their terms; written here, before the indexes are
+        // recreated. A library whose annotations are older gets all of them from the sections backfill, next.
+        if (papersOfChunks.size > 0 && annotationsCurrent) {
+          for (const paperId of papersOfChunks) await fillPaperSections(tx, paperId);
+        }
+      };
+      if (n <= rebuildIndexesAbove) await fill(t);
+      else await withIndexesRebuilt(t, name, { maintenanceWorkMem }, fill);
+    }
+    await setMeta(t, { key: FIT_VERSION_META_KEY, value: 1 });
+    if (stale) await setMeta(t, { key: SEARCH_TEXT_META_KEY, value: SEARCH_TEXT_VERSION });
+    return written;
+  });
   if (filled > 0) noteContentChanged();
   return filled;
 }

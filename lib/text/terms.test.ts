@@ -39,9 +39,11 @@ describe("terms", () => {
     expect(searchText("ﬁne-tuning ＢＥＲＴ")).toBe(searchText("fine-tuning bert"));
   });
 
-  it("lower-cases letters that only NFKC turns into capitals (mathematical alphanumerics, roman numerals)", () => {
-    // 𝐀 (U+1D400) and Ⅻ have no lower-case form of their own: lower-casing first left "Attention" and "XII"
-    expect(searchText("𝐀𝐭𝐭𝐞𝐧𝐭𝐢𝐨𝐧 𝑾𝒆𝒊𝒈𝒉𝒕𝒔 Ⅻ")).toBe("attention weight xii");
+  it("lower-cases letters that only NFKC turns into capitals (mathematical alphanumerics)", () => {
+    // 𝐀 (U+1D400) has no lower-case form of its own: lower-casing first left "Attention", "Weights" (unstemmed)
+    expect(searchText("𝐀𝐭𝐭𝐞𝐧𝐭𝐢𝐨𝐧 𝑾𝒆𝒊𝒈𝒉𝒕𝒔")).toBe("attention weight");
     expect(tokenize("𝓛𝒐𝒔𝒔")).toEqual(tokenize("loss"));
+    // and a stop word in capitals is still a stop word
+    expect(tokenize("𝐓𝐡𝐞 𝐦𝐨𝐝𝐞𝐥")).toEqual(["model"]);
   });
 });

@@ -54,8 +54,8 @@ export function tokenize(text: string): string[] {
  * test).
  */
 export function forEachWord(text: string, fn: (word: string) => void): void {
-  // NFKC before lower-casing: compatibility forms fold to letters that may be capitals (mathematical bold 𝐀 → A,
-  // the ligature-free roman numeral Ⅻ → XII), which must then be lower-cased like any other
+  // NFKC before lower-casing: compatibility forms with no lower-case form of their own fold to capitals
+  // (mathematical bold 𝐀 → A, ℒ → L, ㎒ → MHz), which must then be lower-cased like any other letter
   const s = NON_ASCII.test(text) ? text.normalize("NFKC").toLowerCase() : text.toLowerCase();
   let start = -1;
   for (let i = 0; i < s.length; i++) {
