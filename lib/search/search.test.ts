@@ -104,6 +104,19 @@ describe("searchContent", () => {
     expect(rs[0]).toMatchObject({ paperId: "2106.00002v2", page: 2 });
   });
 
+  it("searches a British spelling the library does not hold in its American one", async () => {
+    // the library spells it "optimizer"; "optimiser" is nowhere in it
+    const british = await searchContent(handle.db, "Which optimiser trained the model?", embedder, {
+      retriever: "fts",
+    });
+    const american = await searchContent(handle.db, "Which optimizer trained the model?", embedder, {
+      retriever: "fts",
+    });
+    expect(american[0]).toMatchObject({ paperId: "2001.00001v1", page: 3 });
+    expect(british.map((r) => r.chunkUid)).toEqual(american.map((r) => r.chunkUid));
+    expect(british[0]?.fts?.score).toBeCloseTo(american[0]?.fts?.score ?? 0, 6);
+  });
+
   it("returns nothing for a topic absent from the library", async () => {
     const rs = await searchContent(
       handle.db,

@@ -20,7 +20,7 @@ import {
 import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
-import { searchText, tokenize } from "@/lib/text/terms";
+import { searchText, spellingVariants, tokenize } from "@/lib/text/terms";
 import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, reciprocalRankFusion } from "./fusion";
 import { classifyIntent, FACT_SEEKING } from "./intent";
 import { type ParsedQuery, parseQueries } from "./query";
@@ -306,14 +306,22 @@ async function lexemeStats(
       byTable.set(table, stats);
     }
   }
-  const missing = lexemes.filter((l) => !stats.df.has(l));
+  let missing = lexemes.filter((l) => !stats.df.has(l));
+  // bounded: emptied before it would grow past the limit — then all of this query's lexemes are looked up again —
+  // never after they are in (they are read next: a lexeme missing from the cache would count as absent)
+  if (missing.length > 0 && stats.df.size + missing.length > DF_CACHE_LIMIT) {
+    stats.df.clear();
+    missing = [...new Set(lexemes)];
+  }
   if (missing.length > 0) {
     const found = await getDocumentFrequencies(db, { table, lexemes: missing });
     for (const l of missing) stats.df.set(l, found.get(l) ?? 0);
-    if (stats.df.size > 50_000) stats.df.clear();
   }
   return stats;
 }
+
+/** Lexemes whose document frequency a table's statistics keep at most. */
+const DF_CACHE_LIMIT = 50_000;
 
 /** Robertson–Spärck Jones IDF, floored at a small positive value so very common words still count a little. */
 function idfOf(stats: LexemeStats, lexeme: string): number {
@@ -341,10 +349,23 @@ async function prepareQueries(
     withCount: !fresh,
   });
   const all = [...new Set(lexemeLists.flat())];
-  const stats = await lexemeStats(db, table, fresh ? { fresh } : { total: total ?? 0, epoch }, all);
+  // a query term the library does not hold, in British spelling ("realised"), is searched in the library's American
+  // one ("realized") when that one is there: the variants' frequencies are looked up with the terms' (few terms have
+  // any, and the lookups are cached)
+  const variants = new Map(all.map((l) => [l, spellingVariants(l)] as const));
+  const asked = [...new Set([...all, ...[...variants.values()].flat()])];
+  const stats = await lexemeStats(db, table, fresh ? { fresh } : { total: total ?? 0, epoch }, asked);
   const rows = stats.total;
+  // (all the variants the library holds: a stem cannot tell "optimised", whose American stem is `optimiz`, from
+  // "optimisation", whose American stem is `optim`)
+  const spelled = new Map<string, string[]>();
+  for (const [l, vs] of variants) {
+    if ((stats.df.get(l) ?? 0) > 0) continue;
+    const held = vs.filter((x) => (stats.df.get(x) ?? 0) > 0);
+    if (held.length > 0) spelled.set(l, held);
+  }
   const works = queries.map((query, i) => {
-    const lexemes = lexemeLists[i] ?? [];
+    const lexemes = [...new Set((lexemeLists[i] ?? []).flatMap((l) => spelled.get(l) ?? [l]))];
     const idf = lexemes.map((l) => idfOf(stats, l));
     return {
       query,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchText, stem, termOf, tokenize } from "./terms";
+import { searchText, spellingVariants, stem, termOf, tokenize } from "./terms";
 
 describe("terms", () => {
   it("keeps the words a question hinges on apart, where an aggressive stemmer would merge them", () => {
@@ -45,5 +45,25 @@ describe("terms", () => {
     expect(tokenize("𝓛𝒐𝒔𝒔")).toEqual(tokenize("loss"));
     // and a stop word in capitals is still a stop word
     expect(tokenize("𝐓𝐡𝐞 𝐦𝐨𝐝𝐞𝐥")).toEqual(["model"]);
+  });
+
+  it("offers the American spellings of a British term, as the tokenizer gives both", () => {
+    const variant = (word: string) => spellingVariants(tokenize(word)[0] as string);
+    const term = (word: string) => tokenize(word)[0];
+    expect(variant("realised")).toContain(term("realized"));
+    expect(variant("parallelised")).toContain(term("parallelized"));
+    expect(variant("optimisation")).toContain(term("optimization"));
+    expect(variant("normalising")).toContain(term("normalizing"));
+    expect(variant("analysed")).toContain(term("analyzed"));
+    expect(variant("behaviour")).toContain(term("behavior"));
+    expect(variant("colours")).toContain(term("colors"));
+    expect(variant("modelling")).toContain(term("modeling"));
+    expect(variant("labelled")).toContain(term("labeled"));
+    expect(variant("programme")).toContain(term("program"));
+    expect(variant("catalogue")).toContain(term("catalog"));
+    // American or neutral terms have none, or none the search would ever read (it asks only for absent terms)
+    for (const w of ["model", "attention", "retrieval", "hour", "bias", "four"]) {
+      expect(spellingVariants(term(w) as string)).toEqual([]);
+    }
   });
 });

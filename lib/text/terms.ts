@@ -122,3 +122,26 @@ export function passageSearchText(title: string, text: string): string {
   const body = searchText(text);
   return head && body ? `${head} ${body}` : head || body;
 }
+
+/**
+ * The American spellings a term (as `termOf` gives it) may stand for when it is British: `realis` (realised,
+ * realisation) → `realiz`, `optim` (the stemmer strips -ization whole); `analys` → `analyz`; `behaviour` → `behavior`;
+ * `modell` (modelling) → `model`; `programm` → `program`; `dialogu` → `dialog`. Empty for other terms. Search reads
+ * them only for a query term the library does not hold (most papers are American-spelled, many readers are not), so
+ * a term that merely looks British (`basis`) is never touched.
+ */
+export function spellingVariants(term: string): string[] {
+  const out: string[] = [];
+  const add = (v: string) => {
+    if (v !== term && v.length >= 2 && !out.includes(v)) out.push(v);
+  };
+  if (/[a-z]{2}is$/.test(term)) {
+    add(`${term.slice(0, -2)}iz`); // realis → realiz (realised, realising)
+    add(term.slice(0, -2)); // optimis(ation) → optim, as the stemmer leaves optimization
+  }
+  if (/[a-z]{2}ys$/.test(term)) add(`${term.slice(0, -2)}yz`); // analys → analyz
+  if (/[a-z](?:[bilnv]|ig)our/.test(term)) add(term.replace(/([bilnv]|ig)our/, "$1or")); // behaviour, colour, rigour
+  if (/[aeiou][lm]{2}$/.test(term) && term.length > 4) add(term.slice(0, -1)); // modell → model, programm → program
+  if (/[a-z]{3}gu$/.test(term)) add(term.slice(0, -1)); // dialogu(e) → dialog
+  return out;
+}
