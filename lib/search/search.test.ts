@@ -19,6 +19,7 @@ import { termOf } from "@/lib/text/terms";
 import {
   bestPerPage,
   defaultEfSearch,
+  fillBoundedCache,
   prefetchRetrieval,
   RetrievalCache,
   searchContent,
@@ -350,6 +351,35 @@ describe("corpus statistics", () => {
     const after = await searchContent(spy, "low-rank update matrices", embedder);
     expect(counts()).toBe(2);
     expect(after[0]?.paperId).toBe("2106.00002v2");
+  });
+});
+
+describe("fillBoundedCache (the document-frequency cache)", () => {
+  it("looks up only what it lacks, and when full empties itself before the keys asked for, never after", async () => {
+    const asked: string[][] = [];
+    const lookup = async (keys: string[]) => {
+      asked.push(keys);
+      return new Map(keys.filter((k) => k !== "absent").map((k) => [k, k.length]));
+    };
+    const cache = new Map<string, number>();
+    await fillBoundedCache(cache, ["ab", "abc", "absent"], 4, lookup);
+    expect([...cache]).toEqual([
+      ["ab", 2],
+      ["abc", 3],
+      ["absent", 0],
+    ]);
+    await fillBoundedCache(cache, ["ab", "abcd"], 4, lookup);
+    expect(asked.at(-1)).toEqual(["abcd"]);
+    // one more would pass the limit: emptied first, then every key of this call is in (before: the keys just added
+    // were dropped, and read as absent)
+    await fillBoundedCache(cache, ["ab", "abcde"], 4, lookup);
+    expect(asked.at(-1)).toEqual(["ab", "abcde"]);
+    expect([...cache]).toEqual([
+      ["ab", 2],
+      ["abcde", 5],
+    ]);
+    await fillBoundedCache(cache, ["ab", "abcde"], 4, lookup);
+    expect(asked).toHaveLength(3);
   });
 });
 

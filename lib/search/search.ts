@@ -306,18 +306,31 @@ async function lexemeStats(
       byTable.set(table, stats);
     }
   }
-  let missing = lexemes.filter((l) => !stats.df.has(l));
-  // bounded: emptied before it would grow past the limit — then all of this query's lexemes are looked up again —
-  // never after they are in (they are read next: a lexeme missing from the cache would count as absent)
-  if (missing.length > 0 && stats.df.size + missing.length > DF_CACHE_LIMIT) {
-    stats.df.clear();
-    missing = [...new Set(lexemes)];
-  }
-  if (missing.length > 0) {
-    const found = await getDocumentFrequencies(db, { table, lexemes: missing });
-    for (const l of missing) stats.df.set(l, found.get(l) ?? 0);
-  }
+  await fillBoundedCache(stats.df, lexemes, DF_CACHE_LIMIT, (missing) =>
+    getDocumentFrequencies(db, { table, lexemes: missing }),
+  );
   return stats;
+}
+
+/**
+ * Makes `cache` hold every one of `keys` (0 for a key `lookup` does not return), looking up only those it lacks, and
+ * keeps it at most `limit` entries (or `keys`' own count, if more): it is emptied before it would grow past the limit
+ * — then all of `keys` are looked up — never after they are in, since the caller reads them next.
+ */
+export async function fillBoundedCache(
+  cache: Map<string, number>,
+  keys: readonly string[],
+  limit: number,
+  lookup: (missing: string[]) => Promise<Map<string, number>>,
+): Promise<void> {
+  let missing = [...new Set(keys.filter((k) => !cache.has(k)))];
+  if (missing.length === 0) return;
+  if (cache.size + missing.length > limit) {
+    cache.clear();
+    missing = [...new Set(keys)];
+  }
+  const found = await lookup(missing);
+  for (const k of missing) cache.set(k, found.get(k) ?? 0);
 }
 
 /** Lexemes whose document frequency a table's statistics keep at most. */
