@@ -1,5 +1,4 @@
 import { createRng } from "@/lib/random";
-import { spellingVariants } from "@/lib/text/terms";
 
 /**
  * Latent semantic vectors fitted to the library: latent semantic analysis (Deerwester et al., 1990) over the
@@ -329,15 +328,6 @@ export async function fitLatentModel(
 
 const indexes = new WeakMap<LatentModel, Map<string, number>>();
 
-/** The model's index of the first spelling variant of `term` it knows (lib/text/terms.ts `spellingVariants`). */
-function knownVariant(index: Map<string, number>, term: string): number | undefined {
-  for (const v of spellingVariants(term)) {
-    const i = index.get(v);
-    if (i !== undefined) return i;
-  }
-  return undefined;
-}
-
 /**
  * A search text's latent vector: its known terms (log tf × IDF) projected on the model's axes, unit length.
  * All zeros when the model knows none of its terms.
@@ -351,8 +341,7 @@ export function latentVector(model: LatentModel, text: string): number[] {
   const d = model.dimensions;
   const out = new Float64Array(d);
   for (const [t, tf] of countTerms(text)) {
-    // a British spelling the model has not seen stands for its American one (lib/text/terms.ts spellingVariants)
-    const i = index.get(t) ?? knownVariant(index, t);
+    const i = index.get(t);
     if (i === undefined) continue;
     const w = (1 + Math.log(tf)) * (model.idf[i] as number);
     const o = i * d;

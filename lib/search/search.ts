@@ -20,7 +20,7 @@ import {
 import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
-import { searchText, spellingVariants, tokenize } from "@/lib/text/terms";
+import { americanTerms, searchText, tokenize } from "@/lib/text/terms";
 import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, reciprocalRankFusion } from "./fusion";
 import { classifyIntent, FACT_SEEKING } from "./intent";
 import { type ParsedQuery, parseQueries } from "./query";
@@ -306,31 +306,39 @@ async function lexemeStats(
       byTable.set(table, stats);
     }
   }
-  await fillBoundedCache(stats.df, lexemes, DF_CACHE_LIMIT, (missing) =>
+  const df = await fillBoundedCache(stats.df, lexemes, DF_CACHE_LIMIT, (missing) =>
     getDocumentFrequencies(db, { table, lexemes: missing }),
   );
-  return stats;
+  return { total: stats.total, avgLength: stats.avgLength, df };
 }
 
 /**
- * Makes `cache` hold every one of `keys` (0 for a key `lookup` does not return), looking up only those it lacks, and
- * keeps it at most `limit` entries (or `keys`' own count, if more): it is emptied before it would grow past the limit
- * — then all of `keys` are looked up — never after they are in, since the caller reads them next.
+ * The values of `keys` (0 for a key `lookup` does not return), from `cache` where it has them, the others looked up
+ * and added to it. The cache is kept to at most `limit` entries: emptied before it would grow past them. The values
+ * come back as a map of their own, so that another caller emptying the cache meanwhile (concurrent searches) takes
+ * none of them away.
  */
 export async function fillBoundedCache(
   cache: Map<string, number>,
   keys: readonly string[],
   limit: number,
   lookup: (missing: string[]) => Promise<Map<string, number>>,
-): Promise<void> {
-  let missing = [...new Set(keys.filter((k) => !cache.has(k)))];
-  if (missing.length === 0) return;
-  if (cache.size + missing.length > limit) {
-    cache.clear();
-    missing = [...new Set(keys)];
+): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  for (const k of keys) {
+    const v = cache.get(k);
+    if (v !== undefined) values.set(k, v);
   }
+  const missing = [...new Set(keys.filter((k) => !values.has(k)))];
+  if (missing.length === 0) return values;
   const found = await lookup(missing);
-  for (const k of missing) cache.set(k, found.get(k) ?? 0);
+  if (cache.size + missing.length > limit) cache.clear();
+  for (const k of missing) {
+    const v = found.get(k) ?? 0;
+    cache.set(k, v);
+    values.set(k, v);
+  }
+  return values;
 }
 
 /** Lexemes whose document frequency a table's statistics keep at most. */
@@ -362,23 +370,19 @@ async function prepareQueries(
     withCount: !fresh,
   });
   const all = [...new Set(lexemeLists.flat())];
-  // a query term the library does not hold, in British spelling ("realised"), is searched in the library's American
-  // one ("realized") when that one is there: the variants' frequencies are looked up with the terms' (few terms have
-  // any, and the lookups are cached)
-  const variants = new Map(all.map((l) => [l, spellingVariants(l)] as const));
-  const asked = [...new Set([...all, ...[...variants.values()].flat()])];
+  // a query word in British spelling whose term the library does not hold ("realised": `realis`) is searched by the
+  // term of its American spelling (`realiz`) when the library holds that one; the two terms' frequencies are looked
+  // up together (only British-spelled words have a second term)
+  const american = americanTerms(queries.flatMap((q) => q.terms));
+  const asked = [...new Set([...all, ...[...american.entries()].filter(([l]) => all.includes(l)).map(([, a]) => a)])];
   const stats = await lexemeStats(db, table, fresh ? { fresh } : { total: total ?? 0, epoch }, asked);
   const rows = stats.total;
-  // (all the variants the library holds: a stem cannot tell "optimised", whose American stem is `optimiz`, from
-  // "optimisation", whose American stem is `optim`)
-  const spelled = new Map<string, string[]>();
-  for (const [l, vs] of variants) {
-    if ((stats.df.get(l) ?? 0) > 0) continue;
-    const held = vs.filter((x) => (stats.df.get(x) ?? 0) > 0);
-    if (held.length > 0) spelled.set(l, held);
+  const spelled = new Map<string, string>();
+  for (const [l, a] of american) {
+    if ((stats.df.get(l) ?? 0) === 0 && (stats.df.get(a) ?? 0) > 0) spelled.set(l, a);
   }
   const works = queries.map((query, i) => {
-    const lexemes = [...new Set((lexemeLists[i] ?? []).flatMap((l) => spelled.get(l) ?? [l]))];
+    const lexemes = [...new Set((lexemeLists[i] ?? []).map((l) => spelled.get(l) ?? l))];
     const idf = lexemes.map((l) => idfOf(stats, l));
     return {
       query,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchText, spellingVariants, stem, termOf, tokenize } from "./terms";
+import { americanSpelling, americanTerms, searchText, stem, termOf, tokenize } from "./terms";
 
 describe("terms", () => {
   it("keeps the words a question hinges on apart, where an aggressive stemmer would merge them", () => {
@@ -47,23 +47,50 @@ describe("terms", () => {
     expect(tokenize("𝐓𝐡𝐞 𝐦𝐨𝐝𝐞𝐥")).toEqual(["model"]);
   });
 
-  it("offers the American spellings of a British term, as the tokenizer gives both", () => {
-    const variant = (word: string) => spellingVariants(tokenize(word)[0] as string);
-    const term = (word: string) => tokenize(word)[0];
-    expect(variant("realised")).toContain(term("realized"));
-    expect(variant("parallelised")).toContain(term("parallelized"));
-    expect(variant("optimisation")).toContain(term("optimization"));
-    expect(variant("normalising")).toContain(term("normalizing"));
-    expect(variant("analysed")).toContain(term("analyzed"));
-    expect(variant("behaviour")).toContain(term("behavior"));
-    expect(variant("colours")).toContain(term("colors"));
-    expect(variant("modelling")).toContain(term("modeling"));
-    expect(variant("labelled")).toContain(term("labeled"));
-    expect(variant("programme")).toContain(term("program"));
-    expect(variant("catalogue")).toContain(term("catalog"));
-    // American or neutral terms have none, or none the search would ever read (it asks only for absent terms)
-    for (const w of ["model", "attention", "retrieval", "hour", "bias", "four"]) {
-      expect(spellingVariants(term(w) as string)).toEqual([]);
-    }
+  it("spells British words the American way, and leaves alone the words that only look British", () => {
+    const pairs: [string, string][] = [
+      ["realised", "realized"],
+      ["organisation", "organization"],
+      ["optimisation", "optimization"],
+      ["summarise", "summarize"],
+      ["characterised", "characterized"],
+      ["parallelising", "parallelizing"],
+      ["analysed", "analyzed"],
+      ["paralyse", "paralyze"],
+      ["behaviour", "behavior"],
+      ["colours", "colors"],
+      ["neighbouring", "neighboring"],
+      ["modelling", "modeling"],
+      ["labelled", "labeled"],
+      ["travellers", "travelers"],
+      ["signalled", "signaled"],
+      ["catalogue", "catalog"],
+      ["dialogues", "dialogs"],
+      ["programme", "program"],
+      ["programmes", "programs"],
+    ];
+    for (const [british, american] of pairs) expect(americanSpelling(british)).toBe(american);
+    const alike = [
+      ...["basis", "analysis", "emphasis", "crisis", "crises", "paris", "iris", "apis", "realm", "automl"],
+      ...["devised", "revised", "surprise", "noise", "denoising", "pairwise", "otherwise", "supervised"],
+      ...["unsupervised", "precise", "imprecise", "promising", "advertising", "raised", "arising", "exercise"],
+      ...["excelled", "installed", "compelled", "called", "filled", "smaller", "spelling", "paralleled"],
+      ...["four", "hour", "tour", "your", "flour", "devour", "detour", "model", "attention", "retrieval"],
+    ];
+    for (const word of alike) expect(americanSpelling(word)).toBeNull();
+  });
+
+  it("maps the terms of British words to the terms of their American spellings", () => {
+    const terms = americanTerms(["realised", "optimisation", "behaviour", "modelling", "basis", "model"]);
+    expect(terms).toEqual(
+      new Map([
+        [termOf("realised"), termOf("realized")],
+        [termOf("optimisation"), termOf("optimization")],
+        [termOf("behaviour"), termOf("behavior")],
+        [termOf("modelling"), termOf("modeling")],
+      ]),
+    );
+    // "optimisation" searches what "optimization" does, not what "optimized" does
+    expect(terms.get("optimis")).toBe("optim");
   });
 });

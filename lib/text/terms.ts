@@ -124,24 +124,63 @@ export function passageSearchText(title: string, text: string): string {
 }
 
 /**
- * The American spellings a term (as `termOf` gives it) may stand for when it is British: `realis` (realised,
- * realisation) → `realiz`, `optim` (the stemmer strips -ization whole); `analys` → `analyz`; `behaviour` → `behavior`;
- * `modell` (modelling) → `model`; `programm` → `program`; `dialogu` → `dialog`. Empty for other terms. Search reads
- * them only for a query term the library does not hold (most papers are American-spelled, many readers are not), so
- * a term that merely looks British (`basis`) is never touched.
+ * Words spelled -ise in American English too, as their stems before -e/-ed/-es/-ing/-er: the first kept as whole
+ * words only (summarise and organise end like arise and anise), the others also at the end of a longer word
+ * (unsupervised, denoising, pairwise).
  */
-export function spellingVariants(term: string): string[] {
-  const out: string[] = [];
-  const add = (v: string) => {
-    if (v !== term && v.length >= 2 && !out.includes(v)) out.push(v);
-  };
-  if (/[a-z]{2}is$/.test(term)) {
-    add(`${term.slice(0, -2)}iz`); // realis → realiz (realised, realising)
-    add(term.slice(0, -2)); // optimis(ation) → optim, as the stemmer leaves optimization
+const ISE_WORDS = new Set("ris aris rais prais vis wis anis pois guis".split(" "));
+const ISE_ENDINGS = (
+  "advis devis revis supervis surpris compris precis concis exercis promis premis expertis franchis merchandis " +
+  "enterpris televis excis incis chastis despis disguis improvis circumcis advertis appris demis paradis cruis bruis " +
+  "treatis brais repris exorcis apprais uprais nois wis"
+).split(" ");
+/** Words that keep -ll- in American English too (excelled, compelled, installed…). */
+const LL_WORDS = new Set(
+  "excel compel impel propel repel dispel expel rebel instal enthral appal distil fulfil".split(" "),
+);
+/** Words ending -our that are not British spellings of -or (flour, devour, amour…), by what comes before "our". */
+const OUR_WORDS = new Set("fl d dev am tr cont param troubad".split(" "));
+
+/**
+ * The American spelling of a lower-cased word in British spelling, or null: -ise/-isation → -ize/-ization (not the
+ * words spelled -ise in American too: advise, surprise, noise, pairwise…), -yse → -yze, -our → -or (behaviour,
+ * colour, neighbour), -elled/-alling → -eled/-aling (modelling, labelled, signalled; not excelled, installed),
+ * -logue → -log, programme → program. Decided on the whole word, not its stem, so that a word which only looks British
+ * (basis, Paris, iris, realm) is left alone.
+ */
+export function americanSpelling(word: string): string | null {
+  let m = /^([a-z]{3,})is(e|ed|es|ing|er|ers|ation|ations|ational)$/.exec(word);
+  if (m) {
+    const stem = `${m[1]}is`;
+    if (ISE_WORDS.has(stem) || ISE_ENDINGS.some((w) => stem.endsWith(w))) return null;
+    return `${m[1]}iz${m[2]}`;
   }
-  if (/[a-z]{2}ys$/.test(term)) add(`${term.slice(0, -2)}yz`); // analys → analyz
-  if (/[a-z](?:[bilnv]|ig)our/.test(term)) add(term.replace(/([bilnv]|ig)our/, "$1or")); // behaviour, colour, rigour
-  if (/[aeiou][lm]{2}$/.test(term) && term.length > 4) add(term.slice(0, -1)); // modell → model, programm → program
-  if (/[a-z]{3}gu$/.test(term)) add(term.slice(0, -1)); // dialogu(e) → dialog
+  m = /^([a-z]{2,})ys(e|ed|es|ing|er|ers)$/.exec(word);
+  if (m) return `${m[1]}yz${m[2]}`;
+  m = /^([a-z]*(?:[bdilmnv]|ig))our(s|ed|ing|ite|ites|able|ful|less)?$/.exec(word);
+  if (m && (m[1] as string).length >= 2 && !OUR_WORDS.has(m[1] as string)) return `${m[1]}or${m[2] ?? ""}`;
+  m = /^([a-z]{2,}[^aeiou][ae]l)l(ed|ing|er|ers)$/.exec(word);
+  if (m && !LL_WORDS.has(m[1] as string)) return `${m[1]}${m[2]}`;
+  m = /^([a-z]{2,})logue(s?)$/.exec(word);
+  if (m) return `${m[1]}log${m[2]}`;
+  if (word === "programme") return "program";
+  if (word === "programmes") return "programs";
+  return null;
+}
+
+/**
+ * For the words of a text: the term of each British-spelled one whose American spelling gives another term, mapped
+ * to that term (`realised` → `realis` → `realiz`; `optimisation` → `optimis` → `optim`, as the stemmer leaves
+ * "optimization"). Search reads it only for terms the library does not hold.
+ */
+export function americanTerms(words: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const word of words) {
+    const american = americanSpelling(word);
+    if (!american) continue;
+    const from = termOf(word);
+    const to = termOf(american);
+    if (from && to && from !== to && !out.has(from)) out.set(from, to);
+  }
   return out;
 }
