@@ -181,14 +181,12 @@ export async function backfillSearchText(
     ["chunks", chunks],
     ["summary_chunks", summaryChunks],
   ] as const;
+  type Table = (typeof tables)[number][1];
   type Row = { chunkUid: string; paperId: string; terms: string; changed: boolean };
+  const pendingIn = (table: Table) => (stale ? sql`true` : sql`${table.searchText} is null`);
   /** The pending rows of `table` in keyset order, batch by batch, with their terms as the tokenizer now gives them. */
-  const scan = async (
-    tx: Pick<Database, "select">,
-    table: (typeof tables)[number][1],
-    each: (rows: Row[]) => Promise<void>,
-  ) => {
-    const pending = stale ? sql`true` : sql`${table.searchText} is null`;
+  const scan = async (tx: Pick<Database, "select">, table: Table, each: (rows: Row[]) => Promise<void>) => {
+    const pending = pendingIn(table);
     // keyset pagination: when every row is examined, "still pending" cannot be told from the rows themselves
     let after = "";
     for (;;) {
@@ -217,8 +215,10 @@ export async function backfillSearchText(
   };
   const changedRows = new Map<string, number>();
   for (const [name, table] of tables) {
-    const pending = stale ? sql`true` : sql`${table.searchText} is null`;
-    const [count] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${table} where ${pending}`);
+    const [count] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from ${table} where ${pendingIn(table)}`,
+    );
     if (Number(count?.n ?? 0) === 0) continue;
     let n = 0;
     await scan(db, table, async (rows) => {

@@ -374,7 +374,7 @@ async function prepareQueries(
   // term of its American spelling (`realiz`) when the library holds that one; the two terms' frequencies are looked
   // up together (only British-spelled words have a second term)
   const american = americanTerms(queries.flatMap((q) => q.terms));
-  const asked = [...new Set([...all, ...[...american.entries()].filter(([l]) => all.includes(l)).map(([, a]) => a)])];
+  const asked = [...new Set(all.flatMap((l) => [l, ...(american.has(l) ? [american.get(l) as string] : [])]))];
   const stats = await lexemeStats(db, table, fresh ? { fresh } : { total: total ?? 0, epoch }, asked);
   const rows = stats.total;
   const spelled = new Map<string, string>();

@@ -128,7 +128,7 @@ export function passageSearchText(title: string, text: string): string {
  * words only (summarise and organise end like arise and anise), the others also at the end of a longer word
  * (unsupervised, denoising, pairwise).
  */
-const ISE_WORDS = new Set("ris aris rais prais vis wis anis pois guis".split(" "));
+const ISE_WORDS = new Set("ris aris rais prais vis anis pois guis".split(" "));
 const ISE_ENDINGS = (
   "advis devis revis supervis surpris compris precis concis exercis promis premis expertis franchis merchandis " +
   "enterpris televis excis incis chastis despis disguis improvis circumcis advertis appris demis paradis cruis bruis " +
