@@ -14,6 +14,16 @@ import {
   timestamp,
   vector,
 } from "drizzle-orm/pg-core";
+import type {
+  FeedbackRating,
+  Reference,
+  ResearchError,
+  ResearchMode,
+  ResearchStep,
+  RetrievedRecord,
+  RunOptions,
+  RunStatus,
+} from "@/lib/research/types";
 
 /**
  * Dimension of the embedding columns as created by the migrations. A provider with another dimension is detected at
@@ -283,21 +293,21 @@ export const researchRuns = pgTable(
   {
     id: text("id").primaryKey(),
     question: text("question").notNull(),
-    /** running | completed | failed | cancelled (lib/research/types.ts RunStatus). */
-    status: text("status").notNull(),
-    mode: text("mode").notNull(),
+    /** running | completed | failed | cancelled | interrupted (lib/research/types.ts RunStatus). */
+    status: text("status").$type<RunStatus>().notNull(),
+    mode: text("mode").$type<ResearchMode>().notNull(),
     model: text("model").notNull(),
     /** The version this one was derived from (deep research reruns), if any. */
     parentId: text("parent_id"),
     /** Options the run was started with (timeouts, outline, …). */
-    options: jsonb("options").notNull().default(sql`'{}'::jsonb`),
+    options: jsonb("options").$type<RunOptions>().notNull().default(sql`'{}'::jsonb`),
     answerMarkdown: text("answer_markdown").notNull().default(""),
-    references: jsonb("references").notNull().default(sql`'[]'::jsonb`),
-    warnings: jsonb("warnings").notNull().default(sql`'[]'::jsonb`),
+    references: jsonb("references").$type<Reference[]>().notNull().default(sql`'[]'::jsonb`),
+    warnings: jsonb("warnings").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** `[{ chunkUid, paperId, page, stage, rank, score }]`: what the searches returned, best first per stage. */
-    retrieved: jsonb("retrieved").notNull().default(sql`'[]'::jsonb`),
-    error: jsonb("error"),
-    feedbackRating: text("feedback_rating"),
+    retrieved: jsonb("retrieved").$type<RetrievedRecord[]>().notNull().default(sql`'[]'::jsonb`),
+    error: jsonb("error").$type<ResearchError>(),
+    feedbackRating: text("feedback_rating").$type<FeedbackRating>(),
     feedbackComment: text("feedback_comment"),
     feedbackAt: timestamp("feedback_at", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
@@ -317,10 +327,10 @@ export const researchSteps = pgTable(
       .references(() => researchRuns.id, { onDelete: "cascade" }),
     stepId: text("step_id").notNull(),
     position: integer("position").notNull(),
-    type: text("type").notNull(),
-    status: text("status").notNull(),
+    type: text("type").$type<ResearchStep["type"]>().notNull(),
+    status: text("status").$type<ResearchStep["status"]>().notNull(),
     durationMs: integer("duration_ms"),
-    payload: jsonb("payload").notNull(),
+    payload: jsonb("payload").$type<ResearchStep>().notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.stepId] })],

@@ -28,6 +28,9 @@ export async function runExport(handle: DbHandle, args: string[], json: boolean)
   if (run.status === "running")
     throw new LecternError("conflict:run", "That run is still going; export it when it has finished.");
   const text = format === "md" ? exportMarkdown(run) : exportBibtex(run.references);
+  if (text === null) {
+    throw new LecternError("conflict:run", "That run has nothing to export (no answer, and nothing found).");
+  }
   if (json) printJson({ run_id: run.runId, format, content: text });
   else process.stdout.write(`${text}\n`);
   return 0;

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
 import type { ClarifyingAnswer, ClarifyingQuestion, ClarifyPurpose } from "@/lib/research/deep/types";
+import { LIMITS } from "@/lib/research/limits";
 
 const purposeLabels: Record<ClarifyPurpose, string> = {
   scope: "Scope",
@@ -81,7 +82,7 @@ function QuestionField({
             value={value}
             onChange={(e) => onChange(e.target.value)}
             placeholder={question.options.length > 0 ? "…or write your own answer" : "Your answer (optional)"}
-            maxLength={1000}
+            maxLength={LIMITS.clarifyingAnswerChars}
             disabled={disabled}
             className="h-8"
             data-testid="clarify-answer"

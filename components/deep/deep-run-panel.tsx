@@ -28,14 +28,13 @@ import { type ChangeKind, changeLines, changeSummary, versionLabel } from "./ver
 
 /** The outline a deep run's first step carries (known while it streams, before the saved run can be read). */
 export function outlineOfSteps(run: ResearchRunState): Outline | null {
-  const step = run.steps.find((s) => s.id === "outline" && s.type === "analysis");
-  const outline = step?.data.outline as Outline | undefined;
-  return outline && Array.isArray(outline.knowledge_points) ? outline : null;
+  for (const step of run.steps) if (step.type === "outline" && step.data) return step.data.outline;
+  return null;
 }
 
-/** A deep run shows `outline` then a search step per knowledge point; a quick one starts with `analysis`. */
+/** A deep run starts with its `outline` step; a quick one with `analysis`. */
 export function isDeepRun(run: ResearchRunState): boolean {
-  return run.steps.some((s) => s.id === "outline" && s.type === "analysis");
+  return run.steps.some((s) => s.type === "outline");
 }
 
 function StatusIcon({ status }: { status: RunStatus }) {

@@ -5,12 +5,13 @@ import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Textarea } from "@/components/ui/textarea";
+import { LIMIT_MESSAGES, LIMITS } from "@/lib/research/limits";
 
 /** What is wrong with feedback before it is sent (the server checks the same). */
 export function feedbackProblem(text: string): string | null {
   const t = text.trim();
-  if (t.length < 3) return "Say what to improve (a few words at least).";
-  if (t.length > 1000) return "Keep the feedback under 1,000 characters.";
+  if (t.length < LIMITS.improveFeedback.minChars) return LIMIT_MESSAGES.improveTooShort;
+  if (t.length > LIMITS.improveFeedback.maxChars) return LIMIT_MESSAGES.improveTooLong;
   return null;
 }
 

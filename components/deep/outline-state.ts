@@ -5,6 +5,7 @@ import {
   type Outline,
   outlineSchema,
 } from "@/lib/research/deep/types";
+import { LIMITS } from "@/lib/research/limits";
 
 /**
  * The outline editor's state, as pure functions: a draft of the outline (years as typed), the history for undo and
@@ -12,9 +13,9 @@ import {
  */
 
 /** Most knowledge points an outline may have (`outlineSchema`), and keywords per point. */
-export const MAX_POINTS = 12;
-export const MAX_KEYWORDS = 12;
-export const MAX_KEYWORD_CHARS = 80;
+export const MAX_POINTS = LIMITS.outlinePoints.max;
+export const MAX_KEYWORDS = LIMITS.pointKeywords;
+export const MAX_KEYWORD_CHARS = LIMITS.keywordChars;
 /** Undo steps kept. */
 const HISTORY_LIMIT = 100;
 

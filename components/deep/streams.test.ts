@@ -1,8 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import type { ResearchStreamEvent } from "@/components/research/types";
-import type { ResearchEvent } from "@/lib/research/types";
+import type { ResearchEvent, ResearchStreamEvent } from "@/lib/research/types";
 import { openRun } from "./streams";
-import type { DeepStreamEvent } from "./types";
 
 const started: ResearchEvent = {
   kind: "run_started",
@@ -15,7 +13,7 @@ const started: ResearchEvent = {
 };
 const finished: ResearchEvent = { kind: "run_finished", status: "completed", durationMs: 5 };
 
-async function* stream(...events: DeepStreamEvent[]): AsyncGenerator<DeepStreamEvent> {
+async function* stream(...events: ResearchStreamEvent[]): AsyncGenerator<ResearchStreamEvent> {
   for (const e of events) yield e;
 }
 

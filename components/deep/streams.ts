@@ -1,6 +1,5 @@
-import type { ResearchStreamEvent } from "@/components/research/types";
 import type { ErrorCode } from "@/lib/errors";
-import type { DeepStreamEvent, ImprovePlanEvent } from "./types";
+import type { ImprovePlanEvent, ResearchStreamEvent } from "@/lib/research/types";
 
 export type OpenedRun =
   | {
@@ -18,7 +17,7 @@ const UNREACHABLE = "Could not reach the server. Is Lectern still running?";
 
 async function* rest(
   first: ResearchStreamEvent,
-  iterator: AsyncIterator<DeepStreamEvent>,
+  iterator: AsyncIterator<ResearchStreamEvent>,
 ): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield first;
   while (true) {
@@ -34,7 +33,7 @@ async function* rest(
  * keeps showing what it showed (the editor with its edits, the run it was on).
  */
 export async function openRun(
-  stream: AsyncIterable<DeepStreamEvent> | Promise<AsyncIterable<DeepStreamEvent>>,
+  stream: AsyncIterable<ResearchStreamEvent> | Promise<AsyncIterable<ResearchStreamEvent>>,
 ): Promise<OpenedRun> {
   let plan: ImprovePlanEvent | null = null;
   try {

@@ -1,8 +1,7 @@
-import type { ResearchStreamEvent } from "@/components/research/types";
 import type { Result } from "@/lib/errors";
 import type { ClarifyingAnswer, ClarifyingQuestion, Outline } from "@/lib/research/deep/types";
 import type { OutlineDiff } from "@/lib/research/deep/versions";
-import type { RunStatus } from "@/lib/research/types";
+import type { ResearchStreamEvent, RunStatus } from "@/lib/research/types";
 
 /** How a plan was made: by the model, from the library's own passages, or the fixed fallback. */
 export type PlanMethod = "llm" | "library" | "fallback";
@@ -19,16 +18,6 @@ export interface OutlineResult {
   method: PlanMethod;
   warning?: string;
 }
-
-/** Sent by `improveAction` before the new version's events: the knowledge point added for the feedback, if any. */
-export interface ImprovePlanEvent {
-  kind: "improve_plan";
-  feedback: string;
-  addedPoint: string | null;
-}
-
-/** What the deep research actions stream: a run's events (or why it could not start), and the improve plan. */
-export type DeepStreamEvent = ResearchStreamEvent | ImprovePlanEvent;
 
 /** A version of a run's family, as the versions list shows it. */
 export interface DeepVersion {
@@ -64,9 +53,9 @@ type Stream<E> = AsyncIterable<E> | Promise<AsyncIterable<E>>;
 export interface DeepActions {
   clarify: (question: string) => Promise<Result<ClarifyResult>>;
   outline: (question: string, answers: ClarifyingAnswer[]) => Promise<Result<OutlineResult>>;
-  start: (question: string, outline: Outline, answers: ClarifyingAnswer[]) => Stream<DeepStreamEvent>;
-  rerun: (runId: string, outline: Outline) => Stream<DeepStreamEvent>;
-  improve: (runId: string, feedback: string) => Stream<DeepStreamEvent>;
+  start: (question: string, outline: Outline, answers: ClarifyingAnswer[]) => Stream<ResearchStreamEvent>;
+  rerun: (runId: string, outline: Outline) => Stream<ResearchStreamEvent>;
+  improve: (runId: string, feedback: string) => Stream<ResearchStreamEvent>;
   info: (runId: string) => Promise<Result<DeepRunInfo | null>>;
 }
 

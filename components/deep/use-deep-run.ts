@@ -2,9 +2,9 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Outline } from "@/lib/research/deep/types";
-import type { ResearchRunState } from "@/lib/research/types";
+import type { ResearchRunState, ResearchStreamEvent } from "@/lib/research/types";
 import { openRun } from "./streams";
-import type { DeepActions, DeepRunInfo, DeepStreamEvent, StartRun } from "./types";
+import type { DeepActions, DeepRunInfo, StartRun } from "./types";
 
 export interface DeepRunController {
   /** The shown run's outline and versions, once known. */
@@ -73,7 +73,7 @@ export function useDeepRun({
   }, [runId, status]);
 
   const start = useCallback(
-    async (stream: () => AsyncIterable<DeepStreamEvent> | Promise<AsyncIterable<DeepStreamEvent>>) => {
+    async (stream: () => AsyncIterable<ResearchStreamEvent> | Promise<AsyncIterable<ResearchStreamEvent>>) => {
       let opened: Awaited<ReturnType<typeof openRun>>;
       try {
         opened = await openRun(stream());

@@ -6,7 +6,9 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Textarea } from "@/components/ui/textarea";
 import type { Result } from "@/lib/errors";
-import type { FeedbackRating, ResearchActions, RunFeedback } from "./types";
+import { LIMITS } from "@/lib/research/limits";
+import type { FeedbackRating, RunFeedback } from "@/lib/research/types";
+import type { ResearchActions } from "./types";
 
 const labels: Record<FeedbackRating, string> = { helpful: "Helpful", not_helpful: "Not helpful" };
 
@@ -104,7 +106,7 @@ export function FeedbackForm({
             id={commentId}
             value={comment}
             onChange={(e) => setComment(e.target.value)}
-            maxLength={2000}
+            maxLength={LIMITS.feedbackCommentChars}
             rows={2}
             placeholder={rating === "helpful" ? "What was useful?" : "What was wrong or missing?"}
             className="min-h-14"

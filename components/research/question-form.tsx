@@ -5,15 +5,15 @@ import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Textarea } from "@/components/ui/textarea";
-import { MAX_QUESTION_CHARS } from "./types";
+import { LIMIT_MESSAGES, LIMITS } from "@/lib/research/limits";
+
+const MAX_QUESTION_CHARS = LIMITS.questionChars;
 
 /** What is wrong with a question before it is sent (the server checks again, and more). */
 export function questionProblem(question: string): string | null {
   const q = question.trim();
-  if (!q) return "Type a question about your papers.";
-  if (q.length > MAX_QUESTION_CHARS) {
-    return `The question is too long (${q.length.toLocaleString("en")} characters); keep it under ${MAX_QUESTION_CHARS.toLocaleString("en")}.`;
-  }
+  if (!q) return LIMIT_MESSAGES.emptyQuestion;
+  if (q.length > MAX_QUESTION_CHARS) return LIMIT_MESSAGES.questionTooLong(q.length);
   return null;
 }
 

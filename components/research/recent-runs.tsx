@@ -10,6 +10,7 @@ const statusText: Record<RunStatus, string> = {
   completed: "Answered",
   failed: "Failed",
   cancelled: "Cancelled",
+  interrupted: "Interrupted",
 };
 
 function StatusIcon({ status }: { status: RunStatus }) {

@@ -11,12 +11,12 @@ import type { DeepActions, DeepRunInfo } from "@/components/deep/types";
 import { useDeepRun } from "@/components/deep/use-deep-run";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import type { ResearchRunState } from "@/lib/research/types";
+import type { ResearchRunState, ResearchStreamEvent } from "@/lib/research/types";
 import { QuestionForm } from "./question-form";
 import { RecentRuns } from "./recent-runs";
 import { routeSync } from "./route-sync";
 import { RunView, StartingRun } from "./run-view";
-import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView, ResearchStreamEvent } from "./types";
+import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView } from "./types";
 import { useResearchRun } from "./use-research-run";
 
 export function runPath(runId: string): string {

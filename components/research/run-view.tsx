@@ -17,14 +17,14 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import type { ResearchErrorCode, ResearchRunState, RunStatus } from "@/lib/research/types";
+import type { ResearchErrorCode, ResearchRunState, RunFeedback, RunStatus } from "@/lib/research/types";
 import { AnswerMarkdown, type CitationTarget } from "./answer-view";
 import { CitationSheet } from "./citation-sheet";
 import { FeedbackForm } from "./feedback-form";
 import { ReferenceList } from "./reference-list";
 import { StepList, StepStatusBadge } from "./step-list";
 import { statusLine } from "./step-state";
-import type { ResearchActions, RunFeedback } from "./types";
+import type { ResearchActions } from "./types";
 
 export function ModeBadge({ mode, model }: { mode: ResearchRunState["mode"]; model: string }) {
   return mode === "offline" ? (
@@ -45,14 +45,15 @@ const runStatusText: Record<RunStatus, string> = {
   completed: "Answered",
   failed: "Failed",
   cancelled: "Cancelled",
+  interrupted: "Interrupted",
 };
 
 function RunStatusBadge({ status }: { status: RunStatus }) {
-  if (status === "cancelled") {
+  if (status === "cancelled" || status === "interrupted") {
     return (
       <Badge variant="outline" className="text-muted-foreground" data-testid="research-run-status">
         <CircleSlashIcon aria-hidden />
-        {runStatusText.cancelled}
+        {runStatusText[status]}
       </Badge>
     );
   }
@@ -108,6 +109,7 @@ const errorTitles: Record<ResearchErrorCode, string> = {
   citation_warning: "Citation problems",
   timeout: "The research took too long",
   cancelled: "Cancelled",
+  interrupted: "Interrupted",
   bad_request: "The question could not be researched",
   internal: "Something went wrong",
 };
@@ -131,6 +133,27 @@ function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: (q: 
           <Button variant="outline" size="sm" className="mt-1" onClick={() => onAskAgain(run.question)}>
             <RotateCcwIcon />
             Ask again
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  if (run.status === "interrupted") {
+    return (
+      <Alert data-testid="research-interrupted">
+        <CircleSlashIcon />
+        <AlertTitle>Research interrupted</AlertTitle>
+        <AlertDescription>
+          <p>{error?.message ?? "The server stopped before this run finished."}</p>
+          <Button
+            variant="outline"
+            size="sm"
+            className="mt-1"
+            onClick={() => onAskAgain(run.question)}
+            data-testid="research-run-again"
+          >
+            <RotateCcwIcon />
+            Run again
           </Button>
         </AlertDescription>
       </Alert>

@@ -13,8 +13,10 @@ import {
   ListTreeIcon,
   LoaderIcon,
   type LucideIcon,
+  MapIcon,
   PenLineIcon,
   ShieldCheckIcon,
+  SquareDotIcon,
 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
@@ -24,28 +26,34 @@ import { cn } from "@/components/ui/cn";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import type { ResearchStep, StepSource, StepStatus } from "@/lib/research/types";
 import {
-  displayableData,
   formatDuration,
   formatSimilarity,
   isStepOpen,
   isStoppedStep,
   sourceViewerParams,
+  stepDataRows,
 } from "./step-state";
 
 function stepIcon(step: ResearchStep): LucideIcon {
   switch (step.type) {
     case "analysis":
       return BrainIcon;
+    case "outline":
+      return MapIcon;
     case "query_expansion":
       return ListTreeIcon;
     case "rag_search":
       return step.stage === "summaries" ? LibraryBigIcon : FileSearchIcon;
     case "synthesis":
+    case "framing":
       return PenLineIcon;
     case "verification":
       return ShieldCheckIcon;
     case "formatting":
       return ListOrderedIcon;
+    default:
+      // a kind of step without an icon of its own yet
+      return SquareDotIcon;
   }
 }
 
@@ -124,7 +132,7 @@ function SourceChip({ source }: { source: StepSource }) {
 }
 
 function StepDetails({ step }: { step: ResearchStep }) {
-  const data = displayableData(step.data);
+  const data = stepDataRows(step);
   const empty =
     !step.reasoning && !step.error && data.length === 0 && step.queries.length === 0 && step.sources.length === 0;
   return (
@@ -214,7 +222,7 @@ function StepCard({
       data-testid="research-step"
       data-step-id={step.id}
       data-step-type={step.type}
-      data-stage={step.stage}
+      data-stage={step.type === "rag_search" ? step.stage : undefined}
       data-status={step.status}
     >
       <Collapsible

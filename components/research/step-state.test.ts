@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ResearchRunState, ResearchStep, StepStatus } from "@/lib/research/types";
+import type { ResearchRunState, StepOf, StepStatus } from "@/lib/research/types";
 import {
   currentStep,
   displayableData,
@@ -10,9 +10,10 @@ import {
   isStoppedStep,
   sourceViewerParams,
   statusLine,
+  stepDataRows,
 } from "./step-state";
 
-function step(id: string, status: StepStatus, title = id): ResearchStep {
+function step(id: string, status: StepStatus, title = id): StepOf<"analysis"> {
   return {
     id,
     type: "analysis",
@@ -24,7 +25,7 @@ function step(id: string, status: StepStatus, title = id): ResearchStep {
     queries: [],
     sources: [],
     confidence: null,
-    data: {},
+    data: null,
   };
 }
 
@@ -98,6 +99,9 @@ describe("statusLine", () => {
       "Cancelled at step 2 of 3: Searching paper summaries",
     );
     expect(statusLine(run({ status: "cancelled" }), { live: false })).toBe("Cancelled");
+    expect(statusLine(run({ status: "interrupted", steps: stopped }), { live: false })).toBe(
+      "Interrupted at step 2 of 3: Searching paper summaries",
+    );
   });
 
   it("says so when a running run is not followed any more", () => {
@@ -108,6 +112,7 @@ describe("statusLine", () => {
 describe("isStoppedStep", () => {
   it("is a step failed by cancellation, not by an error", () => {
     expect(isStoppedStep({ ...step("a", "failed"), error: { code: "cancelled", message: "x" } })).toBe(true);
+    expect(isStoppedStep({ ...step("a", "failed"), error: { code: "interrupted", message: "x" } })).toBe(true);
     expect(isStoppedStep({ ...step("a", "failed"), error: { code: "no_papers", message: "x" } })).toBe(false);
     expect(isStoppedStep(step("a", "completed"))).toBe(false);
   });
@@ -129,7 +134,7 @@ describe("formatting", () => {
     expect(formatSimilarity(Number.NaN)).toBe("");
   });
 
-  it("humanizes data keys and keeps only what reads well", () => {
+  it("humanizes data keys and keeps only what reads well (the rows of a kind without its own)", () => {
     expect(humanizeKey("feedbackTerms")).toBe("Feedback terms");
     expect(humanizeKey("cited_paper_ids")).toBe("Cited paper ids");
     expect(
@@ -139,7 +144,6 @@ describe("formatting", () => {
         total: 4,
         support: 0.666,
         fallback: true,
-        rules: ["shown as queries"],
         nested: { a: 1 },
         empty: "",
       }),
@@ -150,6 +154,39 @@ describe("formatting", () => {
       { key: "support", label: "Support", value: "0.67" },
       { key: "fallback", label: "Fallback", value: "yes" },
     ]);
+  });
+
+  it("lists each kind's data in its own words, and nothing before the step has data", () => {
+    const base = step("analysis", "completed");
+    expect(stepDataRows(base)).toEqual([]);
+    expect(
+      stepDataRows({ ...base, data: { intent: "technical", keywords: ["attention", "scaled"], method: "rules" } }),
+    ).toEqual([
+      { key: "intent", label: "Intent", value: "technical" },
+      { key: "keywords", label: "Keywords", value: "attention, scaled" },
+      { key: "method", label: "Classified by", value: "rules" },
+    ]);
+    expect(
+      stepDataRows({
+        ...base,
+        id: "verification",
+        type: "verification",
+        data: { total: 5, supported: 4, unsupported: 1, method: "llm" },
+      }).map((r) => `${r.label}: ${r.value}`),
+    ).toEqual(["Total: 5", "Supported: 4", "Unsupported: 1", "Checked by: the model"]);
+    expect(
+      stepDataRows({
+        ...base,
+        id: "point_p1",
+        type: "rag_search",
+        stage: "point",
+        data: { point: "p1", candidates: 20, kept: 10 },
+      }).map((r) => r.value),
+    ).toEqual(["20", "10"]);
+    // the summary search's papers are its source chips, not a row
+    expect(
+      stepDataRows({ ...base, id: "s", type: "rag_search", stage: "summaries", data: { papers: ["a", "b"] } }),
+    ).toEqual([]);
   });
 });
 

@@ -53,9 +53,10 @@ export function statusLine(run: ResearchRunState, { live }: { live: boolean }): 
       return `Finished in ${formatDuration(run.durationMs) || "—"} · ${steps}${checked}`;
     }
     case "failed":
-    case "cancelled": {
+    case "cancelled":
+    case "interrupted": {
       // the message itself is in the error panel; the status line says where the run stopped
-      const verb = run.status === "failed" ? "Failed" : "Cancelled";
+      const verb = { failed: "Failed", cancelled: "Cancelled", interrupted: "Interrupted" }[run.status];
       const at = run.steps.findIndex((s) => s.status === "failed" || s.status === "in_progress");
       const step = run.steps[at];
       return step ? `${verb} at step ${at + 1} of ${total}: ${step.title}` : verb;
@@ -63,9 +64,9 @@ export function statusLine(run: ResearchRunState, { live }: { live: boolean }): 
   }
 }
 
-/** A step the run's cancellation stopped: shown as stopped, not as an error. */
+/** A step the run's cancellation (or the server stopping) stopped: shown as stopped, not as an error. */
 export function isStoppedStep(step: ResearchStep): boolean {
-  return step.status === "failed" && step.error?.code === "cancelled";
+  return step.status === "failed" && (step.error?.code === "cancelled" || step.error?.code === "interrupted");
 }
 
 /** Similarity as a whole percentage. */
@@ -100,14 +101,71 @@ export function humanizeKey(key: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/** Step data the card shows elsewhere already (the queries as badges, the papers as sources, the references). */
-const SHOWN_ELSEWHERE = new Set(["rules", "llm", "papers", "citedPaperIds"]);
+export interface DataRow {
+  key: string;
+  label: string;
+  value: string;
+}
 
-/** Step data worth showing as `label: value` (numbers, short strings, lists of short strings). */
-export function displayableData(data: Record<string, unknown>): { key: string; label: string; value: string }[] {
-  const out: { key: string; label: string; value: string }[] = [];
+const row = (key: string, label: string, value: string | number | null | undefined): DataRow[] =>
+  value === null || value === undefined || value === "" ? [] : [{ key, label, value: String(value) }];
+
+/**
+ * What a step's card lists of its data, per kind (the queries, papers and passages are shown as badges and chips,
+ * the outline beside the run). A kind without rows of its own here (a step added later) gets `displayableData`.
+ */
+export function stepDataRows(step: ResearchStep): DataRow[] {
+  const data: object | null = step.data;
+  if (!step.data || !data) return [];
+  switch (step.type) {
+    case "analysis":
+      return [
+        ...row("intent", "Intent", step.data.intent),
+        ...row("keywords", "Keywords", step.data.keywords.join(", ")),
+        ...row("method", "Classified by", step.data.method === "llm" ? "the model" : "rules"),
+      ];
+    case "outline":
+      return row("feedback", "Feedback", step.data.feedback);
+    case "query_expansion":
+      return row("feedbackTerms", "Feedback terms", step.data.feedbackTerms.join(", "));
+    case "rag_search":
+      switch (step.stage) {
+        case "summaries":
+          return [];
+        case "content":
+          return row("passages", "Passages", step.data?.passages);
+        case "point":
+          return [...row("candidates", "Candidates", step.data?.candidates), ...row("kept", "Kept", step.data?.kept)];
+      }
+      return [];
+    case "synthesis":
+      return [
+        ...row("method", "Method", step.data.method === "llm" ? "written by the model" : "extractive (quoted)"),
+        ...row("model", "Model", step.data.model),
+        ...row("evidence", "Evidence passages", step.data.evidence),
+        ...row("fallback", "Fallback", step.data.fallback ? "yes (the model failed)" : null),
+        ...row("modelError", "Model error", step.data.modelError),
+      ];
+    case "framing":
+      return row("topics", "Topics", step.data.topics);
+    case "verification":
+      return [
+        ...row("total", "Total", step.data.total),
+        ...row("supported", "Supported", step.data.supported),
+        ...row("unsupported", "Unsupported", step.data.unsupported),
+        ...row("method", "Checked by", step.data.method === "llm" ? "the model" : "word overlap"),
+      ];
+    case "formatting":
+      return [];
+    default:
+      return displayableData(data);
+  }
+}
+
+/** Data worth showing as `label: value` (numbers, short strings, lists of short strings), for any kind of step. */
+export function displayableData(data: object): DataRow[] {
+  const out: DataRow[] = [];
   for (const [key, value] of Object.entries(data)) {
-    if (SHOWN_ELSEWHERE.has(key)) continue;
     let shown: string | null = null;
     if (typeof value === "number" && Number.isFinite(value))
       shown = Number.isInteger(value) ? String(value) : value.toFixed(2);

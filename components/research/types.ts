@@ -1,20 +1,12 @@
-import type { ErrorCode, Result } from "@/lib/errors";
-import type { ResearchEvent, ResearchMode, ResearchRunState, RunStatus } from "@/lib/research/types";
-
-/**
- * What the research actions stream to the page: the run's own events, or — before a run exists — why it could not
- * start (an invalid question, the database unavailable). Plain JSON, like the events.
- */
-export type ResearchStreamEvent = ResearchEvent | { kind: "rejected"; error: { code: ErrorCode; message: string } };
-
-export type FeedbackRating = "helpful" | "not_helpful";
-
-export interface RunFeedback {
-  rating: FeedbackRating;
-  comment: string | null;
-  /** ISO 8601. */
-  at: string;
-}
+import type { Result } from "@/lib/errors";
+import type {
+  FeedbackRating,
+  ResearchMode,
+  ResearchRunState,
+  ResearchStreamEvent,
+  RunFeedback,
+  RunStatus,
+} from "@/lib/research/types";
 
 /** A run as the page first shows it: the stored state, and whether it is still running in this server. */
 export interface ResearchRunView {
@@ -53,6 +45,3 @@ export interface ResearchActions {
   cancel: (runId: string) => Promise<Result<{ cancelled: boolean }>>;
   feedback: (runId: string, rating: FeedbackRating, comment?: string) => Promise<Result<RunFeedback>>;
 }
-
-/** Longest question accepted (a longer text is a pasted document, not a question). */
-export const MAX_QUESTION_CHARS = 2000;

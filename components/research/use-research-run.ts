@@ -1,8 +1,14 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { applyEvent, type ResearchEvent, type ResearchRunState } from "@/lib/research/types";
-import type { ResearchActions, ResearchRunView, ResearchStreamEvent, RunFeedback } from "./types";
+import {
+  applyEvent,
+  type ResearchEvent,
+  type ResearchRunState,
+  type ResearchStreamEvent,
+  type RunFeedback,
+} from "@/lib/research/types";
+import type { ResearchActions, ResearchRunView } from "./types";
 
 export interface ResearchRunController {
   /** The run shown: streamed, replayed or stored. */
@@ -85,6 +91,8 @@ export function useResearchRun({
             setStarting(null);
             return;
           }
+          // the improve plan is read by the deep research panel before it hands the run's events here
+          if (event.kind === "improve_plan") continue;
           if (event.kind === "run_started") {
             followedId.current = event.runId;
             setStarting(null);

@@ -1,26 +1,22 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { researchCitations, researchRuns, researchSteps } from "@/db/schema";
 import type {
   Citation,
+  FeedbackRating,
+  FinishedRunStatus,
   Reference,
   ResearchError,
   ResearchMode,
   ResearchRunState,
   ResearchStep,
+  RetrievedRecord,
+  RunFeedback,
+  RunOptions,
   RunStatus,
 } from "@/lib/research/types";
 
 // No `import "server-only"` here: the CLI runs these same queries outside Next.js.
-
-export interface RetrievedRecord {
-  chunkUid: string;
-  paperId: string;
-  page: number | null;
-  stage: "summaries" | "content";
-  rank: number;
-  score: number;
-}
 
 export async function insertRun(
   db: Database,
@@ -31,7 +27,7 @@ export async function insertRun(
     model: string;
     startedAt: string;
     steps: ResearchStep[];
-    options?: Record<string, unknown>;
+    options?: RunOptions;
     parentId?: string | null;
   },
 ): Promise<void> {
@@ -134,7 +130,7 @@ export async function saveRetrieved(db: Database, runId: string, retrieved: Retr
 export async function finishRun(
   db: Database,
   runId: string,
-  fin: { status: Exclude<RunStatus, "running">; durationMs: number; error?: ResearchError },
+  fin: { status: FinishedRunStatus; durationMs: number; error?: ResearchError },
 ): Promise<void> {
   await db
     .update(researchRuns)
@@ -143,31 +139,41 @@ export async function finishRun(
 }
 
 /**
- * Runs still `running` that started longer ago than a run may last belong to a process that is gone (the server
- * stopped mid-run): they are marked failed with a message saying so. Returns how many.
+ * Marks runs still `running` that started before `startedBefore` as `interrupted` with `error` — runs whose process
+ * is gone (lib/research/recovery.ts decides which) — and their steps that were in progress as failed with it, in one
+ * transaction. Returns how many runs.
  */
-export async function markInterruptedRuns(db: Database, { olderThanMs }: { olderThanMs: number }): Promise<number> {
-  const rows = await db
-    .update(researchRuns)
-    .set({
-      status: "failed",
-      finishedAt: new Date(),
-      error: {
-        code: "internal",
-        message: "The run was interrupted (the server stopped before it finished). Ask the question again to rerun it.",
-      },
-    })
-    .where(sql`status = 'running' and started_at < now() - make_interval(secs => ${olderThanMs / 1000})`)
-    .returning({ id: researchRuns.id });
-  return rows.length;
+export async function markInterruptedRuns(
+  db: Database,
+  { startedBefore, error }: { startedBefore: Date; error: ResearchError },
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(researchRuns)
+      .set({ status: "interrupted", finishedAt: new Date(), error })
+      .where(and(eq(researchRuns.status, "running"), lt(researchRuns.startedAt, startedBefore)))
+      .returning({ id: researchRuns.id });
+    const ids = rows.map((r) => r.id);
+    if (ids.length > 0) {
+      await tx
+        .update(researchSteps)
+        .set({
+          status: "failed",
+          payload: sql`${researchSteps.payload} || jsonb_build_object('status', 'failed', 'error', ${JSON.stringify(error)}::jsonb)`,
+          updatedAt: new Date(),
+        })
+        .where(and(inArray(researchSteps.runId, ids), eq(researchSteps.status, "in_progress")));
+    }
+    return ids.length;
+  });
 }
 
 export interface StoredRun extends ResearchRunState {
   parentId: string | null;
   /** What the run was started with (deep research: `{ deep: true, outline, answers, feedback }`). */
-  options: Record<string, unknown>;
+  options: RunOptions;
   retrieved: RetrievedRecord[];
-  feedback: { rating: "helpful" | "not_helpful"; comment: string | null; at: string } | null;
+  feedback: RunFeedback | null;
 }
 
 export async function getRun(db: Database, runId: string): Promise<StoredRun | null> {
@@ -184,12 +190,12 @@ export async function getRun(db: Database, runId: string): Promise<StoredRun | n
   return {
     runId: run.id,
     question: run.question,
-    mode: run.mode as ResearchMode,
+    mode: run.mode,
     model: run.model,
-    status: run.status as RunStatus,
+    status: run.status,
     startedAt: run.startedAt.toISOString(),
     durationMs: run.durationMs,
-    steps: steps.map((s) => s.payload as ResearchStep),
+    steps: steps.map((s) => s.payload),
     answer: run.answerMarkdown,
     citations: citations.map((c) => ({
       index: c.position,
@@ -205,16 +211,16 @@ export async function getRun(db: Database, runId: string): Promise<StoredRun | n
       support: c.support,
       ...(c.reason ? { reason: c.reason } : {}),
     })),
-    references: run.references as Reference[],
-    warnings: run.warnings as string[],
-    ...(run.error ? { error: run.error as ResearchError } : {}),
+    references: run.references,
+    warnings: run.warnings,
+    ...(run.error ? { error: run.error } : {}),
     parentId: run.parentId,
-    options: (run.options ?? {}) as Record<string, unknown>,
-    retrieved: run.retrieved as RetrievedRecord[],
+    options: run.options,
+    retrieved: run.retrieved,
     feedback:
       run.feedbackRating && run.feedbackAt
         ? {
-            rating: run.feedbackRating as "helpful" | "not_helpful",
+            rating: run.feedbackRating,
             comment: run.feedbackComment,
             at: run.feedbackAt.toISOString(),
           }
@@ -244,19 +250,14 @@ export async function listRuns(db: Database, { limit = 20 }: { limit?: number } 
     .from(researchRuns)
     .orderBy(desc(researchRuns.startedAt))
     .limit(limit);
-  return rows.map((r) => ({
-    ...r,
-    status: r.status as RunStatus,
-    mode: r.mode as ResearchMode,
-    startedAt: r.startedAt.toISOString(),
-  }));
+  return rows.map((r) => ({ ...r, startedAt: r.startedAt.toISOString() }));
 }
 
 /** Stores feedback on a run; false when the run does not exist. */
 export async function setFeedback(
   db: Database,
   runId: string,
-  feedback: { rating: "helpful" | "not_helpful"; comment?: string | null },
+  feedback: { rating: FeedbackRating; comment?: string | null },
 ): Promise<boolean> {
   const rows = await db
     .update(researchRuns)
@@ -271,7 +272,7 @@ export interface RunVersion {
   parentId: string | null;
   status: RunStatus;
   startedAt: string;
-  options: Record<string, unknown>;
+  options: RunOptions;
 }
 
 /** Every version in the family of a run (its root and all the root's descendants), oldest first. */
@@ -281,7 +282,7 @@ export async function listVersions(db: Database, runId: string): Promise<RunVers
     parent_id: string | null;
     status: string;
     started_at: string | Date;
-    options: Record<string, unknown> | string;
+    options: RunOptions | string;
   }>(
     db,
     sql`
@@ -305,6 +306,7 @@ export async function listVersions(db: Database, runId: string): Promise<RunVers
     parentId: r.parent_id,
     status: r.status as RunStatus,
     startedAt: new Date(r.started_at).toISOString(),
-    options: typeof r.options === "string" ? (JSON.parse(r.options) as Record<string, unknown>) : r.options,
+    // a raw query's jsonb arrives parsed from node-postgres, as text from PGlite
+    options: typeof r.options === "string" ? (JSON.parse(r.options) as RunOptions) : r.options,
   }));
 }

@@ -1,11 +1,39 @@
-import type { Reference } from "./types";
+import type { Reference, ResearchRunState, RunStatus } from "./types";
 
-/** The run as a markdown document: the question, the answer with its citations intact, the references. */
-export function exportMarkdown(run: { question: string; answer: string; startedAt: string; runId: string }): string {
-  const hasTitle = /^#\s/.test(run.answer.trimStart());
-  const head = hasTitle ? "" : `# ${run.question.trim()}\n\n`;
+type ExportableRun = Pick<ResearchRunState, "question" | "answer" | "startedAt" | "runId" | "status" | "steps">;
+
+const ENDED_WITHOUT_ANSWER: Partial<Record<RunStatus, string>> = {
+  interrupted: "The server stopped before this run wrote its answer.",
+  cancelled: "This run was cancelled before it wrote its answer.",
+  failed: "This run failed before it wrote its answer.",
+};
+
+/**
+ * The run as a markdown document: the question, the answer with its citations intact, the references. A run that
+ * ended without an answer (interrupted, cancelled, failed) exports what it has: the sources its searches found, each
+ * as `[PAPER_ID, page N]`. Null when there is nothing to export (a run still going, or one that found nothing).
+ */
+export function exportMarkdown(run: ExportableRun): string | null {
   const footer = `\n\n---\n_Lectern research run ${run.runId}, ${run.startedAt.slice(0, 10)}. Citations are [paper id, page]._\n`;
-  return `${head}${run.answer.trim()}${footer}`;
+  if (run.answer.trim()) {
+    const hasTitle = /^#\s/.test(run.answer.trimStart());
+    const head = hasTitle ? "" : `# ${run.question.trim()}\n\n`;
+    return `${head}${run.answer.trim()}${footer}`;
+  }
+  const why = ENDED_WITHOUT_ANSWER[run.status];
+  if (!why) return null;
+  const seen = new Set<string>();
+  const found: string[] = [];
+  for (const step of run.steps) {
+    for (const s of step.sources) {
+      const cite = s.page === null ? `[${s.paperId}]` : `[${s.paperId}, page ${s.page}]`;
+      if (seen.has(cite)) continue;
+      seen.add(cite);
+      found.push(`- ${s.title || s.paperId} ${cite}${s.excerpt ? `: “${s.excerpt}”` : ""}`);
+    }
+  }
+  if (found.length === 0) return null;
+  return `# ${run.question.trim()}\n\n_${why} The sources its searches found:_\n\n${found.join("\n")}${footer}`;
 }
 
 function bibEscape(s: string): string {

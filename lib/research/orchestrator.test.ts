@@ -4,15 +4,21 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
-import { getRun, listRuns, setFeedback } from "@/db/queries/research";
+import { finishRun, getRun, insertRun, listRuns, setFeedback } from "@/db/queries/research";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { searchSummaries } from "@/lib/search/search";
 import { makeTestPdf } from "@/lib/testing/pdf";
-import { NO_CONTENT_MESSAGE, noPapersMessage, type ResearchDeps, runResearch, SUMMARY_SEARCH } from "./orchestrator";
+import type { ResearchDeps } from "./deps";
+import { runResearch } from "./orchestrator";
+import { INTERRUPTED_ERROR, recoverInterruptedRuns } from "./recovery";
 import { cancelRun, startRun, subscribeRun, waitForRun } from "./runs";
+import { analysisStep } from "./steps/analysis";
+import { expansionStep } from "./steps/expansion";
+import { NO_CONTENT_MESSAGE } from "./steps/search-content";
+import { noPapersMessage, SUMMARY_SEARCH, summarySearchStep } from "./steps/search-summaries";
 import { mockModel, sourcesInPrompt } from "./testing";
 import type { ResearchEvent, ResearchRunState } from "./types";
 import { warmUpResearch } from "./warmup";
@@ -109,7 +115,8 @@ describe("runResearch, offline", () => {
     }
     const summaries = state.steps.find((s) => s.id === "search_summaries");
     expect(summaries?.type).toBe("rag_search");
-    expect(summaries?.stage).toBe("summaries");
+    expect(summaries?.type === "rag_search" && summaries.stage).toBe("summaries");
+    expect(summaries?.data).toEqual({ papers: expect.arrayContaining(["2001.00001v1"]) });
     expect(summaries?.sources[0]?.paperId).toBe("2001.00001v1");
     const content = state.steps.find((s) => s.id === "search_content");
     expect(content?.sources.some((s) => s.paperId === "2001.00001v1" && s.page === 2)).toBe(true);
@@ -407,29 +414,49 @@ describe("warmUpResearch", () => {
 });
 
 describe("interrupted runs", () => {
-  it("marks runs left running longer than a run may last as failed, and leaves recent ones", async () => {
-    const { insertRun, markInterruptedRuns } = await import("@/db/queries/research");
-    const old = new Date(Date.now() - 3_600_000).toISOString();
-    await insertRun(handle.db, {
-      id: "old-run",
+  const insert = (id: string, startedAt: Date) =>
+    insertRun(handle.db, {
+      id,
       question: "q",
       mode: "offline",
       model: "extractive",
-      startedAt: old,
-      steps: [],
+      startedAt: startedAt.toISOString(),
+      steps: [
+        { ...analysisStep.card(), status: "completed", startedAt: startedAt.toISOString(), durationMs: 3 },
+        { ...expansionStep.card(), status: "in_progress", startedAt: startedAt.toISOString() },
+        summarySearchStep.card(),
+      ],
     });
-    await insertRun(handle.db, {
-      id: "new-run",
-      question: "q",
-      mode: "offline",
-      model: "extractive",
-      startedAt: new Date().toISOString(),
-      steps: [],
-    });
-    expect(await markInterruptedRuns(handle.db, { olderThanMs: 60_000 })).toBe(1);
-    expect((await getRun(handle.db, "old-run"))?.status).toBe("failed");
-    expect((await getRun(handle.db, "old-run"))?.error?.message).toMatch(/interrupted/);
-    expect((await getRun(handle.db, "new-run"))?.status).toBe("running");
+
+  it("marks every run left running on the embedded database interrupted at start (one process holds it)", async () => {
+    const now = new Date();
+    await insert("left-1", new Date(now.getTime() - 5_000));
+    await insert("left-2", new Date(now.getTime() - 3_600_000));
+    const n = await recoverInterruptedRuns(handle.db, { driver: "pglite", runTimeoutMs: 180_000, now });
+    expect(n).toBe(2);
+    for (const id of ["left-1", "left-2"]) {
+      const run = await getRun(handle.db, id);
+      expect(run?.status).toBe("interrupted");
+      expect(run?.error).toEqual(INTERRUPTED_ERROR);
+      // the step that was running when the server stopped is stopped with it; the others are as they were
+      expect(run?.steps.map((s) => [s.id, s.status, s.error?.code])).toEqual([
+        ["analysis", "completed", undefined],
+        ["query_expansion", "failed", "interrupted"],
+        ["search_summaries", "pending", undefined],
+      ]);
+    }
+    // a finished run is never touched
+    expect(await recoverInterruptedRuns(handle.db, { driver: "pglite", runTimeoutMs: 180_000 })).toBe(0);
+  });
+
+  it("on PostgreSQL marks only the runs older than a run may last (other instances may be running the rest)", async () => {
+    const now = new Date();
+    await insert("pg-old", new Date(now.getTime() - 3_600_000));
+    await insert("pg-new", new Date(now.getTime() - 5_000));
+    expect(await recoverInterruptedRuns(handle.db, { driver: "postgres", runTimeoutMs: 180_000, now })).toBe(1);
+    expect((await getRun(handle.db, "pg-old"))?.status).toBe("interrupted");
+    expect((await getRun(handle.db, "pg-new"))?.status).toBe("running");
+    await finishRun(handle.db, "pg-new", { status: "completed", durationMs: 1 });
   });
 });
 

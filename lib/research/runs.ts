@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@/db";
 import { finishRun, insertRun, saveAnswer, saveRetrieved, saveStep } from "@/db/queries/research";
-import { type ResearchDeps, type RunOptions, runResearch } from "./orchestrator";
-import type { ResearchEvent, ResearchRunState } from "./types";
+import type { ResearchDeps } from "./deps";
+import type { Runner } from "./lifecycle";
+import { runResearch } from "./orchestrator";
+import type { ResearchEvent, ResearchRunState, RetrievedRecord, RunOptions } from "./types";
 
 /**
  * Runs in flight in this process. A run is driven here, not by the request that started it: the browser may reload,
@@ -39,12 +41,12 @@ export function newRunId(): string {
 function persister(
   db: Database,
   onError: (e: unknown) => void,
-  meta: { options?: Record<string, unknown>; parentId?: string | null },
+  meta: { options?: RunOptions; parentId?: string | null },
 ) {
   let chain: Promise<void> = Promise.resolve();
   let runId = "";
   return {
-    push(event: ResearchEvent, extra: { retrieved: () => Parameters<typeof saveRetrieved>[2] }) {
+    push(event: ResearchEvent, extra: { retrieved: () => RetrievedRecord[] }) {
       chain = chain.then(async () => {
         try {
           switch (event.kind) {
@@ -97,11 +99,9 @@ export interface StartedRun {
 
 /**
  * Starts a research run in the background and returns its id and event stream. `signal` cancels it (as does
- * `cancelRun`). The run and its persistence continue when the stream's reader goes away.
+ * `cancelRun`). The run and its persistence continue when the stream's reader goes away. `runner` drives it: the
+ * quick research by default; deep research passes its own.
  */
-/** What drives a run: the quick research by default; deep research passes its own. */
-export type Runner = (deps: ResearchDeps, question: string, opts: RunOptions) => Promise<ResearchRunState>;
-
 export function startRun(
   deps: ResearchDeps,
   question: string,
@@ -116,7 +116,7 @@ export function startRun(
     onPersistError?: (e: unknown) => void;
     runner?: Runner;
     /** Stored with the run (deep research keeps its outline and answers here). */
-    options?: Record<string, unknown>;
+    options?: RunOptions;
     /** The run this one is a new version of. */
     parentId?: string | null;
   } = {},
@@ -140,7 +140,7 @@ export function startRun(
     options,
     parentId,
   });
-  let retrieved: Parameters<typeof saveRetrieved>[2] = [];
+  let retrieved: RetrievedRecord[] = [];
   const emit = (event: ResearchEvent) => {
     live.events.push(event);
     store.push(event, { retrieved: () => retrieved });

@@ -1,31 +1,8 @@
 import type { ContentResult, PaperResult } from "@/lib/search/search";
 import type { EvidencePassage } from "./citations";
-import type { ResearchStep, StepSource } from "./types";
+import type { StepSource } from "./types";
 
 /** Pieces shared by the quick and the deep research runs. */
-
-/** A step of the plan, before it starts. */
-export function pendingStep(
-  id: string,
-  type: ResearchStep["type"],
-  title: string,
-  stage?: ResearchStep["stage"],
-): ResearchStep {
-  return {
-    id,
-    type,
-    ...(stage ? { stage } : {}),
-    status: "pending",
-    title,
-    startedAt: null,
-    durationMs: null,
-    reasoning: "",
-    queries: [],
-    sources: [],
-    confidence: null,
-    data: {},
-  };
-}
 
 export function clip(s: string, n: number): string {
   const t = s.replace(/\s+/g, " ").trim();

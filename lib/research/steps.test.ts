@@ -255,7 +255,7 @@ describe("applyEvent", () => {
       queries: [],
       sources: [],
       confidence: null,
-      data: {},
+      data: null,
     };
     s = applyEvent(s, {
       kind: "run_started",

@@ -152,11 +152,20 @@ export async function synthesizeWithLlm(
   evidence: EvidencePassage[],
   {
     signal,
+    idleTimeoutMs,
     onDelta,
     prompt,
     instructions,
-  }: { signal?: AbortSignal; onDelta?: (text: string) => void; prompt?: string; instructions?: string } = {},
+  }: {
+    signal?: AbortSignal;
+    /** Abandons the call when the model sends nothing for this long (before its first token, or mid-stream). */
+    idleTimeoutMs?: number;
+    onDelta?: (text: string) => void;
+    prompt?: string;
+    instructions?: string;
+  } = {},
 ): Promise<string> {
+  const idle = new AbortController();
   const result = streamText({
     model,
     instructions: instructions ?? SYNTHESIS_INSTRUCTIONS,
@@ -164,10 +173,11 @@ export async function synthesizeWithLlm(
     temperature: 0.2,
     maxOutputTokens: 1500,
     maxRetries: 0,
-    abortSignal: signal,
+    abortSignal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal,
   });
   let text = "";
-  for await (const part of result.fullStream) {
+  const parts = idleTimeoutMs ? withIdleTimeout(result.fullStream, idleTimeoutMs, signal, idle) : result.fullStream;
+  for await (const part of parts) {
     if (part.type === "text-delta") {
       text += part.text;
       onDelta?.(part.text);
@@ -179,4 +189,54 @@ export async function synthesizeWithLlm(
   }
   if (text.trim().length === 0) throw new Error("The model returned an empty answer.");
   return text;
+}
+
+/**
+ * The items of `source`, failing when none arrives for `ms` (the first one included) or when `signal` aborts — even
+ * when the source itself never settles (a model that stops sending mid-stream, a provider that ignores its abort
+ * signal). `idle` is aborted on a timeout, so the underlying call is asked to stop too.
+ */
+export async function* withIdleTimeout<T>(
+  source: AsyncIterable<T>,
+  ms: number,
+  signal: AbortSignal | undefined,
+  idle: AbortController = new AbortController(),
+): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  try {
+    while (true) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let onAbort: (() => void) | undefined;
+      const stop = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const e = new Error(
+            `The model sent nothing for ${formatSeconds(ms)} and was stopped (LECTERN_LLM_TIMEOUT_MS).`,
+          );
+          idle.abort(e);
+          reject(e);
+        }, ms);
+        if (signal) {
+          onAbort = () =>
+            reject(signal.reason instanceof Error ? signal.reason : new Error("The model call was aborted."));
+          if (signal.aborted) onAbort();
+          else signal.addEventListener("abort", onAbort, { once: true });
+        }
+      });
+      try {
+        const next = await Promise.race([iterator.next(), stop]);
+        if (next.done) return;
+        yield next.value;
+      } finally {
+        clearTimeout(timer);
+        if (onAbort) signal?.removeEventListener("abort", onAbort);
+      }
+    }
+  } finally {
+    // not awaited: a source that never settles would hold the caller here
+    void iterator.return?.()?.catch(() => {});
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }

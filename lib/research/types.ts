@@ -1,24 +1,27 @@
 /**
  * The research run's vocabulary, shared by the orchestrator, the stream to the browser, the database, the UI and the
  * CLI's JSON. Everything here is plain JSON (no Dates, no Maps) so an event can be streamed, stored and replayed as is.
+ *
+ * A step is one member of the `ResearchStep` union, discriminated by `type`, with its own typed `data`. A new kind of
+ * step adds its data type to `StepDataByType` — from its own module, by declaration merging:
+ *
+ *   declare module "@/lib/research/types" { interface StepDataByType { graph: { edges: number } } }
+ *
+ * and the union, the stream, the stored rows and the UI (a generic card until it has its own) all know it.
+ * docs/architecture.md, "How to add a step", walks through it.
  */
 
-export const STEP_TYPES = [
-  "analysis",
-  "query_expansion",
-  "rag_search",
-  "synthesis",
-  "verification",
-  "formatting",
-] as const;
-export type StepType = (typeof STEP_TYPES)[number];
+import type { ErrorCode } from "@/lib/errors";
+import type { Intent } from "@/lib/search/intent";
+import type { ClarifyingAnswer, Outline } from "./deep/types";
+
+export type { Intent };
 
 export const STEP_STATUSES = ["pending", "in_progress", "completed", "failed"] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
-export type SearchStage = "summaries" | "content";
-
-export type { Intent } from "@/lib/search/intent";
+/** What a search step searches: the summary index, the full text of the shortlist, or one deep-research point. */
+export type SearchStage = "summaries" | "content" | "point";
 
 /** A source shown on a step card as a chip: a paper (summary search) or a passage (content search). */
 export interface StepSource {
@@ -39,12 +42,89 @@ export interface StepSource {
   section?: string;
 }
 
-export interface ResearchStep {
-  /** Stable within a run: `analysis`, `query_expansion`, `search_summaries`, `search_content`, … */
+// ---- step data, one type per kind ----
+
+export interface AnalysisData {
+  intent: Intent;
+  keywords: string[];
+  /** Who classified the question: the rules, or the model (when the rules were unsure). */
+  method: "rules" | "llm";
+}
+
+export interface OutlineStepData {
+  outline: Outline;
+  /** The "improve: …" feedback this version was made with. */
+  feedback: string | null;
+}
+
+export interface ExpansionData {
+  /** Rule-based expansions for the intent. */
+  rules: string[];
+  /** Pseudo-relevance feedback terms from the library's top passages. */
+  feedbackTerms: string[];
+  /** The model's rewrites (empty offline). */
+  llm: string[];
+}
+
+/** A search step's data, by what it searched. */
+export interface SearchDataByStage {
+  /** The summary index: the shortlist of papers. */
+  summaries: { papers: string[] };
+  /** The full text of the shortlisted papers. */
+  content: { passages: number };
+  /** Deep research: one knowledge point's search (its id, candidates found, passages kept). */
+  point: { point: string; candidates: number; kept: number };
+}
+
+export interface SynthesisData {
+  /** How the text was written: by the model, or quoted from the evidence. */
+  method: "llm" | "extractive";
+  /** Passages the text was written from. */
+  evidence: number;
+  model?: string;
+  /** True when the model failed and the extractive text stands in for it. */
+  fallback?: boolean;
+  modelError?: string;
+}
+
+export interface FramingData {
+  /** Knowledge points with evidence, named in the introduction. */
+  topics: number;
+}
+
+export interface VerificationData {
+  total: number;
+  supported: number;
+  unsupported: number;
+  /** Word overlap offline; the model as a judge when configured. */
+  method: "lexical" | "llm";
+}
+
+export interface FormattingData {
+  citedPaperIds: string[];
+}
+
+/**
+ * Each kind of step and the data it carries once it has run. Extended by declaration merging (see the top of this
+ * file): a key added here is a new member of `ResearchStep`.
+ */
+export interface StepDataByType {
+  analysis: AnalysisData;
+  outline: OutlineStepData;
+  query_expansion: ExpansionData;
+  rag_search: SearchDataByStage[SearchStage];
+  synthesis: SynthesisData;
+  framing: FramingData;
+  verification: VerificationData;
+  formatting: FormattingData;
+}
+
+export type StepType = keyof StepDataByType;
+
+/** What every step has, whatever its kind. */
+export interface StepBase {
+  /** Stable within a run: `analysis`, `query_expansion`, `search_summaries`, `point_p1`, … */
   id: string;
-  type: StepType;
-  /** rag_search only. */
-  stage?: SearchStage;
   status: StepStatus;
   title: string;
   /** ISO time the step started; null while pending. */
@@ -55,11 +135,29 @@ export interface ResearchStep {
   sources: StepSource[];
   /** In [0, 1] when the step has a notion of it (analysis: intent confidence; verification: supported share). */
   confidence: number | null;
-  /** Step-specific data (analysis: intent and keywords; verification: counts; …). */
-  data: Record<string, unknown>;
   /** Set when status is `failed`. */
   error?: ResearchError;
 }
+
+/** A search step of one stage: its stage is known from the plan, its data typed by it. */
+export type SearchStepOf<S extends SearchStage> = StepBase & {
+  type: "rag_search";
+  stage: S;
+  data: SearchDataByStage[S] | null;
+};
+
+/** A step of kind `K`: its data is null until the step has produced it. */
+export type StepOf<K extends StepType> = K extends "rag_search"
+  ? { [S in SearchStage]: SearchStepOf<S> }[SearchStage]
+  : StepBase & { type: K; data: StepDataByType[K] | null };
+
+/** One step of a run, discriminated by `type` (and a search step by `stage`). */
+export type ResearchStep = { [K in StepType]: StepOf<K> }[StepType];
+
+/** What a step may change while it runs or when it ends: everything but its identity, kind and stage. */
+export type StepPatch<S extends ResearchStep> = Partial<Omit<S, "id" | "type" | "stage">>;
+
+// ---- errors, answers ----
 
 export type ResearchErrorCode =
   | "no_papers"
@@ -68,6 +166,7 @@ export type ResearchErrorCode =
   | "citation_warning"
   | "timeout"
   | "cancelled"
+  | "interrupted"
   | "bad_request"
   | "internal";
 
@@ -114,9 +213,44 @@ export interface Reference {
   arxivId: string | null;
 }
 
+/** What a search of the run returned, best first per stage (stored with the run, for evaluation). */
+export interface RetrievedRecord {
+  chunkUid: string;
+  paperId: string;
+  page: number | null;
+  stage: SearchStage;
+  rank: number;
+  score: number;
+}
+
 export type ResearchMode = "offline" | "llm";
 
-export type RunStatus = "running" | "completed" | "failed" | "cancelled";
+export const RUN_STATUSES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
+/** `interrupted`: the process running it stopped before it finished (marked when a server starts). */
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type FinishedRunStatus = Exclude<RunStatus, "running">;
+
+/** What a deep run stores with itself (so it can be rerun, improved and compared); `{}` for a quick run. */
+export type RunOptions =
+  | Record<string, never>
+  | {
+      deep: true;
+      outline: Outline;
+      answers?: ClarifyingAnswer[];
+      /** "improve: …" feedback this version was made with. */
+      feedback?: string;
+    };
+
+export type FeedbackRating = "helpful" | "not_helpful";
+
+export interface RunFeedback {
+  rating: FeedbackRating;
+  comment: string | null;
+  /** ISO 8601. */
+  at: string;
+}
+
+// ---- events ----
 
 /** The events of a run, in order. Every `step` event carries the whole step as it now is. */
 export type ResearchEvent =
@@ -138,10 +272,28 @@ export type ResearchEvent =
   | { kind: "answer"; markdown: string; citations: Citation[]; references: Reference[]; warnings: string[] }
   | {
       kind: "run_finished";
-      status: Exclude<RunStatus, "running">;
+      status: FinishedRunStatus;
       durationMs: number;
       error?: ResearchError;
     };
+
+/** Before a run exists: why it could not start (an invalid question, the database unavailable, …). */
+export interface RejectedEvent {
+  kind: "rejected";
+  error: { code: ErrorCode; message: string };
+}
+
+/** Sent by "improve" before the new version's events: the knowledge point added for the feedback, if any. */
+export interface ImprovePlanEvent {
+  kind: "improve_plan";
+  feedback: string;
+  addedPoint: string | null;
+}
+
+/** Everything a streaming research action sends: a run's events, or why it could not start, and improve plans. */
+export type ResearchStreamEvent = ResearchEvent | RejectedEvent | ImprovePlanEvent;
+
+// ---- state ----
 
 /** What a finished (or running) run looks like when rebuilt from its events. */
 export interface ResearchRunState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ResearchStreamEvent } from "@/components/research/types";
+import type { ResearchStreamEvent } from "@/lib/research/types";
 import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "./actions";
 
 async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<ResearchStreamEvent[]> {

@@ -1,21 +1,13 @@
 "use server";
 
-import type { FeedbackRating, ResearchStreamEvent, RunFeedback } from "@/components/research/types";
 import { getDb } from "@/db";
 import { setFeedback } from "@/db/queries/research";
 import { type Result, toErrorResult } from "@/lib/errors";
-import { getResearchDeps } from "@/lib/research/orchestrator";
+import { getResearchDeps } from "@/lib/research/deps";
 import { cancelRun, startRun, subscribeRun } from "@/lib/research/runs";
+import type { FeedbackRating, ResearchStreamEvent, RunFeedback } from "@/lib/research/types";
 import { feedbackInputSchema, firstIssue, runInputSchema, startResearchInputSchema } from "./schema";
-
-function rejected(message: string, code: "bad_request:input" | "bad_request:query" = "bad_request:input") {
-  return { kind: "rejected", error: { code, message } } as const satisfies ResearchStreamEvent;
-}
-
-/** An exception as a stream event: the user sees its safe message, the log gets the details. */
-function failure(e: unknown): ResearchStreamEvent {
-  return { kind: "rejected", error: toErrorResult(e).error };
-}
+import { streamAction } from "./stream-action";
 
 /**
  * Starts a research run and streams its events as they happen, from `run_started` (the plan and the run id, sent
@@ -23,23 +15,12 @@ function failure(e: unknown): ResearchStreamEvent {
  * it goes and can be watched again at `/research/<id>`. A question that cannot be asked yields one `rejected` event.
  */
 export async function* startResearchAction(question: string): AsyncGenerator<ResearchStreamEvent, void, undefined> {
-  const parsed = startResearchInputSchema.safeParse({ question });
-  if (!parsed.success) {
-    yield rejected(firstIssue(parsed.error, "That question cannot be asked."), "bad_request:query");
-    return;
-  }
-  let events: AsyncIterable<ResearchStreamEvent>;
-  try {
-    events = startRun(await getResearchDeps(), parsed.data.question).events;
-  } catch (e) {
-    yield failure(e);
-    return;
-  }
-  try {
-    for await (const event of events) yield event;
-  } catch (e) {
-    yield failure(e);
-  }
+  yield* streamAction(
+    startResearchInputSchema,
+    { question },
+    { code: "bad_request:query", message: "That question cannot be asked." },
+    async ({ question: q }) => ({ events: startRun(await getResearchDeps(), q).events }),
+  );
 }
 
 /**
@@ -47,18 +28,15 @@ export async function* startResearchAction(question: string): AsyncGenerator<Res
  * live). Nothing when the run is not running here: the page already shows the stored run.
  */
 export async function* watchRunAction(runId: string): AsyncGenerator<ResearchStreamEvent, void, undefined> {
-  const parsed = runInputSchema.safeParse({ runId });
-  if (!parsed.success) {
-    yield rejected(firstIssue(parsed.error, "That is not a research run id."));
-    return;
-  }
-  const events = subscribeRun(parsed.data.runId);
-  if (!events) return;
-  try {
-    for await (const event of events) yield event;
-  } catch (e) {
-    yield failure(e);
-  }
+  yield* streamAction(
+    runInputSchema,
+    { runId },
+    { code: "bad_request:input", message: "That is not a research run id." },
+    async ({ runId: id }) => {
+      const events = subscribeRun(id);
+      return events ? { events } : null;
+    },
+  );
 }
 
 /** Cancels a run in flight; `cancelled: false` when it had already finished (or runs in another process). */

@@ -1,20 +1,19 @@
 import { z } from "zod";
-import { MAX_QUESTION_CHARS } from "@/components/research/types";
+import { LIMIT_MESSAGES, LIMITS } from "@/lib/research/limits";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters (but tab and newline) is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
-/** A question: text with at least one word, at most MAX_QUESTION_CHARS characters once trimmed. */
+/** A question: text with at least one word, at most LIMITS.questionChars characters once trimmed. */
 export const questionSchema = z
   .string("The question must be text.")
   .transform((q) => q.replace(CONTROL, " ").trim())
   .pipe(
     z
       .string()
-      .min(1, "Type a question about your papers.")
-      .max(MAX_QUESTION_CHARS, {
-        error: (issue) =>
-          `The question is too long (${String(issue.input ?? "").length.toLocaleString("en")} characters); keep it under ${MAX_QUESTION_CHARS.toLocaleString("en")}.`,
+      .min(1, LIMIT_MESSAGES.emptyQuestion)
+      .max(LIMITS.questionChars, {
+        error: (issue) => LIMIT_MESSAGES.questionTooLong(String(issue.input ?? "").length),
       })
       .regex(/[\p{L}\p{N}]/u, "The question has no words in it (only punctuation or symbols)."),
   );
@@ -37,7 +36,7 @@ export const feedbackInputSchema = z.object({
   comment: z
     .string("The comment must be text.")
     .transform((c) => c.replace(CONTROL, " ").trim())
-    .pipe(z.string().max(2000, "Keep the comment under 2,000 characters."))
+    .pipe(z.string().max(LIMITS.feedbackCommentChars, LIMIT_MESSAGES.commentTooLong))
     .optional()
     .transform((c) => c || null),
 });

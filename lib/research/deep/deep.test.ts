@@ -10,11 +10,12 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { makeTestPdf } from "@/lib/testing/pdf";
+import type { ResearchDeps } from "../deps";
 import { exportBibtex, exportMarkdown } from "../export";
-import type { ResearchDeps } from "../orchestrator";
 import { waitForRun } from "../runs";
 import { mockModel } from "../testing";
 import type { ResearchEvent, ResearchRunState } from "../types";
+import { dedupKey } from "./evidence";
 import {
   diffOutlines,
   generateClarifyingQuestions,
@@ -27,7 +28,8 @@ import {
   startDeepRun,
 } from "./index";
 import { fallbackOutline, yearsFromAnswers } from "./plan";
-import { dedupKey, pointQueries, SECTION_EVIDENCE_CHARS } from "./run";
+import { pointQueries } from "./steps/point-search";
+import { SECTION_EVIDENCE_CHARS } from "./steps/section";
 import { CLARIFY_PURPOSES, type Outline } from "./types";
 
 const ATTENTION = [

@@ -1,11 +1,13 @@
 import type { z } from "zod";
 import { getRun } from "@/db/queries/research";
 import { LecternError } from "@/lib/errors";
-import type { ResearchDeps } from "../orchestrator";
+import type { ResearchDeps } from "../deps";
+import { LIMIT_MESSAGES, LIMITS } from "../limits";
 import { type StartedRun, startRun } from "../runs";
+import type { RunOptions } from "../types";
 import { generateOutline } from "./plan";
 import { deepRunner } from "./run";
-import { type ClarifyingAnswer, type DeepRunOptions, type Outline, outlineSchema } from "./types";
+import { type ClarifyingAnswer, type Outline, outlineSchema } from "./types";
 import { outlineForFeedback } from "./versions";
 
 export { generateClarifyingQuestions, generateOutline } from "./plan";
@@ -85,7 +87,7 @@ export function startDeepRun(
   },
   { signal }: { signal?: AbortSignal } = {},
 ): StartedRun {
-  const options: DeepRunOptions = {
+  const options: RunOptions = {
     deep: true,
     outline: input.outline,
     ...(input.answers && input.answers.length > 0 ? { answers: input.answers } : {}),
@@ -94,7 +96,7 @@ export function startDeepRun(
   return startRun(deps, input.question, {
     signal,
     runner: deepRunner({ outline: input.outline, feedback: input.feedback }),
-    options: options as unknown as Record<string, unknown>,
+    options,
     parentId: input.parentId ?? null,
   });
 }
@@ -105,8 +107,7 @@ async function loadParent(deps: ResearchDeps, runId: string) {
   if (parent.status === "running") {
     throw new LecternError("conflict:run", "That run is still going; wait for it to finish, or cancel it first.");
   }
-  const opts = parent.options as Partial<DeepRunOptions>;
-  return { parent, deep: opts.deep === true && opts.outline ? (opts as DeepRunOptions) : null };
+  return { parent, deep: "deep" in parent.options ? parent.options : null };
 }
 
 /** Runs an edited outline as a new version of a finished run. */
@@ -125,8 +126,9 @@ export async function improveRun(
   feedback: string,
 ): Promise<{ started: StartedRun; addedPoint: string | null }> {
   const text = feedback.trim();
-  if (text.length < 3) throw new LecternError("bad_request:feedback", "Say what to improve (a few words at least).");
-  if (text.length > 1000) throw new LecternError("bad_request:feedback", "Keep the feedback under 1,000 characters.");
+  const { minChars, maxChars } = LIMITS.improveFeedback;
+  if (text.length < minChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooShort);
+  if (text.length > maxChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooLong);
   const { parent, deep } = await loadParent(deps, runId);
   const base = deep?.outline ?? (await generateOutline(deps, parent.question)).value;
   const { outline, addedPoint } = outlineForFeedback(base, text);

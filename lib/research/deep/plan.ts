@@ -3,8 +3,8 @@ import { z } from "zod";
 import { parseQueries } from "@/lib/search/query";
 import { type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
 import { analyzeWithRules, extractKeywords } from "../analysis";
+import type { ResearchDeps } from "../deps";
 import { parseModelJson } from "../json";
-import type { ResearchDeps } from "../orchestrator";
 import { type KeyPhrase, keyPhrases, titleCase } from "./phrases";
 import {
   type ClarifyingAnswer,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits";
 
 /** Deep research's plan: clarifying questions, then a knowledge-point outline the researcher can edit and rerun. */
 
@@ -17,20 +18,20 @@ export type ClarifyingQuestion = z.infer<typeof clarifyingQuestionSchema>;
 export const clarifyingAnswerSchema = z.object({
   id: z.string().min(1).max(40),
   question: z.string().max(400).default(""),
-  answer: z.string().max(1000),
+  answer: z.string().max(LIMITS.clarifyingAnswerChars),
 });
 export type ClarifyingAnswer = z.infer<typeof clarifyingAnswerSchema>;
 
 export const IMPORTANCE = ["high", "medium", "low"] as const;
 export type Importance = (typeof IMPORTANCE)[number];
 
-const keyword = z.string().trim().min(1).max(80);
+const keyword = z.string().trim().min(1).max(LIMITS.keywordChars);
 
 export const knowledgePointSchema = z.object({
   id: z.string().trim().min(1).max(40),
   category: z.string().trim().min(1).max(60),
   topic: z.string().trim().min(2).max(200),
-  search_keywords: z.array(keyword).min(1).max(12),
+  search_keywords: z.array(keyword).min(1).max(LIMITS.pointKeywords),
   importance: z.enum(IMPORTANCE),
 });
 export type KnowledgePoint = z.infer<typeof knowledgePointSchema>;
@@ -41,7 +42,7 @@ const yearSchema = z.number().int().min(1900).max(2100);
 export const outlineSchema = z
   .object({
     title: z.string().trim().min(2).max(300),
-    knowledge_points: z.array(knowledgePointSchema).min(1).max(12),
+    knowledge_points: z.array(knowledgePointSchema).min(LIMITS.outlinePoints.min).max(LIMITS.outlinePoints.max),
     search_strategy: z.string().trim().max(1000).default(""),
     year_from: yearSchema.optional(),
     year_to: yearSchema.optional(),
@@ -58,12 +59,3 @@ export type Outline = z.infer<typeof outlineSchema>;
 
 /** A generated outline must have 4–8 points (an edited one may have 1–12). */
 export const GENERATED_POINTS = { min: 4, max: 8 } as const;
-
-/** What a deep run stores in `research_runs.options` (so it can be rerun, improved and compared). */
-export interface DeepRunOptions {
-  deep: true;
-  outline: Outline;
-  answers?: ClarifyingAnswer[];
-  /** "improve: …" feedback this version was made with. */
-  feedback?: string;
-}

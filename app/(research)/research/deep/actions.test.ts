@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
-import type { DeepStreamEvent } from "@/components/deep/types";
 import type { Outline } from "@/lib/research/deep/types";
+import type { ResearchStreamEvent } from "@/lib/research/types";
 
 vi.mock("server-only", () => ({}));
 const { clarifyAction, deepInfoAction, improveAction, outlineAction, rerunAction, startDeepAction } = await import(
   "./actions"
 );
 
-async function collect(events: AsyncIterable<DeepStreamEvent>): Promise<DeepStreamEvent[]> {
-  const out: DeepStreamEvent[] = [];
+async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<ResearchStreamEvent[]> {
+  const out: ResearchStreamEvent[] = [];
   for await (const e of events) out.push(e);
   return out;
 }

@@ -1,6 +1,6 @@
 "use server";
 
-import type { ClarifyResult, DeepRunInfo, DeepStreamEvent, OutlineResult } from "@/components/deep/types";
+import type { ClarifyResult, DeepRunInfo, OutlineResult } from "@/components/deep/types";
 import { getDb } from "@/db";
 import { type ErrorCode, type Result, toErrorResult } from "@/lib/errors";
 import {
@@ -12,9 +12,10 @@ import {
   startDeepRun,
 } from "@/lib/research/deep";
 import type { ClarifyingAnswer, Outline } from "@/lib/research/deep/types";
-import { getResearchDeps } from "@/lib/research/orchestrator";
-import type { ResearchEvent } from "@/lib/research/types";
+import { getResearchDeps } from "@/lib/research/deps";
+import type { ResearchStreamEvent } from "@/lib/research/types";
 import { firstIssue, runInputSchema } from "../schema";
+import { streamAction } from "../stream-action";
 import { loadDeepRunInfo } from "./data";
 import {
   clarifyInputSchema,
@@ -32,18 +33,6 @@ import {
 
 function invalid<T>(message: string, code: ErrorCode = "bad_request:input"): Result<T> {
   return { ok: false, error: { code, message } };
-}
-
-function rejected(e: unknown): DeepStreamEvent {
-  return { kind: "rejected", error: toErrorResult(e).error };
-}
-
-async function* relay(events: AsyncIterable<ResearchEvent>): AsyncGenerator<DeepStreamEvent, void, undefined> {
-  try {
-    for await (const event of events) yield event;
-  } catch (e) {
-    yield rejected(e);
-  }
 }
 
 /** 2–4 clarifying questions with suggested answers (from the model, or from what the library holds). */
@@ -76,49 +65,30 @@ export async function* startDeepAction(
   question: string,
   outline: Outline,
   answers: ClarifyingAnswer[],
-): AsyncGenerator<DeepStreamEvent, void, undefined> {
-  const parsed = startDeepInputSchema.safeParse({ question, outline, answers });
-  if (!parsed.success) {
-    yield {
-      kind: "rejected",
-      error: { code: "bad_request:query", message: firstIssue(parsed.error, "Invalid input.") },
-    };
-    return;
-  }
-  let events: AsyncIterable<ResearchEvent>;
-  try {
-    const checked = parseOutline(parsed.data.outline);
-    events = startDeepRun(await getResearchDeps(), {
-      question: parsed.data.question,
-      outline: checked,
-      answers: parsed.data.answers,
-    }).events;
-  } catch (e) {
-    yield rejected(e);
-    return;
-  }
-  yield* relay(events);
+): AsyncGenerator<ResearchStreamEvent, void, undefined> {
+  yield* streamAction(
+    startDeepInputSchema,
+    { question, outline, answers },
+    { code: "bad_request:query", message: "Invalid input." },
+    async (input) => ({
+      events: startDeepRun(await getResearchDeps(), { ...input, outline: parseOutline(input.outline) }).events,
+    }),
+  );
 }
 
 /** Runs an edited outline as a new version of a finished run. */
-export async function* rerunAction(runId: string, outline: Outline): AsyncGenerator<DeepStreamEvent, void, undefined> {
-  const parsed = rerunInputSchema.safeParse({ runId, outline });
-  if (!parsed.success) {
-    yield {
-      kind: "rejected",
-      error: { code: "bad_request:input", message: firstIssue(parsed.error, "Invalid input.") },
-    };
-    return;
-  }
-  let events: AsyncIterable<ResearchEvent>;
-  try {
-    const checked = parseOutline(parsed.data.outline);
-    events = (await rerunWithOutline(await getResearchDeps(), parsed.data.runId, checked)).events;
-  } catch (e) {
-    yield rejected(e);
-    return;
-  }
-  yield* relay(events);
+export async function* rerunAction(
+  runId: string,
+  outline: Outline,
+): AsyncGenerator<ResearchStreamEvent, void, undefined> {
+  yield* streamAction(
+    rerunInputSchema,
+    { runId, outline },
+    { code: "bad_request:input", message: "Invalid input." },
+    async (input) => ({
+      events: (await rerunWithOutline(await getResearchDeps(), input.runId, parseOutline(input.outline))).events,
+    }),
+  );
 }
 
 /**
@@ -128,25 +98,19 @@ export async function* rerunAction(runId: string, outline: Outline): AsyncGenera
 export async function* improveAction(
   runId: string,
   feedback: string,
-): AsyncGenerator<DeepStreamEvent, void, undefined> {
-  const parsed = improveInputSchema.safeParse({ runId, feedback });
-  if (!parsed.success) {
-    yield {
-      kind: "rejected",
-      error: { code: "bad_request:feedback", message: firstIssue(parsed.error, "Invalid feedback.") },
-    };
-    return;
-  }
-  let events: AsyncIterable<ResearchEvent>;
-  try {
-    const { started, addedPoint } = await improveRun(await getResearchDeps(), parsed.data.runId, parsed.data.feedback);
-    events = started.events;
-    yield { kind: "improve_plan", feedback: parsed.data.feedback, addedPoint };
-  } catch (e) {
-    yield rejected(e);
-    return;
-  }
-  yield* relay(events);
+): AsyncGenerator<ResearchStreamEvent, void, undefined> {
+  yield* streamAction(
+    improveInputSchema,
+    { runId, feedback },
+    { code: "bad_request:feedback", message: "Invalid feedback." },
+    async (input) => {
+      const { started, addedPoint } = await improveRun(await getResearchDeps(), input.runId, input.feedback);
+      return {
+        before: [{ kind: "improve_plan", feedback: input.feedback, addedPoint }],
+        events: started.events,
+      };
+    },
+  );
 }
 
 /** A run's outline and versions (the run page reloads them when a new version starts or finishes). */

@@ -3,6 +3,7 @@ import type { DbHandle } from "@/db";
 import { finishRun, insertRun } from "@/db/queries/research";
 import { createTestDatabase } from "@/db/testing";
 import type { Outline } from "@/lib/research/deep/types";
+import type { RunOptions } from "@/lib/research/types";
 
 vi.mock("server-only", () => ({}));
 const { deepOptions, loadDeepRunInfo } = await import("./data");
@@ -32,7 +33,8 @@ const EDITED: Outline = {
 
 let handle: DbHandle;
 
-async function addRun(id: string, at: string, options: Record<string, unknown>, parentId: string | null) {
+/** `options` as stored — possibly broken on purpose (an outline that no longer parses is read defensively). */
+async function addRun(id: string, at: string, options: object, parentId: string | null) {
   await insertRun(handle.db, {
     id,
     question: "How do tidal sensors drift?",
@@ -40,7 +42,7 @@ async function addRun(id: string, at: string, options: Record<string, unknown>, 
     model: "extractive",
     startedAt: at,
     steps: [],
-    options,
+    options: options as RunOptions,
     parentId,
   });
   await finishRun(handle.db, id, { status: "completed", durationMs: 10 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { clarifyingAnswerSchema } from "@/lib/research/deep/types";
+import { LIMIT_MESSAGES, LIMITS } from "@/lib/research/limits";
 import { questionSchema, runIdSchema } from "../schema";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters (but tab and newline) is the point
@@ -8,7 +9,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 /** The answers to the clarifying questions: blank ones are dropped (the researcher skipped them). */
 export const answersSchema = z
   .array(clarifyingAnswerSchema, "The answers must be a list.")
-  .max(8, "At most 8 answers.")
+  .max(LIMITS.clarifyingAnswers, `At most ${LIMITS.clarifyingAnswers} answers.`)
   .default([])
   .transform((list) =>
     list
@@ -20,15 +21,15 @@ export const answersSchema = z
       .filter((a) => a.answer.length > 0),
   );
 
-/** "improve: …" feedback: a few words to 1,000 characters (the same bounds `improveRun` enforces). */
+/** "improve: …" feedback: the same bounds `improveRun` enforces (LIMITS.improveFeedback). */
 export const feedbackSchema = z
   .string("The feedback must be text.")
   .transform((t) => t.replace(CONTROL, " ").trim())
   .pipe(
     z
       .string()
-      .min(3, "Say what to improve (a few words at least).")
-      .max(1000, "Keep the feedback under 1,000 characters."),
+      .min(LIMITS.improveFeedback.minChars, LIMIT_MESSAGES.improveTooShort)
+      .max(LIMITS.improveFeedback.maxChars, LIMIT_MESSAGES.improveTooLong),
   );
 
 export const clarifyInputSchema = z.object({ question: questionSchema });

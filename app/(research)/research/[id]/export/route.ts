@@ -24,7 +24,8 @@ function textResponse(status: number, message: string): Response {
 
 /**
  * A finished run as a download: `?format=md` (the answer and references, citations intact) or `?format=bibtex` (the
- * cited papers). 404 for an unknown run, 409 while it is still running or when it has no answer.
+ * cited papers). A run that ended without an answer (interrupted, say) exports the sources it found. 404 for an unknown
+ * run, 409 while it is still running or when it has nothing to export.
  */
 export async function GET(request: Request, ctx: Context): Promise<Response> {
   const format = new URL(request.url).searchParams.get("format") ?? "md";
@@ -37,8 +38,9 @@ export async function GET(request: Request, ctx: Context): Promise<Response> {
     if (run.status === "running") {
       return textResponse(409, "That run is still going; export it when it has finished.");
     }
-    if (!run.answer.trim()) return textResponse(409, "That run has no answer to export.");
-    const body = format === "md" ? exportMarkdown(run) : `${exportBibtex(run.references)}\n`;
+    const cited = run.answer.trim() !== "" || run.references.length > 0;
+    const body = format === "md" ? exportMarkdown(run) : cited ? `${exportBibtex(run.references)}\n` : null;
+    if (body === null) return textResponse(409, "That run has nothing to export (no answer, and nothing found).");
     const { type, extension } = FORMATS[format];
     return new Response(body, {
       status: 200,

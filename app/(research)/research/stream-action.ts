@@ -1,0 +1,43 @@
+import type { z } from "zod";
+import { type ErrorCode, toErrorResult } from "@/lib/errors";
+import type { ResearchStreamEvent } from "@/lib/research/types";
+import { firstIssue } from "./schema";
+
+/** What a streaming action starts: the run's events, and events sent before them (an improve plan). */
+export interface StartedStream {
+  events: AsyncIterable<ResearchStreamEvent>;
+  before?: ResearchStreamEvent[];
+}
+
+/**
+ * Every streaming research action is this sequence: parse the input with its schema (a `rejected` event with the
+ * first problem when it does not parse), start the run (a `rejected` event with the safe message when it cannot
+ * start: a run still going, the database unavailable), then relay the run's events as they come (a failure while
+ * relaying ends the stream with a `rejected` event). `start` returning null sends nothing (a run not live here).
+ */
+export async function* streamAction<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  invalid: { code: ErrorCode; message: string },
+  start: (data: z.output<S>) => Promise<StartedStream | null>,
+): AsyncGenerator<ResearchStreamEvent, void, undefined> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    yield { kind: "rejected", error: { code: invalid.code, message: firstIssue(parsed.error, invalid.message) } };
+    return;
+  }
+  let started: StartedStream | null;
+  try {
+    started = await start(parsed.data);
+  } catch (e) {
+    yield { kind: "rejected", error: toErrorResult(e).error };
+    return;
+  }
+  if (!started) return;
+  yield* started.before ?? [];
+  try {
+    for await (const event of started.events) yield event;
+  } catch (e) {
+    yield { kind: "rejected", error: toErrorResult(e).error };
+  }
+}

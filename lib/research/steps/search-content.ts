@@ -1,0 +1,74 @@
+import { FACT_SEEKING } from "@/lib/search/intent";
+import { type PaperResult, searchContent } from "@/lib/search/search";
+import type { QueryAnalysis } from "../analysis";
+import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
+import { type RerankedResult, rerank } from "../rerank";
+import { passageSource } from "../step-kit";
+import type { SearchStepOf } from "../types";
+
+export const CONTENT_SEARCH = { k: 15, mmrAlpha: 0.6 } as const;
+export const NO_CONTENT_MESSAGE =
+  "No detailed content found in the selected papers. Papers may not be properly indexed.";
+export const REBUILD_HINT =
+  "Rebuild the search index with `npm run cli -- reembed`, or re-upload the papers from the library.";
+
+export interface ContentSearchInput {
+  queries: string[];
+  papers: PaperResult[];
+  analysis: QueryAnalysis;
+}
+
+/**
+ * Search of the full text of the shortlisted papers with all queries fused (k = 15, MMR 0.6), re-ranked by keyword
+ * coverage and the intent (numbers for performance questions).
+ */
+export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentSearchInput, RerankedResult[]> = {
+  card: () =>
+    pendingCard<SearchStepOf<"content">>({
+      id: "search_content",
+      type: "rag_search",
+      stage: "content",
+      title: "Searching full text",
+    }),
+  async run(ctx, { queries, papers, analysis }) {
+    ctx.progress({ title: `Searching knowledge base (${queries.length} queries, ${papers.length} papers)`, queries });
+    const found = await searchContent(ctx.deps.db, queries, ctx.deps.embedder, {
+      ...CONTENT_SEARCH,
+      paperIds: papers.map((p) => p.paperId),
+      // every query, expansions included, gets the best-sentence ranking when the question asks for a fact — as the
+      // analysis (the rules, or the model) saw it
+      sentenceRanking: FACT_SEEKING.has(analysis.intent),
+    });
+    if (found.length === 0) {
+      throw new StepError({ code: "no_content", message: NO_CONTENT_MESSAGE, hint: REBUILD_HINT });
+    }
+    const ranked = rerank(found, { intent: analysis.intent, keywords: analysis.keywords });
+    ctx.record(
+      ranked.map((r, i) => ({
+        chunkUid: r.chunkUid,
+        paperId: r.paperId,
+        page: r.page,
+        stage: "content" as const,
+        rank: i + 1,
+        score: r.rerankScore,
+      })),
+    );
+    return {
+      result: ranked,
+      patch: {
+        title: `Found ${ranked.length} passages in ${new Set(ranked.map((r) => r.paperId)).size} papers`,
+        reasoning:
+          `Searched the full text of the shortlisted papers with all ${queries.length} queries fused ` +
+          `(k = ${CONTENT_SEARCH.k}, MMR ${CONTENT_SEARCH.mmrAlpha}), then re-ranked by keyword coverage` +
+          (analysis.intent === "performance"
+            ? " and numbers (a performance question)."
+            : analysis.intent === "comparison"
+              ? " and comparative wording (a comparison)."
+              : "."),
+        sources: ranked.map(passageSource),
+        confidence: Math.max(...ranked.map((r) => r.relevance)),
+        data: { passages: ranked.length },
+      },
+    };
+  },
+};

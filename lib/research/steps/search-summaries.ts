@@ -1,0 +1,51 @@
+import { type PaperResult, type RetrievalCache, searchSummaries } from "@/lib/search/search";
+import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
+import { paperSource } from "../step-kit";
+import type { SearchStepOf } from "../types";
+
+export const SUMMARY_SEARCH = { k: 8, mmrAlpha: 0.5 } as const;
+
+export function noPapersMessage(question: string): string {
+  return `No papers found relevant to query: "${question}". Try refining your search terms.`;
+}
+
+export interface SummarySearchInput {
+  queries: string[];
+  cache: RetrievalCache;
+}
+
+/** Search of the summary index with every query (k = 8, MMR 0.5): the shortlist of papers for the full-text search. */
+export const summarySearchStep: StepDefinition<SearchStepOf<"summaries">, SummarySearchInput, PaperResult[]> = {
+  card: () =>
+    pendingCard<SearchStepOf<"summaries">>({
+      id: "search_summaries",
+      type: "rag_search",
+      stage: "summaries",
+      title: "Searching paper summaries",
+    }),
+  async run(ctx, { queries, cache }) {
+    ctx.progress({ title: `Searching paper summaries (${queries.length} queries)`, queries });
+    const found = await searchSummaries(ctx.deps.db, queries, ctx.deps.embedder, { ...SUMMARY_SEARCH, cache });
+    ctx.record(
+      found.map((p, i) => ({
+        chunkUid: p.passages[0]?.chunkUid ?? p.paperId,
+        paperId: p.paperId,
+        page: p.passages[0]?.pages[0] ?? null,
+        stage: "summaries" as const,
+        rank: i + 1,
+        score: p.score,
+      })),
+    );
+    if (found.length === 0) throw new StepError({ code: "no_papers", message: noPapersMessage(ctx.question) });
+    return {
+      result: found,
+      patch: {
+        title: `Found ${found.length} relevant ${found.length === 1 ? "paper" : "papers"}`,
+        reasoning: `Searched the summary index (k = ${SUMMARY_SEARCH.k}, MMR ${SUMMARY_SEARCH.mmrAlpha}) with every query; these papers form the shortlist for the full-text search.`,
+        sources: found.map(paperSource),
+        confidence: Math.max(...found.map((p) => p.relevance)),
+        data: { papers: found.map((p) => p.paperId) },
+      },
+    };
+  },
+};

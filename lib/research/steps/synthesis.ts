@@ -1,0 +1,82 @@
+import type { QueryAnalysis } from "../analysis";
+import type { EvidencePassage } from "../citations";
+import { modelIdOf } from "../deps";
+import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
+import { errorMessage } from "../step-kit";
+import { synthesizeExtractive, synthesizeWithLlm } from "../synthesis";
+import type { StepOf } from "../types";
+
+export interface SynthesisInput {
+  evidence: EvidencePassage[];
+  analysis: QueryAnalysis;
+}
+
+/**
+ * Synthesis: with a model, the answer streamed token by token from the evidence only (abandoned when the model sends
+ * nothing for LECTERN_LLM_TIMEOUT_MS, and the extractive answer shown instead); offline, the evidence sentences that
+ * best cover the question, quoted under headings, each cited `[PAPER_ID, page N]`.
+ */
+export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, string> = {
+  card: () => pendingCard<StepOf<"synthesis">>({ id: "synthesis", type: "synthesis", title: "Writing the answer" }),
+  async run(ctx, { evidence, analysis }) {
+    const offline = () => synthesizeExtractive(ctx.question, evidence, analysis);
+    const { llm } = ctx;
+    if (llm) {
+      const model = modelIdOf(llm);
+      ctx.progress({ title: `Writing the answer with ${model}` });
+      let streamed = "";
+      try {
+        const text = await synthesizeWithLlm(llm, ctx.question, evidence, {
+          signal: ctx.signal,
+          idleTimeoutMs: ctx.deps.llmTimeoutMs,
+          onDelta: (t) => {
+            streamed += t;
+            ctx.delta(t);
+          },
+        });
+        return {
+          result: text,
+          patch: {
+            title: "Wrote the answer",
+            reasoning: `${model} wrote the answer from ${evidence.length} passages, told to use nothing else and to cite every sentence.`,
+            data: { method: "llm", model, evidence: evidence.length },
+          },
+        };
+      } catch (e) {
+        if (ctx.stopped()) throw e;
+        const message = `Failed to synthesize research answer: ${errorMessage(e)}`;
+        ctx.warn(`${message}. Showing the offline extractive answer instead.`);
+        const text = offline();
+        if (!text) throw new StepError({ code: "synthesis_failed", message });
+        // the deltas so far are followed by a rule and the fallback (the final `answer` event replaces them all)
+        if (streamed) ctx.delta("\n\n---\n\n");
+        ctx.delta(text);
+        return {
+          result: text,
+          patch: {
+            title: "Wrote an extractive answer (the model failed)",
+            reasoning: `${message}. The answer below quotes the evidence instead.`,
+            data: { method: "extractive", fallback: true, modelError: errorMessage(e), evidence: evidence.length },
+          },
+        };
+      }
+    }
+    const text = offline();
+    if (!text) {
+      throw new StepError({
+        code: "synthesis_failed",
+        message: "Failed to synthesize research answer: no sentence of the retrieved passages addresses the question.",
+      });
+    }
+    // the extractive answer arrives section by section
+    for (const part of text.split(/(?=\n\n## )/)) ctx.delta(part);
+    return {
+      result: text,
+      patch: {
+        title: "Composed an extractive answer",
+        reasoning: `Offline mode: the answer quotes the ${text.split(/\[[^\]]+, page \d+\]/).length - 1} evidence sentences that best cover the question, each cited to its paper and page.`,
+        data: { method: "extractive", evidence: evidence.length },
+      },
+    };
+  },
+};
