@@ -1,9 +1,10 @@
 import type { EmbeddingProvider } from "@/lib/embeddings";
 
 /**
- * Runs once when the Next.js server starts: opens the database and applies pending migrations, so a broken
- * configuration shows up in the server log at start rather than on the first request. With the embedded database
- * this also takes the data directory's lock, so a CLI command on the same directory is refused with a clear message.
+ * Runs once when the Next.js server starts: opens the database, applies pending migrations and upgrades the library
+ * (lib/library/upgrades), so a broken configuration shows up in the server log at start rather than on the first
+ * request. With the embedded database this also takes the data directory's lock, so a CLI command on the same
+ * directory is refused with a clear message.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -12,13 +13,20 @@ export async function register() {
     process.env.LECTERN_PUBLIC_URL = `http://${process.env.HOSTNAME || "127.0.0.1"}:${process.env.PORT}`;
   }
   const { getDbHandle } = await import("@/db");
+  // the library's upgrades run after the migrations, before anything else uses the library (and again whenever the
+  // client has to be opened anew, e.g. by a request after a start without the database)
+  const { runLibraryUpgrades } = await import("@/lib/library/upgrades");
   try {
-    const handle = await getDbHandle("app");
+    const handle = await getDbHandle("app", { prepare: runLibraryUpgrades });
     console.log(`[lectern] database ready (${handle.driver}: ${handle.location})`);
-    const { markInterruptedRuns } = await import("@/db/queries/research");
+    const { recoverInterruptedRuns } = await import("@/lib/research/recovery");
     const { getEnv } = await import("@/lib/env");
-    const interrupted = await markInterruptedRuns(handle.db, { olderThanMs: getEnv().LECTERN_RESEARCH_TIMEOUT_MS });
-    if (interrupted > 0) console.log(`[lectern] ${interrupted} research run(s) interrupted by a restart marked failed`);
+    const interrupted = await recoverInterruptedRuns(handle.db, {
+      driver: handle.driver,
+      runTimeoutMs: getEnv().LECTERN_RESEARCH_TIMEOUT_MS,
+    });
+    if (interrupted > 0)
+      console.log(`[lectern] ${interrupted} research run(s) left by a stopped server marked interrupted`);
   } catch (e) {
     // Keep serving: pages show the error, and the next request tries again (e.g. once PostgreSQL is back).
     console.error(`[lectern] database not available at start: ${(e as Error).message}`);

@@ -17,6 +17,7 @@ import { extractPdf } from "@/lib/ingest/extract";
 import { createExtractionPool } from "@/lib/ingest/extract-pool";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import type { IngestInput } from "@/lib/ingest/progress";
+import { runLibraryUpgrades } from "@/lib/library/upgrades";
 
 const { values } = parseArgs({
   options: {
@@ -83,7 +84,7 @@ async function ingestInto(label: string, url?: string) {
       await a.close();
     };
   }
-  const handle = await openDatabase({ url: dbUrl, dataDir, role: "bench" });
+  const handle = await openDatabase({ url: dbUrl, dataDir, role: "bench", prepare: runLibraryUpgrades });
   const pool = createExtractionPool();
   const ctx = createIngestContext(handle, {
     dataDir,

@@ -22,10 +22,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { openDatabase } from "@/db";
-import { savePaperContent, toStoredVector } from "@/db/queries/ingest";
 import { replaceLatentModel } from "@/db/queries/latent";
 import { getHnswPrecision } from "@/db/queries/meta";
 import { searchVector } from "@/db/queries/search";
+import { toStoredVector } from "@/db/queries/vectors";
 import { EMBEDDING_DIMENSIONS, type HnswPrecision } from "@/db/schema";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
@@ -33,6 +33,8 @@ import { refreshHubness } from "@/lib/embeddings/hubness";
 import { fitLatentModel, LATENT_MODEL, type LatentModel, latentVector } from "@/lib/embeddings/latent";
 import { getEnv } from "@/lib/env";
 import { sentenceTermEnds } from "@/lib/ingest/chunk";
+import { savePaperContent } from "@/lib/ingest/save";
+import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import { createRng } from "@/lib/random";
 import { percentile } from "@/lib/search/eval";
 import { defaultEfSearch, searchContent } from "@/lib/search/search";
@@ -369,7 +371,7 @@ async function main() {
     await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
     await adminQuery(`create database ${DB_NAME}`);
   }
-  const handle = await openDatabase({ url: benchUrl }); // applies the project's migrations
+  const handle = await openDatabase({ url: benchUrl, prepare: runLibraryUpgrades }); // applies the project's migrations
   // the app's searches (searchContent below) embed their queries with the library's stored model
   if (fitted) await replaceLatentModel(handle.db, { ...fitted, model: LATENT_MODEL });
   const pool = new pg.Pool({ connectionString: benchUrl, max: 3 });

@@ -12,6 +12,7 @@ import path from "node:path";
 import { openDatabase } from "@/db";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
+import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import { percentile } from "@/lib/search/eval";
 import { searchContent, searchSummaries } from "@/lib/search/search";
 import { loadBenchQuestions } from "./questions";
@@ -21,7 +22,12 @@ async function main() {
   const file = process.argv.slice(2).find((a) => !a.startsWith("--"));
   const questions = loadBenchQuestions(file ? path.resolve(file) : undefined).questions.map((q) => q.question);
   const env = getEnv();
-  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: "bench:search" });
+  const handle = await openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.dataDir,
+    role: "bench:search",
+    prepare: runLibraryUpgrades,
+  });
   const embedder = getEmbeddingProvider(env);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const warmup = Number(process.env.BENCH_WARMUP ?? 3);

@@ -21,6 +21,7 @@ import { getEmbeddingProvider } from "@/lib/embeddings";
 import { refreshHubness } from "@/lib/embeddings/hubness";
 import { refreshLatentVectors } from "@/lib/embeddings/latent-index";
 import { getEnv } from "@/lib/env";
+import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import {
   EVAL_RETRIEVERS,
   type EvalRetriever,
@@ -80,7 +81,12 @@ async function main() {
   const embedder = getEmbeddingProvider(env);
   if (embedder.kind !== "latent")
     throw new Error(`The seed sweep refits the latent model; the embedder is ${embedder.kind}.`);
-  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: "bench:seeds" });
+  const handle = await openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.dataDir,
+    role: "bench:seeds",
+    prepare: runLibraryUpgrades,
+  });
   /** Per set and retriever, one summary per seed. */
   const runs = new Map<string, EvalSummary[]>();
   const refit = async (seed: number) => {

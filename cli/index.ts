@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { type DbHandle, openDatabase } from "@/db";
 import { getEnv } from "@/lib/env";
 import { isLecternError } from "@/lib/errors";
+import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import { runEdit } from "./commands/edit";
 import { runEval } from "./commands/eval";
 import { runExport } from "./commands/export";
@@ -59,7 +60,13 @@ async function main(argv: string[]): Promise<number> {
   const env = getEnv();
   let handle: DbHandle | undefined;
   try {
-    handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: `cli ${command}` });
+    // every command (migrate too) upgrades the library after the migrations, as the server's start does
+    handle = await openDatabase({
+      url: env.DATABASE_URL,
+      dataDir: env.dataDir,
+      role: `cli ${command}`,
+      prepare: runLibraryUpgrades,
+    });
     switch (command) {
       case "ingest":
         return await runIngest(handle, rest, json);

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { getEnv } from "@/lib/env";
-import { briefError, LecternError } from "@/lib/errors";
+import { LecternError } from "@/lib/errors";
+import { readDatabaseConfig } from "./config";
 import { acquireDataDirLock } from "./lock";
 import * as schema from "./schema";
 
@@ -36,6 +36,12 @@ export interface OpenOptions {
   /** Who holds the PGlite lock (shown to a second process). */
   role?: string;
   migrate?: boolean;
+  /**
+   * Runs after the migrations, before the handle is handed out; when it fails, the handle is closed and the opening
+   * fails. The library's upgrades come in here (`runLibraryUpgrades`, lib/library/upgrades): they compute what lib/
+   * reads off papers, and db/ imports no lib/ code but types and errors.
+   */
+  prepare?: (handle: DbHandle) => Promise<void>;
 }
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
@@ -54,9 +60,10 @@ export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
   const handle = opts.url
     ? await openPostgres(opts.url)
     : await openPglite(opts.dataDir ?? null, opts.role ?? "process");
-  if (opts.migrate !== false) {
+  if (opts.migrate !== false || opts.prepare) {
     try {
-      await migrateDatabase(handle);
+      if (opts.migrate !== false) await migrateDatabase(handle);
+      await opts.prepare?.(handle);
     } catch (e) {
       await handle.close().catch(() => {});
       throw e;
@@ -152,38 +159,6 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       // biome-ignore lint/suspicious/noExplicitAny: as above
       await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
     }
-    const { backfillAuthors, backfillSearchText, backfillSections } = await import("./queries/ingest");
-    // PGlite lives in a WebAssembly heap of its own: its default memory settings stay.
-    const maintenanceWorkMem = handle.driver === "postgres" ? "1GB" : undefined;
-    const t0 = performance.now();
-    const filled = await backfillSearchText(handle.db, { maintenanceWorkMem });
-    if (filled > 0) {
-      const s = ((performance.now() - t0) / 1000).toFixed(1);
-      console.error(`[db] indexed the search terms of ${filled} stored passages in ${s} s`);
-    }
-    // sections, reference-list flags and sentence ends: the library works without them (sections unshown, reference
-    // lists searched, no best-sentence ranking, the latent model fitted again once the flags change), so a failure is
-    // logged and tried again at the next start, and the library opens
-    const t1 = performance.now();
-    await backfillSections(handle.db, {
-      maintenanceWorkMem,
-      onStart: (n) => console.error(`[db] reading the sections and sentences of ${n} stored passages (once)…`),
-    }).then(
-      (changed) => {
-        const s = ((performance.now() - t1) / 1000).toFixed(1);
-        if (changed > 0)
-          console.error(`[db] updated the sections and sentences of ${changed} stored passages in ${s} s`);
-      },
-      (e: unknown) =>
-        console.error(`[db] sections and sentences not read (tried again at the next start): ${briefError(e)}`),
-    );
-    // likewise the authors of papers stored without any, read again by a better reading
-    await backfillAuthors(handle.db).then(
-      (found) => {
-        if (found > 0) console.error(`[db] found the authors of ${found} stored papers`);
-      },
-      (e: unknown) => console.error(`[db] authors not read again (tried again at the next start): ${briefError(e)}`),
-    );
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
     const hint = /extension "vector"|vector\.control|type "vector"/.test(msg)
@@ -193,16 +168,22 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
   }
 }
 
-const globalForDb = globalThis as unknown as { lecternDb?: Promise<DbHandle> };
+const globalForDb = globalThis as unknown as {
+  lecternDb?: Promise<DbHandle>;
+  lecternDbPrepare?: OpenOptions["prepare"];
+};
 
 /**
- * The process-wide database, opened (and migrated) on first use and cached across hot reloads.
- * Nothing connects merely by importing this module.
+ * The process-wide database, opened (and migrated) on first use and cached across hot reloads, where DATABASE_URL and
+ * LECTERN_DATA_DIR say (db/config.ts). Nothing connects merely by importing this module. `prepare` (the server's
+ * start passes the library's upgrades: instrumentation.ts) is kept and runs at every opening of this client — also
+ * when a request opens it again after the start could not.
  */
-export function getDbHandle(role = "app"): Promise<DbHandle> {
+export function getDbHandle(role = "app", { prepare }: Pick<OpenOptions, "prepare"> = {}): Promise<DbHandle> {
+  if (prepare) globalForDb.lecternDbPrepare = prepare;
   if (!globalForDb.lecternDb) {
-    const env = getEnv();
-    const p = openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role });
+    const config = readDatabaseConfig();
+    const p = openDatabase({ ...config, role, prepare: globalForDb.lecternDbPrepare });
     globalForDb.lecternDb = p;
     p.catch(() => {
       // let the next call try again (e.g. the server came back)

@@ -166,14 +166,14 @@ export const chunks = pgTable(
     /**
      * Where each of the chunk's sentences ends, counted in its search terms after the title's (`sentenceTermEnds`,
      * lib/ingest/chunk.ts): with the tsvector's positions, the sentence each query word is in. Null for rows stored
-     * before it existed, until the sections backfill (db/queries/ingest.ts) fills them.
+     * before it existed, until the sections backfill (lib/library/upgrades/sections.ts) fills them.
      */
     sentenceEnds: integer("sentence_ends").array(),
     embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
     /**
      * The terms full-text search indexes (`searchText` of lib/text/terms.ts: the text's words without stop words,
-     * lightly stemmed), written with the row; null only for rows stored before it existed, until the backfill that
-     * runs after migrations (db/index.ts) fills them.
+     * lightly stemmed), written with the row; null only for rows stored before it existed, until the library's
+     * upgrade (lib/library/upgrades/search-text.ts, after the migrations) fills them.
      */
     searchText: text("search_text"),
     tsv: tsvector("tsv").generatedAlwaysAs(sql`to_tsvector('simple', coalesce("search_text", ''))`),

@@ -1,15 +1,14 @@
-import path from "node:path";
 import { z } from "zod";
+import { configurationError, databaseConfigOf, databaseEnvShape, emptyToUndefined } from "@/db/config";
 
 /**
- * Configuration, validated once. Everything reads settings through `getEnv()`; nothing else touches process.env.
+ * Configuration, validated once. Everything reads settings through `getEnv()`; nothing else touches process.env —
+ * but the database client, below lib/, which reads its two keys with their schema in db/config.ts (why there: see
+ * that file). They are validated here with the rest, from that same schema.
  * Parsed lazily so importing a module never fails on a bad variable that module does not need.
  */
-const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-
 const envSchema = z.object({
-  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
-  LECTERN_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./.data")),
+  ...databaseEnvShape,
   LECTERN_MAX_UPLOAD_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().default(100)),
   OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
@@ -34,14 +33,11 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   if (cached) return cached;
   const parsed = envSchema.safeParse(process.env);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Invalid configuration (see .env.example):\n${issues}`);
-  }
+  if (!parsed.success) throw configurationError(parsed.error.issues);
   const e = parsed.data;
   cached = {
     ...e,
-    dataDir: path.resolve(e.LECTERN_DATA_DIR),
+    dataDir: databaseConfigOf(e).dataDir,
     maxUploadBytes: Math.round(e.LECTERN_MAX_UPLOAD_MB * 1024 * 1024),
     // OPENAI_BASE_URL alone is enough for local servers (Ollama, vLLM) that need no key.
     llmConfigured: Boolean(e.OPENAI_API_KEY || e.OPENAI_BASE_URL),

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunkHubness, hnswKeyType, summaryChunkHubness } from "@/db/schema";
 import { setLocal, sqlArray } from "@/db/sql";
-import { lockVectorWrites, type VectorTable, vectorTable } from "./ingest";
 import { getEmbeddingColumnDimensions, getHnswPrecision } from "./meta";
+import { lockVectorWrites, type VectorTable, vectorTable } from "./vectors";
 
 /** Neighbours whose similarities a passage's hubness averages (CSLS's K, Conneau et al. 2018). */
 export const HUBNESS_NEIGHBOURS = 10;

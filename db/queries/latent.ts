@@ -3,9 +3,9 @@ import { type Database, queryRows } from "@/db";
 import { chunks, latentModels, papers } from "@/db/schema";
 import type { LatentModel } from "@/lib/embeddings/latent";
 import { clearHubness } from "./hubness";
-import { type VectorTable, vectorTable } from "./ingest";
+import { type VectorTable, vectorTable } from "./vectors";
 
-export type { VectorTable } from "./ingest";
+export type { VectorTable } from "./vectors";
 
 /** A float32 array as base64 text, stored with `decode(…, 'base64')` (PGlite's driver encodes bytea a byte at a time). */
 function base64Of(a: Float32Array): string {

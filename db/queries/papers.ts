@@ -2,8 +2,8 @@ import { and, asc, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { chunks, type Paper, pages, papers, type Summary, summaries, summaryChunks } from "@/db/schema";
 import { sqlArray, sqlList } from "@/db/sql";
-import { passageSearchText } from "@/lib/text/terms";
 import { noteContentChanged } from "./meta";
+import { type VectorTable, vectorTable } from "./vectors";
 
 // No `import "server-only"` here: the CLI runs these same queries outside Next.js.
 
@@ -228,36 +228,36 @@ export async function writePaperMetadata(
     .where(eq(papers.id, id));
 }
 
+/** The texts of a paper's passages in `table` (page chunks or summary passages). */
+export async function listPassageTexts(
+  db: Database,
+  { table, paperId }: { table: VectorTable; paperId: string },
+): Promise<{ chunkUid: string; text: string }[]> {
+  const t = vectorTable(table);
+  return db.select({ chunkUid: t.chunkUid, text: t.text }).from(t).where(eq(t.paperId, paperId));
+}
+
 /**
- * Rewrites the search terms of a paper's passages (page chunks and summary passages) for a new title, which heads
- * them (`passageSearchText`); their text-search vectors follow (a generated column). Returns the rewritten rows. The
- * caller calls noteContentChanged once its transaction has committed.
+ * Writes the search terms of passages of `table` in one statement; their text-search vectors follow (a generated
+ * column). The terms come computed (`passageSearchText`, lib/text/terms.ts). The caller calls noteContentChanged
+ * once its transaction has committed.
  */
-export async function rewritePassageTerms(
-  tx: Database,
-  { paperId, title }: { paperId: string; title: string },
-): Promise<{ table: "chunks" | "summary_chunks"; chunkUid: string; searchText: string }[]> {
-  const out: { table: "chunks" | "summary_chunks"; chunkUid: string; searchText: string }[] = [];
-  for (const [name, table] of [
-    ["chunks", chunks],
-    ["summary_chunks", summaryChunks],
-  ] as const) {
-    const rows = await tx
-      .select({ chunkUid: table.chunkUid, text: table.text })
-      .from(table)
-      .where(eq(table.paperId, paperId));
-    if (rows.length === 0) continue;
-    const terms = rows.map((r) => passageSearchText(title, r.text));
-    await tx.execute(sql`
-      update ${table} set search_text = u.terms
-      from unnest(${sqlArray(
-        rows.map((r) => r.chunkUid),
-        "text",
-      )}, ${sqlArray(terms, "text")}) as u(uid, terms)
-      where ${table.chunkUid} = u.uid`);
-    rows.forEach((r, i) => {
-      out.push({ table: name, chunkUid: r.chunkUid, searchText: terms[i] ?? "" });
-    });
-  }
-  return out;
+export async function writeSearchText(
+  db: Pick<Database, "execute">,
+  { table, rows }: { table: VectorTable; rows: { chunkUid: string; searchText: string }[] },
+): Promise<void> {
+  if (rows.length === 0) return;
+  const t = vectorTable(table);
+  const uids = sqlArray(
+    rows.map((r) => r.chunkUid),
+    "text",
+  );
+  const terms = sqlArray(
+    rows.map((r) => r.searchText),
+    "text",
+  );
+  await db.execute(sql`
+    update ${t} set search_text = u.terms
+    from unnest(${uids}, ${terms}) as u(uid, terms)
+    where ${t.chunkUid} = u.uid`);
 }

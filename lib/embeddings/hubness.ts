@@ -1,8 +1,8 @@
 import type { Database } from "@/db";
 import { clearHubness, countMissingHubness, fillHubness } from "@/db/queries/hubness";
-import { lockVectorWrites, type VectorTable } from "@/db/queries/ingest";
 import { countRows } from "@/db/queries/latent";
 import { getMeta, setMeta } from "@/db/queries/meta";
+import { lockVectorWrites, type VectorTable } from "@/db/queries/vectors";
 import { sizeDrifted } from "./latent-index";
 
 /**

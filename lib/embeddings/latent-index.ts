@@ -1,5 +1,5 @@
 import type { Database } from "@/db";
-import { lockVectorWrites, updateEmbeddings, withIndexesRebuilt } from "@/db/queries/ingest";
+import { updateEmbeddings, withIndexesRebuilt } from "@/db/queries/ingest";
 import {
   countRows,
   getLatentModelInfo,
@@ -10,6 +10,7 @@ import {
   type VectorTable,
 } from "@/db/queries/latent";
 import { FIT_VERSION_META_KEY, getMeta, isEmbeddedDatabase, setMeta } from "@/db/queries/meta";
+import { lockVectorWrites } from "@/db/queries/vectors";
 import { searchText } from "@/lib/text/terms";
 import {
   DEFAULT_LATENT_DIMENSIONS,

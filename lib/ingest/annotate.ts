@@ -14,8 +14,9 @@ export interface ChunkAnnotation {
 
 /**
  * The annotations of a paper's page chunks, in their order. Ingestion stores them with the chunks; the sections
- * backfill (db/queries/ingest.ts `backfillSections`) writes them again for stored chunks when SECTIONS_VERSION says
- * this reading has changed — one function for both, so a library read before a change ends up as one ingested after.
+ * backfill (lib/library/upgrades/sections.ts `backfillSections`) writes them again for stored chunks when
+ * SECTIONS_VERSION says this reading has changed — one function for both, so a library read before a change ends up
+ * as one ingested after.
  */
 export function annotateChunks(
   pages: { pageNumber: number; text: string }[],

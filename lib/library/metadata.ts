@@ -1,18 +1,20 @@
 import { z } from "zod";
 import type { Database } from "@/db";
-import { lockVectorWrites } from "@/db/queries/ingest";
 import { getMeta, noteContentChanged } from "@/db/queries/meta";
 import {
   getPaperMetadataForUpdate,
+  listPassageTexts,
   type MetadataFields,
-  rewritePassageTerms,
   writePaperMetadata,
+  writeSearchText,
 } from "@/db/queries/papers";
+import { lockVectorWrites, type VectorTable } from "@/db/queries/vectors";
 import { EMBEDDING_META_KEY } from "@/lib/embeddings/guard";
 import { reprojectLatentVectors } from "@/lib/embeddings/latent-index";
 import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { asDatabaseUnavailable, briefError, LecternError } from "@/lib/errors";
+import { passageSearchText } from "@/lib/text/terms";
 
 /** The metadata a user may correct. The paper's id never changes: answers and saved runs cite it. */
 export const editableFields = ["title", "authors", "year", "publishedDate", "categories", "doi", "arxivId"] as const;
@@ -189,4 +191,23 @@ async function applyEdit(
     }
     return { changed, metadata: { ...next, editedFields }, reindexed };
   });
+}
+
+/**
+ * Rewrites the search terms of a paper's passages (page chunks and summary passages) for a new title, which heads
+ * them (`passageSearchText`); their text-search vectors follow (a generated column). Returns the rewritten rows. The
+ * caller calls noteContentChanged once its transaction has committed.
+ */
+async function rewritePassageTerms(
+  tx: Database,
+  { paperId, title }: { paperId: string; title: string },
+): Promise<{ table: VectorTable; chunkUid: string; searchText: string }[]> {
+  const out: { table: VectorTable; chunkUid: string; searchText: string }[] = [];
+  for (const table of ["chunks", "summary_chunks"] as const) {
+    const passages = await listPassageTexts(tx, { table, paperId });
+    const rows = passages.map((p) => ({ chunkUid: p.chunkUid, searchText: passageSearchText(title, p.text) }));
+    await writeSearchText(tx, { table, rows });
+    for (const r of rows) out.push({ table, ...r });
+  }
+  return out;
 }

@@ -1,23 +1,21 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DbHandle, queryRows } from "@/db";
-import {
-  AUTHORS_VERSION,
-  backfillAuthors,
-  backfillSearchText,
-  backfillSections,
-  SEARCH_TEXT_VERSION,
-  SECTIONS_VERSION,
-} from "@/db/queries/ingest";
 import { getMeta, setMeta } from "@/db/queries/meta";
 import { chunks, pages, papers, summaryChunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { sentenceTermEnds } from "@/lib/ingest/chunk";
 import { passageSearchText, searchText } from "@/lib/text/terms";
+import { AUTHORS_VERSION, backfillAuthors } from "./authors";
+import { runLibraryUpgrades } from "./index";
+import { backfillSearchText, SEARCH_TEXT_VERSION } from "./search-text";
+import { backfillSections, SECTIONS_VERSION } from "./sections";
 
 let handle: DbHandle;
 beforeAll(async () => {
   handle = await createTestDatabase();
+  // a new library, as the server's start and the CLI open it: migrated, then upgraded (every version recorded)
+  await runLibraryUpgrades(handle);
 });
 afterAll(async () => {
   await handle?.close();
@@ -46,6 +44,19 @@ async function chunkIndexes(db: Database): Promise<string[]> {
   );
   return rows.map((r) => r.indexname);
 }
+
+describe("runLibraryUpgrades", () => {
+  it("records every upgrade's version in a new library, and then finds nothing to do", async () => {
+    const { db } = handle;
+    expect(await getMeta(db, { key: "search_text_version" })).toBe(SEARCH_TEXT_VERSION);
+    expect(await getMeta(db, { key: "chunk_sections_version" })).toBe(SECTIONS_VERSION);
+    expect(await getMeta(db, { key: "paper_authors_version" })).toBe(AUTHORS_VERSION);
+    const meta = sql`select key, xmin::text as xmin from library_meta order by key`;
+    const before = await queryRows<{ key: string; xmin: string }>(db, meta);
+    await runLibraryUpgrades(handle);
+    expect(await queryRows<{ key: string; xmin: string }>(db, meta)).toEqual(before);
+  });
+});
 
 describe("backfillSearchText", () => {
   it("indexes rows stored before search_text existed, in batches, and then has nothing left to do", async () => {
