@@ -311,6 +311,31 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     expect(state.warnings.some((w) => w.startsWith("Failed to synthesize research answer:"))).toBe(true);
   });
 
+  it("abandons a streamed answer the model stops sending mid-stream, and shows the extractive answer", async () => {
+    const model = mockModel({
+      reply: (prompt, kind) =>
+        kind === "stream"
+          ? `## Answer\n\n${sourcesInPrompt(prompt)[0]?.firstSentence} and then the server went quiet`
+          : '{"intent": "technical", "confidence": 0.9, "keywords": ["dot products", "square root"]}',
+      stallStreamAfterChars: 20,
+    });
+    // the run may last 30 s: only the per-call timeout can end the stalled stream this early
+    const { state, events } = await run(QUESTION, { chatModel: model, llmTimeoutMs: 300, runTimeoutMs: 30_000 });
+    expect(state.status).toBe("completed");
+    const synthesis = state.steps.find((s) => s.id === "synthesis");
+    expect(synthesis?.status).toBe("completed");
+    expect(synthesis?.data).toMatchObject({ method: "extractive", fallback: true });
+    expect(synthesis?.type === "synthesis" && synthesis.data?.modelError).toMatch(/sent nothing for 300 ms/);
+    expect(state.warnings.some((w) => /^Failed to synthesize research answer: The model sent nothing/.test(w))).toBe(
+      true,
+    );
+    // what the model had sent, then the rule, then the extractive answer; the final answer is the extractive one
+    const deltas = events.flatMap((e) => (e.kind === "answer_delta" ? [e.text] : []));
+    expect(deltas).toContain("\n\n---\n\n");
+    expect(state.answer).not.toContain("the server went quiet");
+    expect(state.citations.length).toBeGreaterThan(0);
+  });
+
   it("stops the whole run at its timeout", async () => {
     const { model } = citingModel({ delayMs: 5_000 });
     const { state } = await run("RWKV scaling", { chatModel: model, llmTimeoutMs: 10_000, runTimeoutMs: 200 });

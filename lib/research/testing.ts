@@ -50,6 +50,8 @@ export interface MockModelOptions {
   modelId?: string;
   /** Sum of the time spent inside calls (for overhead measurements). */
   onCallTime?: (ms: number) => void;
+  /** A streamed reply sends this many characters, then nothing more, never ending (and ignoring its abort signal). */
+  stallStreamAfterChars?: number;
 }
 
 export function mockModel(o: MockModelOptions): MockLanguageModelV4 {
@@ -82,6 +84,18 @@ export function mockModel(o: MockModelOptions): MockLanguageModelV4 {
         ];
         for (let i = 0; i < text.length; i += size)
           chunks.push({ type: "text-delta", id: "t", delta: text.slice(i, i + size) });
+        if (o.stallStreamAfterChars !== undefined) {
+          const sent = text.slice(0, o.stallStreamAfterChars);
+          const stalled = new ReadableStream<LanguageModelV4StreamPart>({
+            start(controller) {
+              controller.enqueue({ type: "stream-start", warnings: [] });
+              controller.enqueue({ type: "text-start", id: "t" });
+              if (sent) controller.enqueue({ type: "text-delta", id: "t", delta: sent });
+              // and then nothing, ever: a server that stopped responding mid-answer
+            },
+          });
+          return { stream: stalled };
+        }
         chunks.push(
           { type: "text-end", id: "t" },
           { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
