@@ -20,6 +20,7 @@ import { type Database, openDatabase } from "@/db";
 import { getPageText, listPaperFileNames } from "@/db/queries/papers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
+import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import type { ResearchDeps } from "@/lib/research/deps";
 import { runResearch } from "@/lib/research/orchestrator";
 import { startRun, waitForRun } from "@/lib/research/runs";
@@ -344,7 +345,12 @@ async function main() {
   const env = getEnv();
   const log = (s: string) => (args.json ? process.stderr.write(`${s}\n`) : console.log(s));
   const tOpen = performance.now();
-  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, role: "bench:research" });
+  const handle = await openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.dataDir,
+    role: "bench:research",
+    prepare: runLibraryUpgrades,
+  });
   const openMs = performance.now() - tOpen;
   const embedder = getEmbeddingProvider(env);
   const offline: ResearchDeps = {
