@@ -1,3 +1,5 @@
+// must come first: clears empty OPENAI_* variables before the SDK reads them (see the module)
+import "@/lib/ai/sdk-env";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import { type Env, getEnv } from "@/lib/env";

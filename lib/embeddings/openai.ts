@@ -1,3 +1,5 @@
+// must come first: clears empty OPENAI_* variables before the SDK reads them (see the module)
+import "@/lib/ai/sdk-env";
 import { createOpenAI } from "@ai-sdk/openai";
 import { type EmbeddingModel, embedMany } from "ai";
 import { OPENAI_DEFAULT_BASE_URL, PLACEHOLDER_API_KEY } from "@/lib/ai/providers";
