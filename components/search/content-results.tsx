@@ -3,13 +3,13 @@
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { paperHref } from "@/components/library/types";
-import { Badge, badgeVariants } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
 import { bestExcerpt, type Span, type TermMatcher } from "./emphasis";
 import { EmphasizedText } from "./emphasized-text";
 import { groupByPaper, type PaperGroup } from "./group-results";
 import { RankingDetails } from "./ranking-details";
+import { ResultCard } from "./result-card";
 import type { PassageHit } from "./types";
 
 /** The viewer at the passage's page with `span` (offsets into the passage) highlighted. */
@@ -19,11 +19,6 @@ function viewerHref(hit: PassageHit, span: Span): string {
 
 /** Passages shown per paper before "show more". */
 const PASSAGES_SHOWN = 3;
-
-export const pageChipClass = cn(
-  badgeVariants({ variant: "secondary" }),
-  "h-6 px-2 tabular-nums outline-none hover:bg-primary hover:text-primary-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50",
-);
 
 function Passage({ hit, excerpt, matcher }: { hit: PassageHit; excerpt: Span; matcher: TermMatcher }) {
   const [whole, setWhole] = useState(false);
@@ -93,43 +88,13 @@ function Group({ group, matcher }: { group: PaperGroup; matcher: TermMatcher }) 
   const hidden = group.hits.length - shown.length;
   return (
     <li>
-      <article
-        className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs"
-        aria-labelledby={`group-${group.paperId}`}
-        data-testid="result-group"
-        data-paper-id={group.paperId}
+      <ResultCard
+        paperId={group.paperId}
+        title={group.title}
+        details={[group.year, `${group.hits.length} ${group.hits.length === 1 ? "passage" : "passages"}`]}
+        pages={group.pages.map(({ page, hit }) => ({ page, href: viewerHref(hit, excerptOf(hit)) }))}
+        pagesLabel={`Pages with matches in ${group.title}`}
       >
-        <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 px-4 pt-3.5 pb-3">
-          <div className="min-w-0 space-y-0.5">
-            <h2 id={`group-${group.paperId}`} className="font-medium leading-snug">
-              <Link
-                href={paperHref(group.paperId)}
-                className="rounded-sm outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                data-testid="result-title"
-              >
-                {group.title}
-              </Link>
-            </h2>
-            <p className="text-muted-foreground text-xs">
-              {[group.year, `${group.hits.length} ${group.hits.length === 1 ? "passage" : "passages"}`]
-                .filter(Boolean)
-                .join(" · ")}
-            </p>
-          </div>
-          <nav aria-label={`Pages with matches in ${group.title}`} className="flex flex-wrap gap-1">
-            {group.pages.map(({ page, hit }) => (
-              <Link
-                key={page}
-                href={viewerHref(hit, excerptOf(hit))}
-                className={pageChipClass}
-                data-testid="page-chip"
-                data-page={page}
-              >
-                p. {page}
-              </Link>
-            ))}
-          </nav>
-        </header>
         <ol className="divide-y border-t">
           {shown.map((hit) => (
             <Passage key={hit.chunkUid} hit={hit} excerpt={excerptOf(hit)} matcher={matcher} />
@@ -151,7 +116,7 @@ function Group({ group, matcher }: { group: PaperGroup; matcher: TermMatcher }) 
             </Button>
           </div>
         )}
-      </article>
+      </ResultCard>
     </li>
   );
 }

@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { formatAuthors } from "@/components/library/format";
 import { paperHref } from "@/components/library/types";
-import { pageChipClass } from "./content-results";
 import type { TermMatcher } from "./emphasis";
 import { EmphasizedText } from "./emphasized-text";
 import { RankingDetails } from "./ranking-details";
+import { ResultCard } from "./result-card";
 import { summaryPageLinks, summaryPlainText } from "./summary-passage";
 import type { SummaryHit } from "./types";
 
@@ -22,43 +22,13 @@ function Paper({ hit, matcher }: { hit: SummaryHit; matcher: TermMatcher }) {
   const chips = [...pages.entries()].sort((a, b) => a[0] - b[0]);
   return (
     <li>
-      <article
-        className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs"
-        aria-labelledby={`summary-${hit.paperId}`}
-        data-testid="result-group"
-        data-paper-id={hit.paperId}
+      <ResultCard
+        paperId={hit.paperId}
+        title={hit.title}
+        details={[hit.year, formatAuthors(hit.authors)]}
+        pages={chips.map(([page, passage]) => ({ page, href: paperHref(hit.paperId, { page, hl: passage }) }))}
+        pagesLabel={`Pages cited by the summary of ${hit.title}`}
       >
-        <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 px-4 pt-3.5 pb-3">
-          <div className="min-w-0 space-y-0.5">
-            <h2 id={`summary-${hit.paperId}`} className="font-medium leading-snug">
-              <Link
-                href={paperHref(hit.paperId)}
-                className="rounded-sm outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                data-testid="result-title"
-              >
-                {hit.title}
-              </Link>
-            </h2>
-            <p className="truncate text-muted-foreground text-xs">
-              {[hit.year, formatAuthors(hit.authors)].filter(Boolean).join(" · ")}
-            </p>
-          </div>
-          {chips.length > 0 && (
-            <nav aria-label={`Pages cited by the summary of ${hit.title}`} className="flex flex-wrap gap-1">
-              {chips.map(([page, passage]) => (
-                <Link
-                  key={page}
-                  href={paperHref(hit.paperId, { page, hl: passage })}
-                  className={pageChipClass}
-                  data-testid="page-chip"
-                  data-page={page}
-                >
-                  p. {page}
-                </Link>
-              ))}
-            </nav>
-          )}
-        </header>
         <ol className="divide-y border-t">
           {passages.map((p) => {
             const first = p.links[0];
@@ -89,7 +59,7 @@ function Paper({ hit, matcher }: { hit: SummaryHit; matcher: TermMatcher }) {
             );
           })}
         </ol>
-      </article>
+      </ResultCard>
     </li>
   );
 }
