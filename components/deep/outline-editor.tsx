@@ -45,6 +45,40 @@ function FieldError({ id, issue }: { id: string; issue: DraftIssue | undefined }
   );
 }
 
+/** One bound of the outline's year range, as typed (checked with the rest of the draft). */
+function YearInput({
+  bound,
+  value,
+  dispatch,
+  errorId,
+  disabled,
+}: {
+  bound: "from" | "to";
+  value: string;
+  dispatch: (a: EditorAction) => void;
+  /** The years' error message, when one shows: the input is marked invalid and described by it. */
+  errorId: string | undefined;
+  disabled: boolean;
+}) {
+  const label = bound === "from" ? "From" : "To";
+  return (
+    <Input
+      value={value}
+      onChange={(e) => dispatch({ type: "set_year", bound, value: e.target.value })}
+      inputMode="numeric"
+      placeholder={label}
+      aria-label={`${label} year`}
+      aria-invalid={errorId ? true : undefined}
+      aria-describedby={errorId}
+      disabled={disabled}
+      className="h-8 w-24 tabular-nums"
+      data-testid={`outline-year-${bound}`}
+      // Run focuses the field of the first problem: for the years, the range's first input
+      data-field-key={bound === "from" ? "years" : undefined}
+    />
+  );
+}
+
 const selectClass =
   "h-9 rounded-md border border-input bg-transparent px-2 text-sm shadow-xs outline-none transition-[color,box-shadow] focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50 dark:bg-input/30 [&>option]:bg-popover [&>option]:text-popover-foreground";
 
@@ -350,6 +384,7 @@ export function OutlineEditor({
   };
 
   const canUndo = state.past.length > 0;
+  const yearsErrorId = visible.has("years") ? `${id}-years-error` : undefined;
   const canRedo = state.future.length > 0;
   const blocking = attempted ? issues : [];
 
@@ -399,34 +434,11 @@ export function OutlineEditor({
           Years <span className="font-normal text-muted-foreground">(optional; every search keeps to them)</span>
         </legend>
         <div className="flex items-center gap-2">
-          <Input
-            value={draft.year_from}
-            onChange={(e) => dispatch({ type: "set_year", bound: "from", value: e.target.value })}
-            inputMode="numeric"
-            placeholder="From"
-            aria-label="From year"
-            aria-invalid={visible.has("years") ? true : undefined}
-            aria-describedby={visible.has("years") ? `${id}-years-error` : undefined}
-            disabled={busy}
-            className="h-8 w-24 tabular-nums"
-            data-testid="outline-year-from"
-            data-field-key="years"
-          />
+          <YearInput bound="from" value={draft.year_from} dispatch={dispatch} errorId={yearsErrorId} disabled={busy} />
           <span className="text-muted-foreground" aria-hidden>
             –
           </span>
-          <Input
-            value={draft.year_to}
-            onChange={(e) => dispatch({ type: "set_year", bound: "to", value: e.target.value })}
-            inputMode="numeric"
-            placeholder="To"
-            aria-label="To year"
-            aria-invalid={visible.has("years") ? true : undefined}
-            aria-describedby={visible.has("years") ? `${id}-years-error` : undefined}
-            disabled={busy}
-            className="h-8 w-24 tabular-nums"
-            data-testid="outline-year-to"
-          />
+          <YearInput bound="to" value={draft.year_to} dispatch={dispatch} errorId={yearsErrorId} disabled={busy} />
         </div>
         <FieldError id={`${id}-years-error`} issue={visible.get("years")} />
       </fieldset>
