@@ -1,15 +1,12 @@
 import fs from "node:fs";
-// Relative import: Playwright does not resolve the `@/` alias.
-import { makeTestPdf } from "../lib/testing/pdf";
-import { expect, test } from "./fixtures";
+import { expect, type LibraryPaper, test } from "./fixtures";
 import { DeepResearchPage } from "./pages/deep-research";
-import { LibraryPage } from "./pages/library";
 import { ResearchPage } from "./pages/research";
 
 /**
- * Deep research end to end, over two papers of this file's own (uploaded before the tests, deleted after them; other
- * specs' papers may be in the library too). The e2e server runs offline: clarifying questions and the outline are
- * built from the library, and every section is extractive, quoting the papers with their citations.
+ * Deep research end to end, over two papers of this file's own (`library`: uploaded before the tests, deleted after
+ * them). The e2e server runs offline: clarifying questions and the outline are built from the library, and every
+ * section is extractive, quoting the papers with their citations.
  */
 const A_ID = "2407.03141v1";
 const A_TITLE = "Salinity Drift in Tidal Pool Sensor Networks";
@@ -59,9 +56,9 @@ const B_PAGES = [
     "Radios sleep while submerged and send buffered readings at low tide.",
   ].join("\n"),
 ];
-const FILES = [
-  { name: "deep-e2e-tidal-salinity.pdf", id: A_ID, pages: A_PAGES, title: A_TITLE, author: A_AUTHORS },
-  { name: "deep-e2e-tide-radios.pdf", id: B_ID, pages: B_PAGES, title: B_TITLE, author: "Hedy Lamarr" },
+const PAPERS: LibraryPaper[] = [
+  { fileName: "deep-e2e-tidal-salinity.pdf", id: A_ID, pages: A_PAGES, title: A_TITLE, author: A_AUTHORS },
+  { fileName: "deep-e2e-tide-radios.pdf", id: B_ID, pages: B_PAGES, title: B_TITLE, author: "Hedy Lamarr" },
 ];
 
 const QUESTION = "How do tidal pool sensor networks measure salinity and handle drift?";
@@ -74,42 +71,14 @@ function fold(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
+test.use({ library: { papers: PAPERS } });
+
 test.describe
   .serial("deep research", () => {
     /** The first run (v1), its rerun (v2) and the improved version (v3). */
     const runs: string[] = [];
     let addedId = "";
     let removedTopic = "";
-
-    test.beforeAll(async ({ browser }) => {
-      const page = await browser.newPage();
-      const library = new LibraryPage(page);
-      await library.goto();
-      for (const f of FILES) {
-        const bytes = await makeTestPdf({ pages: f.pages, title: f.title, author: f.author });
-        await page
-          .getByTestId("upload-input")
-          .setInputFiles({ name: f.name, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
-        await expect(library.uploadItem(f.name)).toHaveAttribute("data-status", /^(ingested|replaced|unchanged)$/, {
-          timeout: 60_000,
-        });
-        await expect(library.row(f.id)).toBeVisible();
-      }
-      await page.close();
-    });
-
-    test.afterAll(async ({ browser }) => {
-      const page = await browser.newPage();
-      const library = new LibraryPage(page);
-      await library.goto();
-      for (const f of FILES) {
-        if (await library.row(f.id).isVisible()) {
-          await library.deletePaper(f.id);
-          await expect(library.row(f.id)).toHaveCount(0);
-        }
-      }
-      await page.close();
-    });
 
     test("clarify, edit the outline, run: per-point steps stream into a sectioned review with working citations", async ({
       page,

@@ -1,16 +1,26 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test as base, expect } from "@playwright/test";
+import { type Browser, test as base, expect, type Page } from "@playwright/test";
 // Relative import: Playwright does not resolve the `@/` alias.
 import { makeTestPdf } from "../lib/testing/pdf";
+import { LibraryPage } from "./pages/library";
 
 /**
- * Shared e2e fixtures: generated PDFs written to a fresh temp directory per test (deleted afterwards).
+ * Shared e2e fixtures:
  *
- *   test("upload", async ({ page, pdfFiles }) => {
- *     await page.getByLabel("Upload").setInputFiles(pdfFiles.paper);
- *   });
+ * - `pdfFiles`: generated PDFs written to a fresh temp directory per test (deleted afterwards), for tests of the upload
+ *   itself.
+ *
+ *     test("upload", async ({ page, pdfFiles }) => {
+ *       await page.getByLabel("Upload").setInputFiles(pdfFiles.paper);
+ *     });
+ *
+ * - `library`: the papers a spec file's tests search and cite, uploaded through the library page before the file's
+ *   first test and deleted after its last (by `libraryPapers`), so a file neither needs nor disturbs the papers of
+ *   other files.
+ *
+ *     test.use({ library: { papers: [{ id: "2402.04321v1", fileName: "x.pdf", title, author, pages }] } });
  */
 
 // ---- The main test paper (3 pages, arXiv-like) --------------------------------------------------------------------
@@ -109,7 +119,71 @@ export async function writePdfFiles(dir: string): Promise<PdfFiles> {
   return files;
 }
 
-export const test = base.extend<{ pdfFiles: PdfFiles }>({
+// ---- Papers a spec file uploads for its tests -----------------------------------------------------------------------
+
+/** A generated paper for the `library` option. */
+export interface LibraryPaper {
+  /** The arXiv id stamped on its first page: the paper's id in the library. */
+  id: string;
+  /** The upload's file name (unique to the spec, so its upload row is its own). */
+  fileName: string;
+  title: string;
+  author: string;
+  /** Text of each page (see makeTestPdf). */
+  pages: readonly string[];
+}
+
+/** Uploads the papers through the library page, one after the other, and waits until each is listed. */
+async function uploadPapers(page: Page, papers: readonly LibraryPaper[]): Promise<void> {
+  const library = new LibraryPage(page);
+  await library.goto();
+  for (const paper of papers) {
+    const bytes = await makeTestPdf({ pages: [...paper.pages], title: paper.title, author: paper.author });
+    await page
+      .getByTestId("upload-input")
+      .setInputFiles({ name: paper.fileName, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
+    // another run may have left the paper in (a stopped test run, a reused server): then it is replaced or unchanged
+    await expect(library.uploadItem(paper.fileName)).toHaveAttribute("data-status", /^(ingested|replaced|unchanged)$/, {
+      timeout: 60_000,
+    });
+    await expect(library.row(paper.id)).toBeVisible();
+  }
+}
+
+/** Deletes the papers that are still in the library (a test may have deleted one itself). */
+async function removePapers(page: Page, papers: readonly LibraryPaper[]): Promise<void> {
+  const library = new LibraryPage(page);
+  await library.goto();
+  for (const paper of papers) {
+    if (await library.row(paper.id).isVisible()) {
+      await library.deletePaper(paper.id);
+      await expect(library.row(paper.id)).toHaveCount(0);
+    }
+  }
+}
+
+/** A page of its own, outside any test's context, closed afterwards. */
+async function withPage(browser: Browser, baseURL: string | undefined, fn: (page: Page) => Promise<void>) {
+  const context = await browser.newContext({ baseURL });
+  try {
+    await fn(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+export const test = base.extend<
+  { pdfFiles: PdfFiles },
+  {
+    /**
+     * What this spec file's tests need in the library, set with a top-level `test.use({ library: { papers } })`. (An
+     * object, not the array itself: Playwright reads an array given to `test.use` as a [value, options] pair.)
+     */
+    library: { papers: readonly LibraryPaper[] };
+    /** Uploads `library.papers` before the file's first test and deletes them after its last (automatic). */
+    libraryPapers: readonly LibraryPaper[];
+  }
+>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructured first argument
   pdfFiles: async ({}, use) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-e2e-"));
@@ -119,6 +193,28 @@ export const test = base.extend<{ pdfFiles: PdfFiles }>({
       fs.rmSync(dir, { recursive: true, force: true });
     }
   },
+
+  library: [{ papers: [] }, { scope: "worker", option: true }],
+
+  // A worker fixture, so the papers are uploaded once for the file rather than for every test. A file's own
+  // `test.use({ library })` gives it a worker of its own (Playwright starts a new worker for each set of worker
+  // options), and Playwright stops the previous worker — running this teardown — before that one starts: the next
+  // file finds the library without these papers (library.spec.ts starts from an empty library).
+  libraryPapers: [
+    async ({ library: { papers }, browser }, use, workerInfo) => {
+      const { baseURL } = workerInfo.project.use;
+      if (papers.length === 0) return use(papers);
+      try {
+        await withPage(browser, baseURL, (page) => uploadPapers(page, papers));
+        await use(papers);
+      } finally {
+        // also after a failed upload: the papers that did go in come out again
+        await withPage(browser, baseURL, (page) => removePapers(page, papers));
+      }
+    },
+    // uploads take a few seconds each on 2 cores, up to a minute each when the server is cold
+    { scope: "worker", auto: true, timeout: 180_000 },
+  ],
 });
 
 export { expect };

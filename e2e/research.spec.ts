@@ -1,13 +1,10 @@
-// Relative import: Playwright does not resolve the `@/` alias.
-import { makeTestPdf } from "../lib/testing/pdf";
 import { expect, test } from "./fixtures";
-import { LibraryPage } from "./pages/library";
 import { PaperPage } from "./pages/paper";
 import { ResearchPage } from "./pages/research";
 
 /**
- * Research runs against a paper of this file's own (uploaded before the tests, deleted after them), so the spec
- * neither needs nor disturbs the papers of other specs. The e2e server runs offline: the answer is the extractive
+ * Research runs against a paper of this file's own (`library`: uploaded before the tests, deleted after them), so the
+ * spec neither needs nor disturbs the papers of other specs. The e2e server runs offline: the answer is the extractive
  * one, quoting the paper's sentences with their citations.
  */
 const PAPER_ID = "2402.04321v1";
@@ -55,35 +52,17 @@ const PLAN = [
   "formatting",
 ];
 
+test.use({
+  library: {
+    papers: [
+      { id: PAPER_ID, fileName: FILE_NAME, title: TITLE, author: "Rosalind Franklin, Claude Shannon", pages: PAGES },
+    ],
+  },
+});
+
 test.describe
   .serial("research", () => {
     let runId = "";
-
-    test.beforeAll(async ({ browser }) => {
-      const page = await browser.newPage();
-      const library = new LibraryPage(page);
-      await library.goto();
-      const bytes = await makeTestPdf({ pages: PAGES, title: TITLE, author: "Rosalind Franklin, Claude Shannon" });
-      await page
-        .getByTestId("upload-input")
-        .setInputFiles({ name: FILE_NAME, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
-      await expect(library.uploadItem(FILE_NAME)).toHaveAttribute("data-status", /^(ingested|replaced|unchanged)$/, {
-        timeout: 60_000,
-      });
-      await expect(library.row(PAPER_ID)).toBeVisible();
-      await page.close();
-    });
-
-    test.afterAll(async ({ browser }) => {
-      const page = await browser.newPage();
-      const library = new LibraryPage(page);
-      await library.goto();
-      if (await library.row(PAPER_ID).isVisible()) {
-        await library.deletePaper(PAPER_ID);
-        await expect(library.row(PAPER_ID)).toHaveCount(0);
-      }
-      await page.close();
-    });
 
     test("a question runs step by step into a cited answer, with a shareable address", async ({ page }) => {
       const research = new ResearchPage(page);

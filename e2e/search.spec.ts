@@ -1,14 +1,11 @@
-// Relative import: Playwright does not resolve the `@/` alias.
-import { makeTestPdf } from "../lib/testing/pdf";
 import { expect, HIGHLIGHT_PAGE, PAPER_ARXIV_STAMP, PAPER_AUTHORS, PAPER_PAGES, PAPER_TITLE, test } from "./fixtures";
-import { LibraryPage } from "./pages/library";
 import { PaperPage } from "./pages/paper";
 import { SearchPage } from "./pages/search";
 
 /**
  * The search page against a paper of its own: the fixture paper (HIGHLIGHT_SENTENCE on page 2) under another arXiv id
- * and category, uploaded before the tests and deleted after them, so this file neither needs nor disturbs the papers
- * of other specs. Each test starts from a URL; none depends on another.
+ * and category, uploaded before the tests and deleted after them (`library`), so this file neither needs nor disturbs
+ * the papers of other specs. Each test starts from a URL; none depends on another.
  */
 const PAPER_ID = "2301.05678v1";
 const FILE_NAME = "search-e2e-sparse-retrieval.pdf";
@@ -33,33 +30,13 @@ const REFERENCES_QUERY = "Okapi TREC probabilistic relevance framework";
 /** A paraphrase of HIGHLIGHT_SENTENCE ("Reciprocal rank fusion of the lexicographic and dense lists lifts recall…"). */
 const QUESTION = "Does fusing the lexicographic and dense rankings lift recall?";
 
+test.use({
+  library: {
+    papers: [{ id: PAPER_ID, fileName: FILE_NAME, title: PAPER_TITLE, author: PAPER_AUTHORS.join(", "), pages: PAGES }],
+  },
+});
+
 test.describe("search", () => {
-  test.beforeAll(async ({ browser }) => {
-    const page = await browser.newPage();
-    const library = new LibraryPage(page);
-    await library.goto();
-    const bytes = await makeTestPdf({ pages: PAGES, title: PAPER_TITLE, author: PAPER_AUTHORS.join(", ") });
-    await page
-      .getByTestId("upload-input")
-      .setInputFiles({ name: FILE_NAME, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
-    await expect(library.uploadItem(FILE_NAME)).toHaveAttribute("data-status", /^(ingested|replaced|unchanged)$/, {
-      timeout: 60_000,
-    });
-    await expect(library.row(PAPER_ID)).toBeVisible();
-    await page.close();
-  });
-
-  test.afterAll(async ({ browser }) => {
-    const page = await browser.newPage();
-    const library = new LibraryPage(page);
-    await library.goto();
-    if (await library.row(PAPER_ID).isVisible()) {
-      await library.deletePaper(PAPER_ID);
-      await expect(library.row(PAPER_ID)).toHaveCount(0);
-    }
-    await page.close();
-  });
-
   test("a paraphrased question finds the passage under its paper, says why, and opens it highlighted", async ({
     page,
   }) => {
