@@ -8,6 +8,22 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Lectern", template: "%s · Lectern" },
   description: "A research assistant over your library of research papers.",
+  icons: { icon: { url: "/icon.svg", type: "image/svg+xml" } },
+  // The card shown where a link to the app is shared (a run page sets its question as the title). No metadataBase:
+  // the app does not know the address it is reached at, so Next makes the image's URL absolute with its fallback,
+  // http://localhost:$PORT — right for the app run locally — and says so once in the server's log.
+  openGraph: {
+    siteName: "Lectern",
+    type: "website",
+    images: [
+      {
+        url: "/og-image.png",
+        width: 1200,
+        height: 630,
+        alt: "Lectern: answers from your own research papers, every claim cited to its page",
+      },
+    ],
+  },
 };
 
 export const viewport: Viewport = {

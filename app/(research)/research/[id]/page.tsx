@@ -1,4 +1,4 @@
-import type { Metadata } from "next";
+import type { Metadata, ResolvingMetadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ResearchView } from "@/components/research/research-view";
@@ -27,11 +27,13 @@ const loadRun = cache(async (rawId: string): Promise<ResearchRunView | null> => 
   return { run, live: run.status === "running" && isRunLive(run.runId), feedback };
 });
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({ params }: Props, parent: ResolvingMetadata): Promise<Metadata> {
   const view = await loadRun((await params).id);
   if (!view) return { title: "Research run not found" };
   const q = view.run.question;
-  return { title: q.length > 60 ? `${q.slice(0, 60)}…` : q };
+  const title = q.length > 60 ? `${q.slice(0, 60)}…` : q;
+  // the layout's card (its image) with the question as its title: a page's openGraph replaces the layout's whole
+  return { title, openGraph: { ...(await parent).openGraph, title } };
 }
 
 export default async function ResearchRunPage({ params }: Props) {
