@@ -39,6 +39,7 @@ const result = (file: string): IngestFileResult => ({
 
 beforeEach(() => {
   pipeline.ingestFiles.mockReset();
+  pipeline.getIngestContext.mockClear();
 });
 
 describe("POST /api/ingest", () => {
@@ -95,6 +96,30 @@ describe("POST /api/ingest", () => {
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { message: string } }).error.message).toBe("No files were sent.");
     expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+  });
+
+  it("refuses a cross-site upload (a page on another site posting a form) before reading it", async () => {
+    // the attack: evil.example's page posts a PDF named like a library paper, to replace that paper
+    const attack = upload([new File(["%PDF-1.4 forged"], "1706.03762v5.pdf", { type: "application/pdf" })], {
+      headers: { origin: "http://evil.example", "sec-fetch-site": "cross-site" },
+    });
+    const res = await POST(attack);
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { ok: boolean; error: { code: string; message: string } };
+    expect(body.ok).toBe(false);
+    expect(body.error.message).toContain("http://evil.example");
+    expect(pipeline.getIngestContext).not.toHaveBeenCalled();
+    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+  });
+
+  it("accepts the same upload from the app's own page", async () => {
+    pipeline.ingestFiles.mockResolvedValue([result("1706.03762v5.pdf")]);
+    const own = upload([new File(["x"], "1706.03762v5.pdf")], {
+      headers: { origin: "http://localhost", "sec-fetch-site": "same-origin" },
+    });
+    const res = await POST(own);
+    expect(res.status).toBe(200);
+    expect((await readLines(res)).at(-1)?.type).toBe("done");
   });
 
   it("refuses a body larger than a batch could be, before reading it", async () => {

@@ -1,3 +1,4 @@
+import { checkSameOrigin } from "@/app/request-guard";
 import type { IngestStreamEvent } from "@/components/library/ingest-events";
 import { INGEST_FILES_FIELD } from "@/components/library/ingest-events";
 import { isLecternError, toErrorResult } from "@/lib/errors";
@@ -19,6 +20,8 @@ function jsonError(status: number, code: string, message: string): Response {
  * `IngestStreamEvent` per line, written as the pipeline reports progress. Closing the connection aborts the ingest.
  */
 export async function POST(request: Request): Promise<Response> {
+  const crossSite = checkSameOrigin(request);
+  if (crossSite) return crossSite;
   if (!request.headers.get("content-type")?.toLowerCase().startsWith("multipart/form-data")) {
     return jsonError(415, "bad_request:input", "Send the files as multipart/form-data.");
   }
