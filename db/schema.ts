@@ -10,6 +10,7 @@ import {
   pgTable,
   primaryKey,
   real,
+  serial,
   text,
   timestamp,
   vector,
@@ -299,6 +300,8 @@ export const researchRuns = pgTable(
     model: text("model").notNull(),
     /** The version this one was derived from (deep research reruns), if any. */
     parentId: text("parent_id"),
+    /** The account that asked (its author: the run is private to it unless shared). Null when the account is gone. */
+    ownerId: text("owner_id").references(() => users.id, { onDelete: "set null" }),
     /** Options the run was started with (timeouts, outline, …). */
     options: jsonb("options").$type<RunOptions>().notNull().default(sql`'{}'::jsonb`),
     answerMarkdown: text("answer_markdown").notNull().default(""),
@@ -314,7 +317,11 @@ export const researchRuns = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
   },
-  (t) => [index("research_runs_started_idx").on(t.startedAt), index("research_runs_parent_idx").on(t.parentId)],
+  (t) => [
+    index("research_runs_started_idx").on(t.startedAt),
+    index("research_runs_parent_idx").on(t.parentId),
+    index("research_runs_owner_idx").on(t.ownerId, t.startedAt),
+  ],
 );
 export type ResearchRunRow = InferSelectModel<typeof researchRuns>;
 
@@ -358,3 +365,134 @@ export const researchCitations = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.position] }), index("research_citations_paper_idx").on(t.paperId)],
 );
+
+// ---- accounts (Better Auth's tables: lib/auth/server.ts maps them; the property names are the ones it expects) ----
+
+export const ROLES = ["owner", "member", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A person with an account. `role` is the instance's: owner, member or viewer (lib/auth/roles.ts). */
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  role: text("role").$type<Role>().notNull().default("viewer"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+export type UserRow = InferSelectModel<typeof users>;
+
+/** Signed-in sessions (the cookie holds the token, signed). */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** How a person signs in: here always `credential` (email and a hashed password). */
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("accounts_user_idx").on(t.userId)],
+);
+
+export const verifications = pgTable("verifications", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull(),
+  value: text("value").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An invitation to join with a role: the link carries a random token, stored here only as its SHA-256. */
+export const invites = pgTable("invites", {
+  tokenHash: text("token_hash").primaryKey(),
+  email: text("email").notNull(),
+  role: text("role").$type<Role>().notNull(),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+});
+
+/**
+ * A share link of a research run: `/s/<token>` opens a read-only snapshot. The token (256 random bits) is stored only
+ * as its SHA-256; revoking sets `revoked_at` (the link is dead at once), `expires_at` is optional.
+ */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => researchRuns.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("share_links_run_idx").on(t.runId)],
+);
+export type ShareLinkRow = InferSelectModel<typeof shareLinks>;
+
+/** Requests counted per key (an account and an action) and fixed window, so limits hold across app instances. */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/** Who did what to the library and to people: uploads, replacements, edits, deletions, role changes. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: serial("id").primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: text("actor_id"),
+    /** Kept as it was when the action happened (the account may be removed later). */
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    subject: text("subject").notNull(),
+    detail: jsonb("detail")
+      .$type<Record<string, string | number | boolean | null>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at)],
+);
+export type AuditRow = InferSelectModel<typeof auditLog>;

@@ -22,6 +22,13 @@ const envSchema = z.object({
   LECTERN_LLM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(60_000)),
   /** A whole research run (all steps, all model calls) is stopped after this long. */
   LECTERN_RESEARCH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(180_000)),
+  /**
+   * Signs the session cookies. Unset: a random secret is made on first use and kept in the database (so every
+   * instance on one PostgreSQL shares it); set it to rotate it (everyone signs in again).
+   */
+  LECTERN_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+  /** The address people reach the app at (https://lectern.lab.example): secure cookies, absolute links, share cards. */
+  LECTERN_PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   /** The server runs one offline question at start so the first user's is not slowed by cold caches; "0" skips it. */
   LECTERN_WARMUP: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("1")),
 });

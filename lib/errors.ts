@@ -2,7 +2,16 @@
  * One error type with stable codes. `message` is safe to show a user; `cause` carries the details we log.
  * Code format: `<kind>:<subject>`, e.g. `bad_request:pdf`, `not_found:paper`.
  */
-export type ErrorKind = "bad_request" | "not_found" | "conflict" | "unavailable" | "timeout" | "internal";
+export type ErrorKind =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "rate_limited"
+  | "unavailable"
+  | "timeout"
+  | "internal";
 export type ErrorSubject =
   | "pdf"
   | "paper"
@@ -14,13 +23,21 @@ export type ErrorSubject =
   | "run"
   | "input"
   | "outline"
-  | "feedback";
+  | "feedback"
+  | "session"
+  | "role"
+  | "user"
+  | "invite"
+  | "share";
 export type ErrorCode = `${ErrorKind}:${ErrorSubject}`;
 
 const statusByKind: Record<ErrorKind, number> = {
   bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
+  rate_limited: 429,
   unavailable: 503,
   timeout: 504,
   internal: 500,
@@ -30,11 +47,14 @@ export class LecternError extends Error {
   readonly code: ErrorCode;
   /** The input field at fault, when one is (a form marks it). */
   readonly field?: string;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; field?: string }) {
+  /** Seconds until a rate-limited request may be retried (`Retry-After`). */
+  readonly retryAfter?: number;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; field?: string; retryAfter?: number }) {
     super(message, options);
     this.name = "LecternError";
     this.code = code;
     if (options?.field) this.field = options.field;
+    if (options?.retryAfter !== undefined) this.retryAfter = options.retryAfter;
   }
   get kind(): ErrorKind {
     return this.code.split(":")[0] as ErrorKind;

@@ -14,6 +14,11 @@ export async function setMeta(db: Database, { key, value }: { key: string; value
     .onConflictDoUpdate({ target: libraryMeta.key, set: { value, updatedAt: new Date() } });
 }
 
+/** Stores `value` under `key` unless the key exists (the first writer wins; concurrent writers agree on one value). */
+export async function insertMetaIfAbsent(db: Database, { key, value }: { key: string; value: unknown }): Promise<void> {
+  await db.insert(libraryMeta).values({ key, value }).onConflictDoNothing({ target: libraryMeta.key });
+}
+
 /** The dimension the embedding columns currently have (pgvector stores it as the type modifier). */
 export async function getEmbeddingColumnDimensions(db: Database): Promise<number> {
   const rows = await queryRows<{ dims: number }>(

@@ -29,6 +29,8 @@ export async function insertRun(
     steps: ResearchStep[];
     options?: RunOptions;
     parentId?: string | null;
+    /** The account that asked (null: the command line, or a library from before accounts). */
+    ownerId?: string | null;
   },
 ): Promise<void> {
   await db.transaction(async (tx) => {
@@ -39,6 +41,7 @@ export async function insertRun(
       mode: run.mode,
       model: run.model,
       parentId: run.parentId ?? null,
+      ownerId: run.ownerId ?? null,
       options: run.options ?? {},
       startedAt: new Date(run.startedAt),
     });
@@ -170,6 +173,8 @@ export async function markInterruptedRuns(
 
 export interface StoredRun extends ResearchRunState {
   parentId: string | null;
+  /** Its author's account (null: asked at the command line, or the account was removed). */
+  ownerId: string | null;
   /** What the run was started with (deep research: `{ deep: true, outline, answers, feedback }`). */
   options: RunOptions;
   retrieved: RetrievedRecord[];
@@ -215,6 +220,7 @@ export async function getRun(db: Database, runId: string): Promise<StoredRun | n
     warnings: run.warnings,
     ...(run.error ? { error: run.error } : {}),
     parentId: run.parentId,
+    ownerId: run.ownerId,
     options: run.options,
     retrieved: run.retrieved,
     feedback:

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { getRun, insertRun } from "@/db/queries/research";
+import { createTestDatabase } from "@/db/testing";
+import { readAudit } from "./audit";
+import {
+  acceptInvite,
+  addPerson,
+  changeRole,
+  createOwner,
+  invitePerson,
+  listPeople,
+  needsOwner,
+  readInvite,
+  removePerson,
+  resetPassword,
+} from "./people";
+import { getSessionUser, SIGN_IN_LIMIT, signIn, signOut } from "./session";
+
+let handle: DbHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+/** The Cookie header a browser would send back after these Set-Cookie values. */
+function cookieHeader(setCookies: string[]): Headers {
+  return new Headers({ cookie: setCookies.map((c) => c.split(";")[0]).join("; ") });
+}
+
+const PASSWORD = "correct horse battery";
+
+describe("people and sessions", () => {
+  it("makes the first account the owner, once, and gives it the runs made before accounts existed", async () => {
+    const db = handle.db;
+    expect(await needsOwner(db)).toBe(true);
+    await insertRun(db, {
+      id: "before-accounts",
+      question: "q",
+      mode: "offline",
+      model: "extractive",
+      startedAt: new Date().toISOString(),
+      steps: [],
+    });
+    await expect(createOwner(db, { email: "not an email", name: "Ada", password: PASSWORD })).rejects.toThrow(
+      /not an email/,
+    );
+    await expect(createOwner(db, { email: "ada@lab.example", name: "Ada", password: "short" })).rejects.toThrow(
+      /at least 10 characters/,
+    );
+    const owner = await createOwner(db, { email: " Ada@Lab.example ", name: "Ada", password: PASSWORD });
+    expect(owner).toMatchObject({ email: "ada@lab.example", role: "owner" });
+    expect(await needsOwner(db)).toBe(false);
+    expect((await getRun(db, "before-accounts"))?.ownerId).toBe(owner.id);
+    await expect(createOwner(db, { email: "eve@evil.example", name: "Eve", password: PASSWORD })).rejects.toThrow(
+      /already has an owner/,
+    );
+  });
+
+  it("signs in with the right password only, and the session reads back with the current role", async () => {
+    const db = handle.db;
+    await expect(signIn(db, { email: "ada@lab.example", password: "wrong password!" }, new Headers())).rejects.toThrow(
+      /do not match/,
+    );
+    await expect(signIn(db, { email: "nobody@lab.example", password: PASSWORD }, new Headers())).rejects.toThrow(
+      /do not match/,
+    );
+    const { user, setCookies } = await signIn(db, { email: "ADA@lab.example", password: PASSWORD }, new Headers());
+    expect(user.role).toBe("owner");
+    expect(setCookies.join(";")).toMatch(/HttpOnly/i);
+    expect(setCookies.join(";")).toMatch(/SameSite=Lax/i);
+    const headers = cookieHeader(setCookies);
+    expect(await getSessionUser(db, headers)).toMatchObject({ email: "ada@lab.example", role: "owner" });
+    expect(await getSessionUser(db, new Headers({ cookie: "lectern.session_token=forged.value" }))).toBeNull();
+    expect(await getSessionUser(db, new Headers())).toBeNull();
+    await signOut(db, headers);
+    expect(await getSessionUser(db, headers)).toBeNull();
+  });
+
+  it("adds people with a password or an invite link, changes roles, resets passwords, removes people", async () => {
+    const db = handle.db;
+    const ada = (await listPeople(db)).people[0] as { id: string; email: string };
+    const member = await addPerson(db, ada, {
+      email: "max@lab.example",
+      name: "Max",
+      password: PASSWORD,
+      role: "member",
+    });
+    expect(member.role).toBe("member");
+    await expect(
+      addPerson(db, ada, { email: "max@lab.example", name: "Max", password: PASSWORD, role: "member" }),
+    ).rejects.toThrow(/already an account/);
+
+    const { token } = await invitePerson(db, ada, { email: "vic@lab.example", role: "viewer" });
+    expect(await readInvite(db, token)).toMatchObject({ email: "vic@lab.example", role: "viewer" });
+    expect(await readInvite(db, "not-a-real-token-at-all-xx")).toBeNull();
+    const viewer = await acceptInvite(db, token, { name: "Vic", password: PASSWORD });
+    expect(viewer).toMatchObject({ email: "vic@lab.example", role: "viewer" });
+    // a link works once
+    await expect(acceptInvite(db, token, { name: "Mallory", password: PASSWORD })).rejects.toThrow(/not valid/);
+
+    const { setCookies } = await signIn(db, { email: "vic@lab.example", password: PASSWORD }, new Headers());
+    const vic = cookieHeader(setCookies);
+    await changeRole(db, ada, viewer.id, "member");
+    // the session sees the new role at once
+    expect((await getSessionUser(db, vic))?.role).toBe("member");
+    await resetPassword(db, ada, viewer.id, "a brand new password");
+    expect(await getSessionUser(db, vic)).toBeNull();
+    await expect(signIn(db, { email: "vic@lab.example", password: PASSWORD }, new Headers())).rejects.toThrow();
+    await signIn(db, { email: "vic@lab.example", password: "a brand new password" }, new Headers());
+
+    const people = await listPeople(db);
+    expect(people.people.map((p) => [p.email, p.role])).toEqual([
+      ["ada@lab.example", "owner"],
+      ["max@lab.example", "member"],
+      ["vic@lab.example", "member"],
+    ]);
+    await removePerson(db, ada, member.id);
+    expect((await listPeople(db)).people).toHaveLength(2);
+    const owner = (await listPeople(db)).people.find((p) => p.role === "owner");
+    await expect(changeRole(db, ada, owner?.id ?? "", "member")).rejects.toThrow(/only owner/);
+    await expect(removePerson(db, ada, owner?.id ?? "")).rejects.toThrow(/only owner/);
+
+    const audit = await readAudit(db);
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining([
+        "person.added",
+        "person.invited",
+        "person.joined",
+        "person.role_changed",
+        "person.removed",
+      ]),
+    );
+  });
+
+  it("limits guesses per account", async () => {
+    const db = handle.db;
+    const guess = () => signIn(db, { email: "limit@lab.example", password: "wrong password!" }, new Headers());
+    for (let i = 0; i < SIGN_IN_LIMIT.limit; i++) await expect(guess()).rejects.toThrow(/do not match/);
+    await expect(guess()).rejects.toMatchObject({ code: "rate_limited:session", retryAfter: expect.any(Number) });
+  });
+});

@@ -1,0 +1,217 @@
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Database } from "@/db";
+import { getMeta, insertMetaIfAbsent } from "@/db/queries/meta";
+import {
+  adoptAuthorlessRuns,
+  countOwners,
+  countUsers,
+  deleteUser,
+  deleteUserSessions,
+  getOpenInvite,
+  getUserByEmail,
+  getUserById,
+  insertInvite,
+  listOpenInvites,
+  listUsers,
+  type PersonRow,
+  setUserRole,
+  useInvite,
+} from "@/db/queries/people";
+import { LecternError } from "@/lib/errors";
+import { recordAudit } from "./audit";
+import { ROLES, type Role } from "./roles";
+import { getAuthFor, PASSWORD } from "./server";
+
+/**
+ * People of an instance: the owner made on first use, members and viewers the owner adds (with a password, or an
+ * invite link), role changes, removals, password resets. The app's actions and `cli user` both call these.
+ */
+
+export type Person = PersonRow;
+
+/** Who is acting (for the checks and the audit trail); null for the operator at the command line. */
+export type Actor = { id: string; email: string } | null;
+
+export const emailSchema = z
+  .string("The email address must be text.")
+  .trim()
+  .toLowerCase()
+  .max(254, "That email address is too long.")
+  .pipe(z.email("That is not an email address."));
+export const nameSchema = z
+  .string("The name must be text.")
+  .trim()
+  .min(1, "Give a name.")
+  .max(100, "Keep the name under 100 characters.");
+export const passwordSchema = z
+  .string("The password must be text.")
+  .min(PASSWORD.min, `Use at least ${PASSWORD.min} characters for the password.`)
+  .max(PASSWORD.max, `Keep the password under ${PASSWORD.max} characters.`);
+export const roleSchema = z.enum(ROLES, "The role is owner, member or viewer.");
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success)
+    throw new LecternError("bad_request:input", r.error.issues[0]?.message ?? "Invalid input.", { field });
+  return r.data;
+}
+
+/** Makes an account with a password (the one way accounts are made: Better Auth's public sign-up is off). */
+async function createAccount(
+  db: Database,
+  input: { email: string; name: string; password: string; role: Role },
+): Promise<Person> {
+  const email = parse(emailSchema, input.email, "email");
+  const name = parse(nameSchema, input.name, "name");
+  const password = parse(passwordSchema, input.password, "password");
+  if (await getUserByEmail(db, { email })) {
+    throw new LecternError("conflict:user", `There is already an account for ${email}.`, { field: "email" });
+  }
+  const ctx = await (await getAuthFor(db)).$context;
+  const hash = await ctx.password.hash(password);
+  const user = await ctx.internalAdapter.createUser(
+    { email, name, emailVerified: true, role: input.role },
+    { method: "admin" },
+  );
+  await ctx.internalAdapter.linkAccount({
+    userId: user.id,
+    providerId: "credential",
+    accountId: user.id,
+    password: hash,
+  });
+  const person = await getUserById(db, { id: user.id });
+  if (!person) throw new Error("The account was not saved.");
+  return person;
+}
+
+/** True while the instance has no account: the first visit shows "create the owner account". */
+export async function needsOwner(db: Database): Promise<boolean> {
+  return (await countUsers(db)) === 0;
+}
+
+/**
+ * The first account of a new instance, its owner. Only while there is no account: two people racing to be first are
+ * told apart by one row (the first to write it wins). Runs made before accounts existed become the owner's.
+ */
+export async function createOwner(
+  db: Database,
+  input: { email: string; name: string; password: string },
+): Promise<Person> {
+  const email = parse(emailSchema, input.email, "email");
+  const taken = () => new LecternError("conflict:user", "This Lectern already has an owner. Sign in instead.");
+  if (!(await needsOwner(db))) throw taken();
+  await insertMetaIfAbsent(db, { key: "owner_setup", value: email });
+  if ((await getMeta<string>(db, { key: "owner_setup" })) !== email || !(await needsOwner(db))) throw taken();
+  const owner = await createAccount(db, { ...input, email, role: "owner" });
+  const adopted = await adoptAuthorlessRuns(db, { ownerId: owner.id });
+  await recordAudit(db, owner, "person.added", owner.email, { role: "owner", runsAdopted: adopted });
+  return owner;
+}
+
+/** A person added by the owner with a password they will use to sign in (and should change). */
+export async function addPerson(
+  db: Database,
+  actor: Actor,
+  input: { email: string; name: string; password: string; role: Role },
+): Promise<Person> {
+  const role = parse(roleSchema, input.role, "role");
+  const person = await createAccount(db, { ...input, role });
+  await recordAudit(db, actor, "person.added", person.email, { role });
+  return person;
+}
+
+export const INVITE_DAYS = 7;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** An invite link's token (256 random bits; only its hash is stored) for someone to set their own name and password. */
+export async function invitePerson(
+  db: Database,
+  actor: Actor,
+  input: { email: string; role: Role },
+  now = new Date(),
+): Promise<{ token: string; expiresAt: Date }> {
+  const email = parse(emailSchema, input.email, "email");
+  const role = parse(roleSchema, input.role, "role");
+  if (await getUserByEmail(db, { email })) {
+    throw new LecternError("conflict:user", `There is already an account for ${email}.`, { field: "email" });
+  }
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + INVITE_DAYS * 24 * 3600 * 1000);
+  await insertInvite(db, { tokenHash: hashToken(token), email, role, createdBy: actor?.id ?? null, expiresAt });
+  await recordAudit(db, actor, "person.invited", email, { role });
+  return { token, expiresAt };
+}
+
+/** What an invite link offers (null when it is unknown, used or expired). */
+export async function readInvite(db: Database, token: string, now = new Date()) {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  return getOpenInvite(db, { tokenHash: hashToken(token), now });
+}
+
+/** Accepts an invite: the account is made with the invite's email and role; a link works once. */
+export async function acceptInvite(
+  db: Database,
+  token: string,
+  input: { name: string; password: string },
+  now = new Date(),
+): Promise<Person> {
+  const invite = await readInvite(db, token, now);
+  const dead = () => new LecternError("not_found:invite", "This invite link is not valid any more. Ask for a new one.");
+  if (!invite) throw dead();
+  parse(nameSchema, input.name, "name");
+  parse(passwordSchema, input.password, "password");
+  if (!(await useInvite(db, { tokenHash: hashToken(token), now }))) throw dead();
+  const person = await createAccount(db, { ...input, email: invite.email, role: invite.role });
+  await recordAudit(db, person, "person.joined", person.email, { role: invite.role });
+  return person;
+}
+
+export async function listPeople(db: Database, now = new Date()) {
+  const [people, invites] = await Promise.all([listUsers(db), listOpenInvites(db, { now })]);
+  return { people, invites };
+}
+
+async function personOrThrow(db: Database, id: string): Promise<Person> {
+  const person = await getUserById(db, { id });
+  if (!person) throw new LecternError("not_found:user", "That person has no account here (any more).");
+  return person;
+}
+
+/** Changes a role. The last owner cannot stop being one (someone must be able to manage people). */
+export async function changeRole(db: Database, actor: Actor, userId: string, roleInput: Role): Promise<Person> {
+  const role = parse(roleSchema, roleInput, "role");
+  const person = await personOrThrow(db, userId);
+  if (person.role === role) return person;
+  if (person.role === "owner" && (await countOwners(db)) <= 1) {
+    throw new LecternError("conflict:role", "This is the only owner: make someone else an owner first.");
+  }
+  await setUserRole(db, { id: userId, role });
+  await recordAudit(db, actor, "person.role_changed", person.email, { from: person.role, to: role });
+  return { ...person, role };
+}
+
+/** Removes an account (signed out at once; their runs stay, without an author). Not the last owner. */
+export async function removePerson(db: Database, actor: Actor, userId: string): Promise<void> {
+  const person = await personOrThrow(db, userId);
+  if (person.role === "owner" && (await countOwners(db)) <= 1) {
+    throw new LecternError("conflict:role", "This is the only owner: make someone else an owner first.");
+  }
+  await deleteUser(db, { id: userId });
+  await recordAudit(db, actor, "person.removed", person.email, { role: person.role });
+}
+
+/** Sets a new password; every session of the account ends (signed out everywhere). */
+export async function resetPassword(db: Database, actor: Actor, userId: string, password: string): Promise<void> {
+  const person = await personOrThrow(db, userId);
+  const hash = await (await (await getAuthFor(db)).$context).password.hash(parse(passwordSchema, password, "password"));
+  const ctx = await (await getAuthFor(db)).$context;
+  await ctx.internalAdapter.updatePassword(userId, hash);
+  await deleteUserSessions(db, { userId });
+  await recordAudit(db, actor, "person.password_reset", person.email, {});
+}
+
+export async function findPerson(db: Database, { email }: { email: string }): Promise<Person | null> {
+  return getUserByEmail(db, { email: parse(emailSchema, email, "email") });
+}
