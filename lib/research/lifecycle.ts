@@ -1,5 +1,5 @@
 import type { LanguageModel } from "ai";
-import { LecternError } from "@/lib/errors";
+import { asDatabaseUnavailable, LecternError, userMessage } from "@/lib/errors";
 import { modelIdOf, type ResearchDeps } from "./deps";
 import {
   applyEvent,
@@ -32,6 +32,9 @@ export interface RunHooks {
 
 /** A runner: a question in, every event out through the hooks, the final state back. Never throws for a research failure. */
 export type Runner = (deps: ResearchDeps, question: string, hooks: RunHooks) => Promise<ResearchRunState>;
+
+/** What a run says when its database connection is lost mid-run (the details are logged). */
+export const DATABASE_UNAVAILABLE = "The database is unavailable — retry in a moment.";
 
 /** The one step error: thrown by a step (or by `run.step` for any error in one) to end the run with `detail`. */
 export class StepError extends Error {
@@ -143,7 +146,12 @@ export async function executeRun(
     }
     if (e instanceof StepError) return e.detail;
     if (e instanceof LecternError && e.kind === "bad_request") return { code: "bad_request", message: e.message };
-    return { code: "internal", message: e instanceof Error ? e.message : String(e) };
+    // Anything else is unexpected: its message may hold a failed SQL statement with its parameters (the question),
+    // a driver's address or a stack, so the reader gets a safe line and the log gets the details.
+    console.error(`[lectern] research run ${hooks.runId}:`, e);
+    const known = asDatabaseUnavailable(e, DATABASE_UNAVAILABLE);
+    if (known instanceof LecternError) return { code: "internal", message: known.message };
+    return { code: "internal", message: userMessage(e) };
   };
 
   const current = new Map<string, ResearchStep>(spec.plan.map((s) => [s.id, s]));

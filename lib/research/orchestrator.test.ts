@@ -270,7 +270,8 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     const { state } = await run(QUESTION, { chatModel: model, db: away });
     expect(state.status).toBe("failed");
     expect(state.steps.find((s) => s.id === "query_expansion")?.status).toBe("failed");
-    expect(state.error?.message).toMatch(/database went away/);
+    // an unexpected error's own text stays in the server's log
+    expect(state.error?.message).toBe("Something went wrong on our side. The details were logged.");
     // the SDK calls the model a few ticks after the request: give it the time to get there
     await new Promise((r) => setTimeout(r, 100));
     expect(["aborted", "not called"]).toContain(await outcome);

@@ -1,7 +1,13 @@
 import type { z } from "zod";
-import { type ErrorCode, toErrorResult } from "@/lib/errors";
+import { asDatabaseUnavailable, type ErrorCode, toErrorResult } from "@/lib/errors";
+import { DATABASE_UNAVAILABLE } from "@/lib/research/lifecycle";
 import type { ResearchStreamEvent } from "@/lib/research/types";
 import { firstIssue } from "./schema";
+
+/** A `rejected` event: a LecternError's own message, a lost database named as such, anything else generic (logged). */
+function rejection(e: unknown): ResearchStreamEvent {
+  return { kind: "rejected", error: toErrorResult(asDatabaseUnavailable(e, DATABASE_UNAVAILABLE)).error };
+}
 
 /** What a streaming action starts: the run's events, and events sent before them (an improve plan). */
 export interface StartedStream {
@@ -30,7 +36,7 @@ export async function* streamAction<S extends z.ZodType>(
   try {
     started = await start(parsed.data);
   } catch (e) {
-    yield { kind: "rejected", error: toErrorResult(e).error };
+    yield rejection(e);
     return;
   }
   if (!started) return;
@@ -38,6 +44,6 @@ export async function* streamAction<S extends z.ZodType>(
   try {
     for await (const event of started.events) yield event;
   } catch (e) {
-    yield { kind: "rejected", error: toErrorResult(e).error };
+    yield rejection(e);
   }
 }

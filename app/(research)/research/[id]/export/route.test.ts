@@ -92,6 +92,12 @@ describe("GET /research/<id>/export", () => {
   it("refuses unknown runs and formats, runs still going, and runs without an answer", async () => {
     expect((await get("nnnnnnnnnnnnnnnnnnnnnn", "md")).status).toBe(404);
     expect((await get("../etc", "md")).status).toBe(404);
+    // a bare `%` (Next decodes `/research/%25/export` to it) is no run, not a 500 from decodeURIComponent
+    for (const id of ["%", "%25", "%E0%A4%A", "abc%zz"]) {
+      const res = await get(id, "md");
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe("No such research run.");
+    }
     const bad = await get(DONE, "pdf");
     expect(bad.status).toBe(400);
     expect(await bad.text()).toBe("The format is md or bibtex.");

@@ -1,3 +1,4 @@
+import { decodeSegment } from "@/app/route-params";
 import { getDb } from "@/db";
 import { getRun } from "@/db/queries/research";
 import { isLecternError, userMessage } from "@/lib/errors";
@@ -30,7 +31,7 @@ function textResponse(status: number, message: string): Response {
 export async function GET(request: Request, ctx: Context): Promise<Response> {
   const format = new URL(request.url).searchParams.get("format") ?? "md";
   if (format !== "md" && format !== "bibtex") return textResponse(400, "The format is md or bibtex.");
-  const id = runIdSchema.safeParse(decodeURIComponent((await ctx.params).id));
+  const id = runIdSchema.safeParse(decodeSegment((await ctx.params).id));
   if (!id.success) return textResponse(404, "No such research run.");
   try {
     const run = await getRun(await getDb(), id.data);

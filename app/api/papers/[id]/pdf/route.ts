@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import { paperIdSchema } from "@/app/(library)/schema";
+import { decodeSegment } from "@/app/route-params";
 import { getDb } from "@/db";
 import { getPaper } from "@/db/queries/papers";
 import { getEnv } from "@/lib/env";
@@ -19,7 +20,7 @@ function textResponse(status: number, message: string, headers?: HeadersInit): R
 
 /** The stored file of a paper, found by id only: the path comes from the database, never from the request. */
 async function locate(ctx: Context): Promise<{ id: string; file: string; size: number } | Response> {
-  const parsed = paperIdSchema.safeParse(decodeURIComponent((await ctx.params).id));
+  const parsed = paperIdSchema.safeParse(decodeSegment((await ctx.params).id));
   if (!parsed.success) return textResponse(400, "Invalid paper id.");
   try {
     const paper = await getPaper(await getDb(), { id: parsed.data });

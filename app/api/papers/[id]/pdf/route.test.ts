@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db";
+import { createTestDatabase } from "@/db/testing";
+
+let handle: DbHandle;
+vi.mock("@/db", async (original) => ({
+  ...(await original<typeof import("@/db")>()),
+  getDb: async () => handle.db,
+}));
+const { GET, HEAD } = await import("./route");
+
+function get(id: string, method: "GET" | "HEAD" = "GET"): Promise<Response> {
+  const request = new Request(`http://localhost/api/papers/${encodeURIComponent(id)}/pdf`, { method });
+  return (method === "GET" ? GET : HEAD)(request, { params: Promise.resolve({ id }) });
+}
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe("GET /api/papers/<id>/pdf, ids that are not ids", () => {
+  it("a malformed percent escape (a bare `%`, as Next passes /api/papers/%25/pdf) is a bad request, not a 500", async () => {
+    for (const id of ["%", "%E0%A4%A", "abc%zz"]) {
+      for (const method of ["GET", "HEAD"] as const) {
+        const res = await get(id, method);
+        expect(res.status).toBe(400);
+        if (method === "GET") expect(await res.text()).toBe("Invalid paper id.");
+      }
+    }
+  });
+
+  it("a well-formed id of no paper is 404", async () => {
+    const res = await get("%25");
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe("No such paper.");
+  });
+});
