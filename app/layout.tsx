@@ -3,6 +3,8 @@ import { ThemeProvider } from "next-themes";
 import type * as React from "react";
 import { SiteHeader } from "@/components/layout/site-header";
 import { Providers } from "@/components/providers";
+import { signOutAction } from "./(auth)/actions";
+import { currentUser } from "./access";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -33,14 +35,25 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+/** The signed-in person for the header; none when the database cannot be reached (the page itself says why). */
+async function headerUser() {
+  try {
+    const user = await currentUser();
+    return user ? { name: user.name, email: user.email, role: user.role } : null;
+  } catch {
+    return null;
+  }
+}
+
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const user = await headerUser();
   return (
     // next-themes sets the class on <html> before hydration, so the server's markup differs there by design.
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-dvh">
         <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
           <Providers>
-            <SiteHeader />
+            <SiteHeader user={user} signOut={signOutAction} />
             <main id="main" className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">
               {children}
             </main>

@@ -1,15 +1,73 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
+import { inject } from "vitest";
 import { type DbHandle, openDatabase } from "@/db";
 
 /**
+ * A migrated database made once per test run (db/testing-setup.ts, vitest's globalSetup), which each test file's
+ * `createTestDatabase` copies: a dump of an in-memory PGlite's data directory (a tar file), or a database on the
+ * PostgreSQL server of DATABASE_URL used as a `create database … template`. A new PGlite cluster and the migrations
+ * cost about six seconds per file on a 2-core machine; loading the dump about one.
+ */
+export type TestDatabaseTemplate = { driver: "pglite"; file: string } | { driver: "postgres"; name: string };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    testDatabaseTemplate: TestDatabaseTemplate | null;
+  }
+}
+
+/** Makes the template for the backend the environment asks for; `dispose` removes it. */
+export async function prepareTestDatabaseTemplate(): Promise<{
+  template: TestDatabaseTemplate;
+  dispose(): Promise<void>;
+}> {
+  const server = process.env.DATABASE_URL;
+  if (server) {
+    const { url, name, drop } = await createServerDatabase(server, { prefix: "lectern_template" });
+    const handle = await openDatabase({ url });
+    await handle.close();
+    return { template: { driver: "postgres", name }, dispose: drop };
+  }
+  const handle = await openDatabase({ dataDir: null });
+  try {
+    const client = (handle.db as unknown as { $client: { dumpDataDir(c: "none"): Promise<Blob> } }).$client;
+    const dump = await client.dumpDataDir("none");
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-test-db-"));
+    const file = path.join(dir, "template.tar");
+    await fs.writeFile(file, Buffer.from(await dump.arrayBuffer()));
+    return { template: { driver: "pglite", file }, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The run's template, when vitest's globalSetup made one for this backend; else null (made from scratch then). */
+function templateFor<D extends TestDatabaseTemplate["driver"]>(
+  driver: D,
+): Extract<TestDatabaseTemplate, { driver: D }> | null {
+  const template = inject("testDatabaseTemplate");
+  return template?.driver === driver ? (template as Extract<TestDatabaseTemplate, { driver: D }>) : null;
+}
+
+/**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or — when DATABASE_URL is set — a new
- * database on that PostgreSQL server (dropped again by `close`). Same schema, same queries, both ways.
+ * database on that PostgreSQL server (dropped again by `close`). Same schema, same queries, both ways. Each call gives
+ * a database of its own, copied from the run's migrated template; the migrations are still checked at opening (none
+ * left to apply), so a template older than drizzle/ would be brought up to date, not trusted.
  */
 export async function createTestDatabase(): Promise<DbHandle> {
   const server = process.env.DATABASE_URL;
-  if (!server) return openDatabase({ dataDir: null });
-  const { url, drop } = await createServerDatabase(server);
+  if (!server) {
+    const template = templateFor("pglite");
+    if (!template) return openDatabase({ dataDir: null });
+    return openDatabase({ dataDir: null, loadDataDir: new Blob([await fs.readFile(template.file)]) });
+  }
+  const template = templateFor("postgres");
+  const { url, drop } = await createServerDatabase(server, { template: template?.name });
   const handle = await openDatabase({ url });
   return {
     ...handle,
@@ -21,22 +79,32 @@ export async function createTestDatabase(): Promise<DbHandle> {
 }
 
 /**
- * A new, empty database on the PostgreSQL server of `server` (a URL): its URL, for a test that hands it to another
- * process (the CLI), and `drop`, which removes it.
+ * A new database on the PostgreSQL server of `server` (a URL): empty, or a copy of `template`. Its URL, for a test
+ * that hands it to another process (the CLI), its name, and `drop`, which removes it.
  */
-export async function createServerDatabase(server: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `lectern_test_${randomBytes(6).toString("hex")}`;
+export async function createServerDatabase(
+  server: string,
+  opts: { template?: string; prefix?: string } = {},
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `${opts.prefix ?? "lectern_test"}_${randomBytes(6).toString("hex")}`;
   const admin = await openDatabase({ url: server, migrate: false });
-  await admin.db.execute(sql.raw(`create database ${name}`));
-  await admin.close();
+  try {
+    await admin.db.execute(sql.raw(`create database ${name}${opts.template ? ` template ${opts.template}` : ""}`));
+  } finally {
+    await admin.close();
+  }
   const u = new URL(server);
   u.pathname = `/${name}`;
   return {
     url: u.toString(),
+    name,
     async drop() {
       const a = await openDatabase({ url: server, migrate: false });
-      await a.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
-      await a.close();
+      try {
+        await a.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+      } finally {
+        await a.close();
+      }
     },
   };
 }

@@ -3,12 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { after } from "next/server";
 import { getDb } from "@/db";
+import { recordAudit } from "@/lib/auth/audit";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { briefError, type Result, toErrorResult } from "@/lib/errors";
 import { type EditableField, editPaperMetadata, type MetadataEditResult } from "@/lib/library/metadata";
 import { removePaper } from "@/lib/library/remove";
+import { requireUser } from "../access";
 import { deletePaperInputSchema, paperIdSchema } from "./schema";
 
 /** The configured embedder for the library step after a change, or null when it cannot be made (hubness only). */
@@ -29,15 +31,17 @@ export async function updatePaperMetadataAction(
   id: string,
   edit: unknown,
 ): Promise<Result<{ changed: EditableField[]; metadata: MetadataEditResult["metadata"] }>> {
-  const parsed = paperIdSchema.safeParse(id);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      error: { code: "bad_request:input", message: parsed.error.issues[0]?.message ?? "Invalid id." },
-    };
-  }
   try {
-    const r = await editPaperMetadata({ db: await getDb(), embedder: embedderOrNull("an edit") }, parsed.data, edit);
+    const user = await requireUser("library:write");
+    const parsed = paperIdSchema.safeParse(id);
+    if (!parsed.success) {
+      return {
+        ok: false,
+        error: { code: "bad_request:input", message: parsed.error.issues[0]?.message ?? "Invalid id." },
+      };
+    }
+    const db = await getDb();
+    const r = await editPaperMetadata({ db, embedder: embedderOrNull("an edit") }, parsed.data, edit);
     if (!r)
       return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
     if (r.vectors) {
@@ -45,6 +49,7 @@ export async function updatePaperMetadataAction(
       after(() => vectors);
     }
     if (r.changed.length > 0) {
+      await recordAudit(db, user, "paper.edited", parsed.data, { fields: r.changed.join(", ") });
       revalidatePath("/");
       revalidatePath(`/papers/${encodeURIComponent(parsed.data)}`);
     }
@@ -56,21 +61,24 @@ export async function updatePaperMetadataAction(
 
 /** Removes a paper, its pages, chunks, summary and stored PDF. */
 export async function deletePaperAction(id: string): Promise<Result<{ id: string }>> {
-  const parsed = deletePaperInputSchema.safeParse({ id });
-  if (!parsed.success) {
-    return {
-      ok: false,
-      error: { code: "bad_request:input", message: parsed.error.issues[0]?.message ?? "Invalid id." },
-    };
-  }
   try {
+    const user = await requireUser("library:delete");
+    const parsed = deletePaperInputSchema.safeParse({ id });
+    if (!parsed.success) {
+      return {
+        ok: false,
+        error: { code: "bad_request:input", message: parsed.error.issues[0]?.message ?? "Invalid id." },
+      };
+    }
     // Deleting needs the database and the data directory, not the chat model of a full context; the embedder is for
     // the library step that follows in the background (without one, a misconfigured embedder, it refreshes hubness only)
     const embedder = embedderOrNull("a deletion");
-    const removed = await removePaper({ db: await getDb(), dataDir: getEnv().dataDir, embedder }, parsed.data.id);
+    const db = await getDb();
+    const removed = await removePaper({ db, dataDir: getEnv().dataDir, embedder }, parsed.data.id);
     if (!removed) {
       return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
     }
+    await recordAudit(db, user, "paper.deleted", parsed.data.id, {});
     // the response does not wait for the library step; after() keeps the server working on it until it is done
     after(() => removed.vectors);
     revalidatePath("/");

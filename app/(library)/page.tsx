@@ -3,8 +3,10 @@ import { LibraryView } from "@/components/library/library-view";
 import type { PaperRow } from "@/components/library/types";
 import { getDb } from "@/db";
 import { listPapers } from "@/db/queries/papers";
+import { can } from "@/lib/auth/roles";
 import { getEnv } from "@/lib/env";
 import { isLecternError, userMessage } from "@/lib/errors";
+import { pageUser } from "../access";
 import { deletePaperAction } from "./actions";
 import { toPaperRow } from "./rows";
 import { firstValues, listPapersQuerySchema } from "./schema";
@@ -17,6 +19,7 @@ export default async function LibraryPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  const user = await pageUser("/");
   const { q, sort } = listPapersQuerySchema.parse(firstValues(await searchParams));
   let papers: PaperRow[] = [];
   let loadError: string | null = null;
@@ -33,7 +36,8 @@ export default async function LibraryPage({
       initialQuery={{ q, sort }}
       loadError={loadError}
       maxUploadBytes={getEnv().maxUploadBytes}
-      deletePaper={deletePaperAction}
+      deletePaper={can(user.role, "library:delete") ? deletePaperAction : null}
+      canUpload={can(user.role, "library:write")}
     />
   );
 }

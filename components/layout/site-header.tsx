@@ -1,10 +1,60 @@
 "use client";
 
-import { BookOpenTextIcon } from "lucide-react";
+import { BookOpenTextIcon, LogOutIcon, UserRoundIcon, UsersIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { ThemeToggle } from "./theme-toggle";
+
+/** Who is signed in, as the header shows them. */
+export interface HeaderUser {
+  name: string;
+  email: string;
+  role: "owner" | "member" | "viewer";
+}
+
+function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => Promise<void> }) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="sm" data-testid="user-menu" aria-label={`Account: ${user.name}`}>
+          <UserRoundIcon aria-hidden />
+          <span className="hidden max-w-40 truncate sm:inline">{user.name}</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-56">
+        <DropdownMenuLabel className="space-y-0.5">
+          <span className="block truncate text-foreground">{user.email}</span>
+          <span className="block font-normal" data-testid="user-role">
+            {user.role === "owner" ? "Owner" : user.role === "member" ? "Member" : "Viewer"}
+          </span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        {user.role === "owner" && (
+          <DropdownMenuItem asChild>
+            <Link href="/people" data-testid="nav-people">
+              <UsersIcon aria-hidden />
+              People
+            </Link>
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuItem onSelect={() => void signOut()} data-testid="sign-out">
+          <LogOutIcon aria-hidden />
+          Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
 
 const nav = [
   { href: "/", label: "Library", isActive: (p: string) => p === "/" || p.startsWith("/papers") },
@@ -12,7 +62,8 @@ const nav = [
   { href: "/search", label: "Search", isActive: (p: string) => p.startsWith("/search") },
 ] as const;
 
-export function SiteHeader() {
+/** The header: the app's sections and the account menu for a signed-in person; only the wordmark otherwise. */
+export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut: () => Promise<void> }) {
   const pathname = usePathname() ?? "/";
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
@@ -31,29 +82,32 @@ export function SiteHeader() {
           <BookOpenTextIcon className="size-5 text-primary" aria-hidden />
           <span className="font-serif">Lectern</span>
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-0.5 sm:gap-1">
-          {nav.map((item) => {
-            const active = item.isActive(pathname);
-            return (
-              <Link
-                key={item.href}
-                href={item.href}
-                aria-current={active ? "page" : undefined}
-                data-testid={`nav-${item.label.toLowerCase()}`}
-                className={cn(
-                  "rounded-md px-2 py-1.5 font-medium text-sm sm:px-3 outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
-                  active
-                    ? "bg-secondary text-foreground"
-                    : "text-muted-foreground hover:bg-accent/60 hover:text-foreground",
-                )}
-              >
-                {item.label}
-              </Link>
-            );
-          })}
-        </nav>
+        {user && (
+          <nav aria-label="Main" className="flex items-center gap-0.5 sm:gap-1">
+            {nav.map((item) => {
+              const active = item.isActive(pathname);
+              return (
+                <Link
+                  key={item.href}
+                  href={item.href}
+                  aria-current={active ? "page" : undefined}
+                  data-testid={`nav-${item.label.toLowerCase()}`}
+                  className={cn(
+                    "rounded-md px-2 py-1.5 font-medium text-sm sm:px-3 outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
+                    active
+                      ? "bg-secondary text-foreground"
+                      : "text-muted-foreground hover:bg-accent/60 hover:text-foreground",
+                  )}
+                >
+                  {item.label}
+                </Link>
+              );
+            })}
+          </nav>
+        )}
         <div className="ml-auto flex items-center gap-1">
           <ThemeToggle />
+          {user && <UserMenu user={user} signOut={signOut} />}
         </div>
       </div>
     </header>

@@ -88,13 +88,17 @@ export function LibraryView({
   loadError,
   maxUploadBytes,
   deletePaper,
+  canUpload = true,
 }: {
   initialPapers: PaperRow[];
   initialQuery: { q: string; sort: PaperSort };
   /** Why the server could not load the list (e.g. the database is in use by another process). */
   loadError: string | null;
   maxUploadBytes: number;
-  deletePaper: DeletePaper;
+  /** Null when the person's role may not delete papers. */
+  deletePaper: DeletePaper | null;
+  /** False when the person's role may not upload (a viewer). */
+  canUpload?: boolean;
 }) {
   const queryClient = useQueryClient();
   const searchParams = useSearchParams();
@@ -132,7 +136,8 @@ export function LibraryView({
   });
 
   const uploads = useUploadQueue({ maxUploadBytes });
-  const pageDragging = usePageDrop(uploads.addFiles);
+  const ignoreDrop = useCallback((_files: File[]) => {}, []);
+  const pageDragging = usePageDrop(canUpload ? uploads.addFiles : ignoreDrop);
 
   // Tell screen readers how each upload ended (the rows themselves update too often to be live regions).
   const announced = useRef(new Set<string>());
@@ -236,8 +241,12 @@ export function LibraryView({
         )}
       </div>
 
-      <UploadDropZone onFiles={uploads.addFiles} maxUploadBytes={maxUploadBytes} large={libraryEmpty} />
-      <UploadQueue items={uploads.items} onCancel={uploads.cancel} onClearFinished={uploads.clearFinished} />
+      {canUpload && (
+        <>
+          <UploadDropZone onFiles={uploads.addFiles} maxUploadBytes={maxUploadBytes} large={libraryEmpty} />
+          <UploadQueue items={uploads.items} onCancel={uploads.cancel} onClearFinished={uploads.clearFinished} />
+        </>
+      )}
 
       {error && (
         <Alert variant="destructive" data-testid="library-error">

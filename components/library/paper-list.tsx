@@ -31,7 +31,8 @@ export function PaperList({
   onDeleted,
 }: {
   papers: PaperRow[];
-  deletePaper: DeletePaper;
+  /** Null when the person's role may not delete papers (no delete buttons). */
+  deletePaper: DeletePaper | null;
   onDeleted: (id: string, title: string) => void;
 }) {
   return (
@@ -94,9 +95,11 @@ export function PaperList({
             )}
           </div>
           {/* above the row-wide link overlay */}
-          <div className="relative z-10 shrink-0">
-            <DeletePaperButton id={paper.id} title={paper.title} deletePaper={deletePaper} onDeleted={onDeleted} />
-          </div>
+          {deletePaper && (
+            <div className="relative z-10 shrink-0">
+              <DeletePaperButton id={paper.id} title={paper.title} deletePaper={deletePaper} onDeleted={onDeleted} />
+            </div>
+          )}
         </li>
       ))}
     </ul>

@@ -10,7 +10,8 @@ import { PaperMetadata } from "./paper-metadata";
 import type { PaperDetailView } from "./types";
 
 /** The paper's details, with a way to correct what was read from the PDF. */
-export function PaperDetails({ paper, saveMetadata }: { paper: PaperDetailView; saveMetadata: SaveMetadata }) {
+/** `saveMetadata` null: the person's role may not edit (no Edit button). */
+export function PaperDetails({ paper, saveMetadata }: { paper: PaperDetailView; saveMetadata: SaveMetadata | null }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
@@ -37,7 +38,7 @@ export function PaperDetails({ paper, saveMetadata }: { paper: PaperDetailView; 
         <h2 id="details-heading" className="font-semibold text-sm">
           Details
         </h2>
-        {!editing && (
+        {!editing && saveMetadata && (
           <Button
             ref={editButton}
             variant="ghost"
@@ -62,7 +63,7 @@ export function PaperDetails({ paper, saveMetadata }: { paper: PaperDetailView; 
           </span>
         )}
       </p>
-      {editing ? (
+      {editing && saveMetadata ? (
         <MetadataEditor
           paper={paper}
           save={saveMetadata}

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { ExternalLink, remarkUntrustedLinks, untrustedLinkComponents } from "@/components/markdown/untrusted-links";
 import { Badge } from "@/components/ui/badge";
 import type { PaperDetailView } from "./types";
 
@@ -35,7 +36,14 @@ export function linkPageCitations(markdown: string): string {
     .join("\n");
 }
 
-/** The stored summary, as markdown, saying how it was made. Raw HTML in the markdown is not rendered. */
+/** The page links the summary's citations became (linkPageCitations). */
+const isPageLink = (url: string) => url.startsWith("?page=");
+
+/**
+ * The stored summary, as markdown, saying how it was made. Its text is the paper's (an extractive summary: no link of
+ * its own, as written) or a model's reading of it (https links kept, with their host); raw HTML is not rendered and
+ * images are never loaded (untrusted-links.tsx). The page links the summary's citations became are the app's own.
+ */
 export function PaperSummary({ summary }: { summary: PaperDetailView["summary"] }) {
   if (!summary) {
     return (
@@ -53,17 +61,20 @@ export function PaperSummary({ summary }: { summary: PaperDetailView["summary"] 
       </Badge>
       <div className="prose-summary text-sm">
         <ReactMarkdown
-          remarkPlugins={[remarkGfm]}
+          remarkPlugins={[
+            remarkGfm,
+            [remarkUntrustedLinks, { policy: summary.method === "llm" ? "https" : "text", internal: isPageLink }],
+          ]}
           components={{
-            a: ({ node: _node, href, children, ...props }) =>
-              href?.startsWith("?page=") ? (
+            ...untrustedLinkComponents,
+            // a page link opens the viewer at that page, in place
+            a: ({ href, children }) =>
+              href && isPageLink(href) ? (
                 <Link href={href} scroll={false} data-testid="summary-page-link">
                   {children}
                 </Link>
               ) : (
-                <a href={href} {...props} target="_blank" rel="noreferrer noopener">
-                  {children}
-                </a>
+                <ExternalLink href={href}>{children}</ExternalLink>
               ),
           }}
         >

@@ -22,7 +22,8 @@ export function PaperView({
 }: {
   paper: PaperDetailView;
   /** The server action that corrects the paper's metadata. */
-  saveMetadata: SaveMetadata;
+  /** Null when the person's role may not edit metadata. */
+  saveMetadata: SaveMetadata | null;
   /** The rendered summary (a server component: the markdown renderer stays off the client bundle). */
   summary: React.ReactNode;
   initialPage: number;

@@ -4,6 +4,8 @@ import { TriangleAlertIcon } from "lucide-react";
 import { memo, useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import type { PluggableList } from "unified";
+import { remarkUntrustedLinks, untrustedLinkComponents } from "@/components/markdown/untrusted-links";
 import { cn } from "@/components/ui/cn";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import type { Citation, Reference } from "@/lib/research/types";
@@ -105,9 +107,13 @@ function UnsupportedClaim({ children, reasons }: { children: React.ReactNode; re
   );
 }
 
+/** GFM, then the links and images of untrusted text, then the citation chips (in text, not in the links kept). */
+const ANSWER_PLUGINS: PluggableList = [remarkGfm, [remarkUntrustedLinks, { policy: "https" }], remarkCitations];
+
 /**
  * The answer as markdown: headings, lists and tables; `[ID, page N]` as chips that open the cited page; unsupported
- * claims marked. Raw HTML is not rendered, and links are sanitised by react-markdown.
+ * claims marked. The text is a model's (which read the papers) or the papers' own: raw HTML is not rendered, images
+ * are never loaded, and only https links the model wrote stay links, showing their host (untrusted-links.tsx).
  */
 export const AnswerMarkdown = memo(function AnswerMarkdown({
   markdown,
@@ -124,6 +130,7 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
 }) {
   const components = useMemo<Components>(
     () => ({
+      ...untrustedLinkComponents,
       span: ({ node: _node, children, ...props }) => {
         const attrs = props as Record<string, unknown>;
         const cites = attrs[CITATION_ATTR];
@@ -157,11 +164,6 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
         }
         return <span {...props}>{children}</span>;
       },
-      a: ({ node: _node, href, children, ...props }) => (
-        <a href={href} {...props} target="_blank" rel="noreferrer noopener">
-          {children}
-        </a>
-      ),
     }),
     [citations, references, onOpenCitation],
   );
@@ -175,7 +177,7 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
       )}
       data-testid="research-answer-text"
     >
-      <ReactMarkdown remarkPlugins={[remarkGfm, remarkCitations]} components={components}>
+      <ReactMarkdown remarkPlugins={ANSWER_PLUGINS} components={components}>
         {stripReferencesSection(markdown)}
       </ReactMarkdown>
     </div>

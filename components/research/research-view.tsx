@@ -72,7 +72,10 @@ export function ResearchView({
   loadError,
   actions,
   deep,
+  canResearch = true,
 }: {
+  /** False for a viewer: runs are read through share links, not asked (the question box says so). */
+  canResearch?: boolean;
   /** The run of `/research/<id>`; null on `/research`. */
   initial: ResearchRunView | null;
   library: ResearchLibrary | null;
@@ -204,7 +207,15 @@ export function ResearchView({
           </Alert>
         )}
 
-        {libraryEmpty ? (
+        {!canResearch ? (
+          <Alert data-testid="research-viewer">
+            <AlertTitle>You can read, not ask</AlertTitle>
+            <AlertDescription>
+              As a viewer you read the library and the research runs shared with you by link. Ask an owner of this
+              Lectern for member access to ask questions.
+            </AlertDescription>
+          </Alert>
+        ) : libraryEmpty ? (
           <EmptyLibrary />
         ) : deep ? (
           <ResearchModes

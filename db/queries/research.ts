@@ -243,7 +243,11 @@ export interface RunListItem {
   durationMs: number | null;
 }
 
-export async function listRuns(db: Database, { limit = 20 }: { limit?: number } = {}): Promise<RunListItem[]> {
+/** The latest runs, newest first; with `ownerId`, only that author's. */
+export async function listRuns(
+  db: Database,
+  { limit = 20, ownerId }: { limit?: number; ownerId?: string } = {},
+): Promise<RunListItem[]> {
   const rows = await db
     .select({
       id: researchRuns.id,
@@ -254,6 +258,7 @@ export async function listRuns(db: Database, { limit = 20 }: { limit?: number } 
       durationMs: researchRuns.durationMs,
     })
     .from(researchRuns)
+    .where(ownerId === undefined ? undefined : eq(researchRuns.ownerId, ownerId))
     .orderBy(desc(researchRuns.startedAt))
     .limit(limit);
   return rows.map((r) => ({ ...r, startedAt: r.startedAt.toISOString() }));
@@ -315,4 +320,30 @@ export async function listVersions(db: Database, runId: string): Promise<RunVers
     // a raw query's jsonb arrives parsed from node-postgres, as text from PGlite
     options: typeof r.options === "string" ? (JSON.parse(r.options) as RunOptions) : r.options,
   }));
+}
+
+/** A run and the versions made from it (its descendants) that have the same author. */
+export async function listRunAndVersionIds(
+  db: Database,
+  { runId, ownerId }: { runId: string; ownerId: string | null },
+): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+    with recursive down as (
+      select id, 0 as depth from research_runs where id = ${runId}
+      union all
+      select r.id, down.depth + 1 from research_runs r join down on r.parent_id = down.id where down.depth < 100
+    )
+    select r.id from research_runs r
+    where r.id in (select id from down) and r.owner_id is not distinct from ${ownerId}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Deletes runs (their steps, citations and share links go with them); returns how many. */
+export async function deleteRuns(db: Database, { ids }: { ids: string[] }): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db.delete(researchRuns).where(inArray(researchRuns.id, ids)).returning({ id: researchRuns.id });
+  return rows.length;
 }

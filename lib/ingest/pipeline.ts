@@ -6,6 +6,7 @@ import { countPaperContent } from "@/db/queries/ingest";
 import { countPapersUsingFile, getPaper, getPaperByDocId } from "@/db/queries/papers";
 import type { NewPaper, Paper } from "@/db/schema";
 import { getChatModel } from "@/lib/ai/providers";
+import { recordAudit } from "@/lib/auth/audit";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import { refreshLibraryVectors } from "@/lib/embeddings/library";
@@ -72,7 +73,12 @@ const EMBED_BATCH = 64;
 export async function ingestFiles(
   inputs: IngestInput[],
   ctx: IngestContext,
-  opts: { onProgress?: (e: IngestProgressEvent) => void; signal?: AbortSignal } = {},
+  opts: {
+    onProgress?: (e: IngestProgressEvent) => void;
+    signal?: AbortSignal;
+    /** Who uploads (for the audit trail); null or absent: the command line. */
+    actor?: { id: string; email: string } | null;
+  } = {},
 ): Promise<IngestFileResult[]> {
   const emit = opts.onProgress ?? (() => {});
   try {
@@ -121,6 +127,18 @@ export async function ingestFiles(
       prepared.delete(index);
     }
     results.push(result);
+    if ((result.status === "ingested" || result.status === "replaced") && result.paper_id) {
+      await recordAudit(
+        ctx.db,
+        opts.actor ?? null,
+        result.status === "ingested" ? "paper.uploaded" : "paper.replaced",
+        result.paper_id,
+        {
+          file: input.name,
+          pages: result.pages,
+        },
+      ).catch((e) => console.error(`[ingest] audit: ${briefError(e)}`));
+    }
     emit({ type: "file_done", index, result });
   }
   if (results.some((r) => r.status === "ingested" || r.status === "replaced")) {

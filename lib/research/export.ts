@@ -1,3 +1,4 @@
+import { escapeMarkdown, neutralizeMarkdownHtml } from "@/lib/text/markdown";
 import type { Reference, ResearchRunState, RunStatus } from "./types";
 
 type ExportableRun = Pick<ResearchRunState, "question" | "answer" | "startedAt" | "runId" | "status" | "steps">;
@@ -12,13 +13,16 @@ const ENDED_WITHOUT_ANSWER: Partial<Record<RunStatus, string>> = {
  * The run as a markdown document: the question, the answer with its citations intact, the references. A run that
  * ended without an answer (interrupted, cancelled, failed) exports what it has: the sources its searches found, each
  * as `[PAPER_ID, page N]`. Null when there is nothing to export (a run still going, or one that found nothing).
+ *
+ * Whatever viewer opens the file shows no HTML and loads nothing: the answer (a model's, or quoted papers') has its
+ * raw HTML and images turned into text; the question, titles and excerpts are escaped as text.
  */
 export function exportMarkdown(run: ExportableRun): string | null {
   const footer = `\n\n---\n_Lectern research run ${run.runId}, ${run.startedAt.slice(0, 10)}. Citations are [paper id, page]._\n`;
   if (run.answer.trim()) {
     const hasTitle = /^#\s/.test(run.answer.trimStart());
-    const head = hasTitle ? "" : `# ${run.question.trim()}\n\n`;
-    return `${head}${run.answer.trim()}${footer}`;
+    const head = hasTitle ? "" : `# ${escapeMarkdown(run.question.trim())}\n\n`;
+    return `${head}${neutralizeMarkdownHtml(run.answer.trim())}${footer}`;
   }
   const why = ENDED_WITHOUT_ANSWER[run.status];
   if (!why) return null;
@@ -29,16 +33,31 @@ export function exportMarkdown(run: ExportableRun): string | null {
       const cite = s.page === null ? `[${s.paperId}]` : `[${s.paperId}, page ${s.page}]`;
       if (seen.has(cite)) continue;
       seen.add(cite);
-      found.push(`- ${s.title || s.paperId} ${cite}${s.excerpt ? `: “${s.excerpt}”` : ""}`);
+      found.push(
+        `- ${escapeMarkdown(s.title || s.paperId)} ${cite}${s.excerpt ? `: “${escapeMarkdown(s.excerpt)}”` : ""}`,
+      );
     }
   }
   if (found.length === 0) return null;
-  return `# ${run.question.trim()}\n\n_${why} The sources its searches found:_\n\n${found.join("\n")}${footer}`;
+  return `# ${escapeMarkdown(run.question.trim())}\n\n_${why} The sources its searches found:_\n\n${found.join("\n")}${footer}`;
 }
+
+/**
+ * Text as a BibTeX field's content: LaTeX's special characters escaped, so a title cannot run commands when the
+ * bibliography is typeset (`\\input`, `\\write18`) nor unbalance the braces; `<` and `>` as LaTeX's own commands, so
+ * a tool that shows the entry as HTML finds no tag either.
+ */
+const BIB_SPECIAL: Record<string, string> = {
+  "\\": "\\textbackslash{}",
+  "~": "\\textasciitilde{}",
+  "^": "\\textasciicircum{}",
+  "<": "\\textless{}",
+  ">": "\\textgreater{}",
+};
 
 function bibEscape(s: string): string {
   return s
-    .replace(/([{}&%$#_])/g, "\\$1")
+    .replace(/[\\~^<>{}&%$#_]/g, (c) => BIB_SPECIAL[c] ?? `\\${c}`)
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -72,7 +91,7 @@ export function exportBibtex(refs: Reference[]): string {
       const year = /\d{4}/.exec(r.published ?? "")?.[0];
       if (year) fields.push(["year", `{${year}}`]);
       if (r.arxivId) {
-        fields.push(["eprint", `{${r.arxivId}}`], ["archivePrefix", "{arXiv}"]);
+        fields.push(["eprint", `{${bibEscape(r.arxivId)}}`], ["archivePrefix", "{arXiv}"]);
       }
       if (r.doi) fields.push(["doi", `{${bibEscape(r.doi)}}`]);
       fields.push(["note", `{Lectern id: ${bibEscape(r.paperId)}}`]);

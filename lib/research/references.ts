@@ -1,3 +1,4 @@
+import { escapeMarkdown } from "@/lib/text/markdown";
 import type { Reference } from "./types";
 
 export interface ReferencePaper {
@@ -35,13 +36,23 @@ function authorLine(authors: string[]): string {
   return `${authors.slice(0, 3).join(", ")} et al.`;
 }
 
-/** The `## References` section: `1. ID — Title`, authors, date, DOI link when known. */
+/** A DOI as a link destination: percent-encoded, parentheses and spaces too, so it cannot end the link early. */
+function doiUrl(doi: string): string {
+  return `https://doi.org/${encodeURI(doi).replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"))}`;
+}
+
+/**
+ * The `## References` section: `1. ID — Title`, authors, date, DOI link when known. What comes from the paper (the
+ * title, the authors, the date, the DOI's text) is escaped: it reads as text, never as a link, an image or HTML.
+ */
 export function formatReferences(refs: Reference[]): string {
   if (refs.length === 0) return "";
   const lines = refs.map((r) => {
-    const parts = [`${r.number}. **${r.paperId}** — ${r.title}. ${authorLine(r.authors)}`];
-    if (r.published) parts.push(`(${r.published})`);
-    if (r.doi) parts.push(`[doi:${r.doi}](https://doi.org/${encodeURI(r.doi)})`);
+    const parts = [
+      `${r.number}. **${escapeMarkdown(r.paperId)}** — ${escapeMarkdown(r.title)}. ${escapeMarkdown(authorLine(r.authors))}`,
+    ];
+    if (r.published) parts.push(`(${escapeMarkdown(r.published)})`);
+    if (r.doi) parts.push(`[doi:${escapeMarkdown(r.doi)}](${doiUrl(r.doi)})`);
     return parts.join(" ");
   });
   return `## References\n\n${lines.join("\n")}`;

@@ -1,6 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@/db";
-import { finishRun, insertRun, saveAnswer, saveRetrieved, saveStep } from "@/db/queries/research";
+import {
+  deleteRuns,
+  finishRun,
+  getRun,
+  insertRun,
+  listRunAndVersionIds,
+  saveAnswer,
+  saveRetrieved,
+  saveStep,
+} from "@/db/queries/research";
 import type { ResearchDeps } from "./deps";
 import type { Runner } from "./lifecycle";
 import { runResearch } from "./orchestrator";
@@ -41,7 +50,7 @@ export function newRunId(): string {
 function persister(
   db: Database,
   onError: (e: unknown) => void,
-  meta: { options?: RunOptions; parentId?: string | null },
+  meta: { options?: RunOptions; parentId?: string | null; ownerId?: string | null },
 ) {
   let chain: Promise<void> = Promise.resolve();
   let runId = "";
@@ -61,6 +70,7 @@ function persister(
                 steps: event.steps,
                 options: meta.options,
                 parentId: meta.parentId,
+                ownerId: meta.ownerId,
               });
               break;
             case "step":
@@ -111,6 +121,7 @@ export function startRun(
     runner = runResearch,
     options,
     parentId,
+    ownerId,
   }: {
     signal?: AbortSignal;
     onPersistError?: (e: unknown) => void;
@@ -119,6 +130,8 @@ export function startRun(
     options?: RunOptions;
     /** The run this one is a new version of. */
     parentId?: string | null;
+    /** Its author's account (null: the command line). */
+    ownerId?: string | null;
   } = {},
 ): StartedRun {
   const id = newRunId();
@@ -139,6 +152,7 @@ export function startRun(
   const store = persister(deps.db, onPersistError ?? ((e) => console.error("[lectern] saving a research event:", e)), {
     options,
     parentId,
+    ownerId,
   });
   let retrieved: RetrievedRecord[] = [];
   const emit = (event: ResearchEvent) => {
@@ -217,4 +231,17 @@ export async function waitForRun(runId: string): Promise<ResearchRunState | null
   // `done` settles before `finally`: wait for the flush too
   while (!live.finished) await new Promise((r) => setTimeout(r, 5));
   return state;
+}
+
+/**
+ * Deletes a run and the versions made from it (same author), cancelling any of them still running here first (so no
+ * event is written after). Returns how many runs went.
+ */
+export async function deleteRunFamily(db: Database, runId: string): Promise<number> {
+  const run = await getRun(db, runId);
+  if (!run) return 0;
+  const ids = await listRunAndVersionIds(db, { runId, ownerId: run.ownerId });
+  for (const id of ids) cancelRun(id);
+  await Promise.all(ids.map((id) => waitForRun(id)));
+  return deleteRuns(db, { ids });
 }

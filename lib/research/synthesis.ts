@@ -1,5 +1,6 @@
 import { type LanguageModel, streamText } from "ai";
 import { splitSentences } from "@/lib/ingest/chunk";
+import { escapeMarkdown } from "@/lib/text/markdown";
 import { tokenize } from "@/lib/text/terms";
 import { type EvidencePassage, HEADING_LINE } from "./citations";
 import type { Intent } from "./types";
@@ -92,8 +93,9 @@ export function pickSentences(
   return picked.map((c) => ({ text: c.text, passage: c.passage, score: c.score }));
 }
 
+/** A quoted sentence with its citation, as markdown: the paper's text stays text (no link, image or HTML of its own). */
 export function citeSentence(s: PickedSentence): string {
-  return `${s.text} ${citationOf(s.passage.paperId, s.passage.page)}`;
+  return `${escapeMarkdown(s.text)} ${citationOf(s.passage.paperId, s.passage.page)}`;
 }
 
 /**
@@ -111,7 +113,7 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
     const byPaper = new Map<string, PickedSentence[]>();
     for (const c of others) byPaper.set(c.passage.paperId, [...(byPaper.get(c.passage.paperId) ?? []), c]);
     const parts = [...byPaper.values()].map((list) => {
-      const title = (list[0] as PickedSentence).passage.title.replace(/\s+/g, " ").trim();
+      const title = escapeMarkdown((list[0] as PickedSentence).passage.title.trim());
       return `### ${title}\n\n${list.map((c) => `- ${citeSentence(c)}`).join("\n")}`;
     });
     sections.push(`## Supporting evidence\n\n${parts.join("\n\n")}`);

@@ -1,6 +1,27 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db";
+import { getRun } from "@/db/queries/research";
+import { createTestDatabase } from "@/db/testing";
+import { waitForRun } from "@/lib/research/runs";
 import type { ResearchStreamEvent } from "@/lib/research/types";
-import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "./actions";
+
+// The actions run as they do in the app, on a test database, signed in as real accounts.
+const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
+vi.mock("server-only", () => ({}));
+vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
+vi.mock("@/db", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/db")>()),
+  getDb: async () => {
+    if (!db.handle) throw new Error("no test database");
+    return db.handle.db;
+  },
+}));
+
+const { cancelRunAction, deleteRunAction, feedbackAction, startResearchAction, watchRunAction } = await import(
+  "./actions"
+);
+const { makeAccount, sessionCookieOf, signInAs } = await import("@/app/testing");
+const { nextHeadersMock } = await import("@/app/testing");
 
 async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<ResearchStreamEvent[]> {
   const out: ResearchStreamEvent[] = [];
@@ -8,8 +29,20 @@ async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<Rese
   return out;
 }
 
-// Only the paths that never reach the database: invalid input is answered with a typed event or result.
+const UNKNOWN_RUN = "q9XhC1v2b3n4m5k6j7h8gA";
+
+beforeAll(async () => {
+  db.handle = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.handle?.close();
+});
+
 describe("research actions, invalid input", () => {
+  beforeAll(async () => {
+    await signInAs((db.handle as DbHandle).db, "member");
+  });
+
   it("answers a question that cannot be asked with one rejected event", async () => {
     for (const [q, message] of [
       ["", "Type a question about your papers."],
@@ -25,22 +58,59 @@ describe("research actions, invalid input", () => {
     ]);
   });
 
-  it("watches nothing for a run that is not running here, and rejects a bad id", async () => {
-    expect(await collect(watchRunAction("q9XhC1v2b3n4m5k6j7h8gA"))).toEqual([]);
+  it("rejects a bad run id, and a run that does not exist", async () => {
     expect(await collect(watchRunAction("../x"))).toEqual([
       { kind: "rejected", error: { code: "bad_request:input", message: "That is not a research run id." } },
     ]);
-  });
-
-  it("cancels nothing when the run is not running", async () => {
-    expect(await cancelRunAction("q9XhC1v2b3n4m5k6j7h8gA")).toEqual({ ok: true, data: { cancelled: false } });
+    expect(await collect(watchRunAction(UNKNOWN_RUN))).toEqual([
+      { kind: "rejected", error: { code: "not_found:run", message: expect.any(String) } },
+    ]);
+    expect(await cancelRunAction(UNKNOWN_RUN)).toMatchObject({ ok: false, error: { code: "not_found:run" } });
     expect(await cancelRunAction("")).toMatchObject({ ok: false, error: { code: "bad_request:input" } });
   });
+});
 
-  it("refuses feedback that is not a rating", async () => {
-    expect(await feedbackAction("q9XhC1v2b3n4m5k6j7h8gA", "meh" as "helpful")).toEqual({
-      ok: false,
-      error: { code: "bad_request:input", message: "Feedback is “helpful” or “not helpful”." },
-    });
+describe("who may act on a run", () => {
+  it("lets a member ask, keeps the run to its author, and lets the author delete it", async () => {
+    const handle = db.handle as DbHandle;
+    // signed out: nothing starts
+    await signInAs(handle.db, null);
+    expect(await collect(startResearchAction("What is tidal sensing?"))).toEqual([
+      { kind: "rejected", error: { code: "unauthorized:session", message: expect.stringMatching(/Sign in/) } },
+    ]);
+    // a viewer reads, but does not ask
+    await signInAs(handle.db, "viewer");
+    expect(await collect(startResearchAction("What is tidal sensing?"))).toEqual([
+      { kind: "rejected", error: { code: "forbidden:role", message: expect.stringMatching(/viewer/) } },
+    ]);
+
+    // the author: an empty library ends the run at once (no papers), which is all this needs
+    const author = await makeAccount(handle.db, "member");
+    const headers = await nextHeadersMock.headers();
+    const setCookie = async (account: { email: string }) => {
+      for (const key of [...headers.keys()]) headers.delete(key);
+      headers.set("cookie", await sessionCookieOf(handle.db, account));
+    };
+    await setCookie(author);
+    const events = await collect(startResearchAction("What is tidal sensing?"));
+    const started = events[0];
+    if (started?.kind !== "run_started") throw new Error(`no run: ${JSON.stringify(events[0])}`);
+    await waitForRun(started.runId);
+    expect((await getRun(handle.db, started.runId))?.ownerId).toBe(author.id);
+    expect(await feedbackAction(started.runId, "helpful")).toMatchObject({ ok: true });
+
+    // another member: a clear refusal for everything, nothing changed
+    await setCookie(await makeAccount(handle.db, "member"));
+    const refused = { ok: false, error: { code: "forbidden:run", message: expect.stringMatching(/private/) } };
+    expect(await feedbackAction(started.runId, "not_helpful")).toEqual(refused);
+    expect(await cancelRunAction(started.runId)).toEqual(refused);
+    expect(await deleteRunAction(started.runId)).toEqual(refused);
+    expect(await collect(watchRunAction(started.runId))).toEqual([{ kind: "rejected", error: refused.error }]);
+    expect((await getRun(handle.db, started.runId))?.feedback?.rating).toBe("helpful");
+
+    // the author deletes it
+    await setCookie(author);
+    expect(await deleteRunAction(started.runId)).toEqual({ ok: true, data: { deleted: 1 } });
+    expect(await getRun(handle.db, started.runId)).toBeNull();
   });
 });

@@ -2,12 +2,26 @@
 
 import { getDb } from "@/db";
 import { setFeedback } from "@/db/queries/research";
-import { type Result, toErrorResult } from "@/lib/errors";
+import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
+import type { SessionUser } from "@/lib/auth/session";
+import { LecternError, type Result, toErrorResult } from "@/lib/errors";
+import { loadOwnRun } from "@/lib/research/access";
 import { getResearchDeps } from "@/lib/research/deps";
-import { cancelRun, startRun, subscribeRun } from "@/lib/research/runs";
+import { cancelRun, deleteRunFamily, startRun, subscribeRun } from "@/lib/research/runs";
 import type { FeedbackRating, ResearchStreamEvent, RunFeedback } from "@/lib/research/types";
+import { requireUser } from "../../access";
 import { feedbackInputSchema, firstIssue, runInputSchema, startResearchInputSchema } from "./schema";
 import { streamAction } from "./stream-action";
+
+/** Counts a research run against the person's limit (a refusal says when to try again). */
+export async function countResearchRun(user: SessionUser): Promise<void> {
+  await consumeRateLimit(
+    await getDb(),
+    `research:${user.id}`,
+    RATE_LIMITS.research,
+    "You have started many research runs in the last few minutes.",
+  );
+}
 
 /**
  * Starts a research run and streams its events as they happen, from `run_started` (the plan and the run id, sent
@@ -16,57 +30,78 @@ import { streamAction } from "./stream-action";
  */
 export async function* startResearchAction(question: string): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield* streamAction(
+    () => requireUser("research:run"),
     startResearchInputSchema,
     { question },
     { code: "bad_request:query", message: "That question cannot be asked." },
-    async ({ question: q }) => ({ events: startRun(await getResearchDeps(), q).events }),
+    async ({ question: q }, user) => {
+      await countResearchRun(user);
+      return { events: startRun(await getResearchDeps(), q, { ownerId: user.id }).events };
+    },
   );
 }
 
 /**
  * The events of a run in flight in this server, from its first (a page reloaded mid-run catches up, then follows it
- * live). Nothing when the run is not running here: the page already shows the stored run.
+ * live). Nothing when the run is not running here: the page already shows the stored run. The author's only.
  */
 export async function* watchRunAction(runId: string): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield* streamAction(
+    () => requireUser("research:read"),
     runInputSchema,
     { runId },
     { code: "bad_request:input", message: "That is not a research run id." },
-    async ({ runId: id }) => {
+    async ({ runId: id }, user) => {
+      await loadOwnRun(await getDb(), id, user.id);
       const events = subscribeRun(id);
       return events ? { events } : null;
     },
   );
 }
 
+/** Parses a run id and checks that the signed-in person may act on it as its author. */
+async function ownRunId(runId: unknown, capability: "research:run" | "research:read"): Promise<string> {
+  const user = await requireUser(capability);
+  const parsed = runInputSchema.safeParse({ runId });
+  if (!parsed.success)
+    throw new LecternError("bad_request:input", firstIssue(parsed.error, "That is not a research run id."));
+  await loadOwnRun(await getDb(), parsed.data.runId, user.id);
+  return parsed.data.runId;
+}
+
 /** Cancels a run in flight; `cancelled: false` when it had already finished (or runs in another process). */
 export async function cancelRunAction(runId: string): Promise<Result<{ cancelled: boolean }>> {
-  const parsed = runInputSchema.safeParse({ runId });
-  if (!parsed.success) {
-    return { ok: false, error: { code: "bad_request:input", message: firstIssue(parsed.error, "Invalid run id.") } };
-  }
   try {
-    return { ok: true, data: { cancelled: cancelRun(parsed.data.runId) } };
+    return { ok: true, data: { cancelled: cancelRun(await ownRunId(runId, "research:run")) } };
   } catch (e) {
     return toErrorResult(e);
   }
 }
 
-/** Stores the user's verdict on a run's answer (the latest replaces an earlier one). */
+/** Stores the author's verdict on a run's answer (the latest replaces an earlier one). */
 export async function feedbackAction(
   runId: string,
   rating: FeedbackRating,
   comment?: string,
 ): Promise<Result<RunFeedback>> {
-  const parsed = feedbackInputSchema.safeParse({ runId, rating, comment });
-  if (!parsed.success) {
-    return { ok: false, error: { code: "bad_request:input", message: firstIssue(parsed.error, "Invalid feedback.") } };
-  }
   try {
+    await ownRunId(runId, "research:run");
+    const parsed = feedbackInputSchema.safeParse({ runId, rating, comment });
+    if (!parsed.success) throw new LecternError("bad_request:input", firstIssue(parsed.error, "Invalid feedback."));
     const { runId: id, rating: r, comment: c } = parsed.data;
     const saved = await setFeedback(await getDb(), id, { rating: r, comment: c });
     if (!saved) return { ok: false, error: { code: "not_found:run", message: "That research run no longer exists." } };
     return { ok: true, data: { rating: r, comment: c, at: new Date().toISOString() } };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}
+
+/** Deletes a run and every version made from it (the author's); a run still going is cancelled first. */
+export async function deleteRunAction(runId: string): Promise<Result<{ deleted: number }>> {
+  try {
+    const id = await ownRunId(runId, "research:run");
+    return { ok: true, data: { deleted: await deleteRunFamily(await getDb(), id) } };
   } catch (e) {
     return toErrorResult(e);
   }

@@ -4,6 +4,7 @@ import type { RecentRun, ResearchLibrary } from "@/components/research/types";
 import { getDb } from "@/db";
 import { listPapers } from "@/db/queries/papers";
 import { listRuns } from "@/db/queries/research";
+import type { SessionUser } from "@/lib/auth/session";
 import { isLecternError, userMessage } from "@/lib/errors";
 
 const RECENT_RUNS = 12;
@@ -15,11 +16,14 @@ export interface ResearchPageData {
   loadError: string | null;
 }
 
-/** What both research pages show beside a run: the question box's examples and the recent runs. */
-export async function loadResearchPageData(): Promise<ResearchPageData> {
+/** What both research pages show beside a run: the question box's examples and the person's own recent runs. */
+export async function loadResearchPageData(user: SessionUser): Promise<ResearchPageData> {
   try {
     const db = await getDb();
-    const [papers, runs] = await Promise.all([listPapers(db, { sort: "added" }), listRuns(db, { limit: RECENT_RUNS })]);
+    const [papers, runs] = await Promise.all([
+      listPapers(db, { sort: "added" }),
+      listRuns(db, { limit: RECENT_RUNS, ownerId: user.id }),
+    ]);
     const ready = papers.filter((p) => p.status === "ready");
     return {
       // examples from the newest papers

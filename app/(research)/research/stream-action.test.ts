@@ -9,7 +9,14 @@ const QUESTION = "What did the secret-project-7731 ablation find?";
 async function collect(start: () => Promise<never>): Promise<ResearchStreamEvent[]> {
   const out: ResearchStreamEvent[] = [];
   const schema = z.object({ question: z.string() });
-  for await (const e of streamAction(schema, { question: QUESTION }, { code: "bad_request:query", message: "" }, start))
+  const user = async () => ({ id: "u1", email: "ada@lab.example", name: "Ada", role: "member" as const });
+  for await (const e of streamAction(
+    user,
+    schema,
+    { question: QUESTION },
+    { code: "bad_request:query", message: "" },
+    start,
+  ))
     out.push(e);
   return out;
 }

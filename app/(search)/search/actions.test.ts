@@ -11,6 +11,7 @@ import { makeTestPdf } from "@/lib/testing/pdf";
 // The action runs the real search on a test database; only the app's database handle is swapped for it.
 const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
 vi.mock("server-only", () => ({}));
+vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
 vi.mock("@/db", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/db")>()),
   getDb: async () => {
@@ -20,6 +21,7 @@ vi.mock("@/db", async (importOriginal) => ({
 }));
 
 const { searchAction } = await import("./actions");
+const { signInAs } = await import("@/app/testing");
 
 const PAGES = [
   "arXiv:2401.01234v2 [cs.CL] 5 Jan 2024\nSparse Retrieval for Long Scientific Documents\nAda Lovelace\nAbstract\nWe study retrieval over long scientific documents with page-level chunks.",
@@ -32,6 +34,8 @@ let dataDir: string;
 
 beforeAll(async () => {
   db.handle = await createTestDatabase();
+  // a viewer may search (the library is everyone's in the instance)
+  await signInAs(db.handle.db, "viewer");
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-search-action-"));
   const ctx = createIngestContext(db.handle, {
     dataDir,
@@ -138,6 +142,17 @@ describe("searchAction", () => {
     }
     const again = await searchAction({ q: "reciprocal rank fusion" });
     expect(again.ok && again.data.index === "content" && again.data.hits.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a visitor who is not signed in (and says so)", async () => {
+    if (!db.handle) throw new Error("no test database");
+    await signInAs(db.handle.db, null);
+    try {
+      const r = await searchAction({ q: "reciprocal rank fusion", index: "content" } as never);
+      expect(r).toEqual({ ok: false, error: { code: "unauthorized:session", message: expect.stringMatching(/Sign in/) } });
+    } finally {
+      await signInAs(db.handle.db, "viewer");
+    }
   });
 
   it("refuses malformed input with a message", async () => {

@@ -2,10 +2,13 @@
 
 import type { SearchResponse } from "@/components/search/types";
 import { getDb } from "@/db";
+import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
+import type { SessionUser } from "@/lib/auth/session";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { type Result, toErrorResult } from "@/lib/errors";
 import { type SearchOptions, searchContent, searchSummaries } from "@/lib/search/search";
+import { requireUser } from "../../access";
 import { toPassageHit, toSummaryHit } from "./rows";
 import { type SearchInput, searchInputSchema } from "./schema";
 
@@ -17,6 +20,12 @@ const CONTENT_RESULTS = 20;
  * nothing but symbols — come back as `bad_request:query` with a message for the user, never as an exception.
  */
 export async function searchAction(input: SearchInput): Promise<Result<SearchResponse>> {
+  let user: SessionUser;
+  try {
+    user = await requireUser("library:read");
+  } catch (e) {
+    return toErrorResult(e);
+  }
   const parsed = searchInputSchema.safeParse(input);
   if (!parsed.success) {
     return {
@@ -37,6 +46,12 @@ export async function searchAction(input: SearchInput): Promise<Result<SearchRes
   };
   try {
     const db = await getDb();
+    await consumeRateLimit(
+      db,
+      `search:${user.id}`,
+      RATE_LIMITS.search,
+      "You have searched very often in the last minute.",
+    );
     const embedder = getEmbeddingProvider(getEnv());
     const started = performance.now();
     if (index === "summaries") {

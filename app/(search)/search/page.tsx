@@ -6,6 +6,7 @@ import { listPapers } from "@/db/queries/papers";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { isLecternError, userMessage } from "@/lib/errors";
+import { pageUser } from "../../access";
 import { searchAction } from "./actions";
 import { parseSearchUrl } from "./schema";
 
@@ -40,6 +41,7 @@ async function loadLibrary(): Promise<{ library: SearchLibrary | null; error: st
 }
 
 export default async function SearchPage({ searchParams }: Props) {
+  await pageUser("/search");
   const state = parseSearchUrl(await searchParams);
   const [{ library, error }, result] = await Promise.all([loadLibrary(), state.q ? searchAction(state) : null]);
   return <SearchView state={state} result={result} library={library} libraryError={error} />;

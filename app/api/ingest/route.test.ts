@@ -1,5 +1,7 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { IngestStreamEvent } from "@/components/library/ingest-events";
+import type { DbHandle } from "@/db";
+import { createTestDatabase } from "@/db/testing";
 import { LecternError } from "@/lib/errors";
 import type { IngestFileResult, IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
 
@@ -9,13 +11,36 @@ const pipeline = vi.hoisted(() => ({
   getIngestContext: vi.fn(async () => ({ maxUploadBytes: 10 * 1024 * 1024 })),
 }));
 vi.mock("@/lib/ingest/pipeline", () => pipeline);
+vi.mock("server-only", () => ({}));
+// who uploads is checked for real: a test database with real accounts
+const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
+vi.mock("@/db", async (original) => ({
+  ...(await original<typeof import("@/db")>()),
+  getDb: async () => {
+    if (!db.handle) throw new Error("no test database");
+    return db.handle.db;
+  },
+}));
 
 const { POST } = await import("./route");
+const { sessionCookie } = await import("@/app/testing");
+
+/** The session cookie of a member (who may upload). */
+let member = "";
+
+beforeAll(async () => {
+  db.handle = await createTestDatabase();
+  member = await sessionCookie(db.handle.db, "member");
+});
+afterAll(async () => {
+  await db.handle?.close();
+});
 
 function upload(files: File[], init: RequestInit = {}): Request {
   const form = new FormData();
   for (const f of files) form.append("files", f, f.name);
-  return new Request("http://localhost/api/ingest", { method: "POST", body: form, ...init });
+  const headers = { cookie: member, ...(init.headers as Record<string, string> | undefined) };
+  return new Request("http://localhost/api/ingest", { method: "POST", body: form, ...init, headers });
 }
 
 async function readLines(res: Response): Promise<IngestStreamEvent[]> {
@@ -90,11 +115,28 @@ describe("POST /api/ingest", () => {
   });
 
   it("refuses requests that are not multipart or carry no files", async () => {
-    const json = new Request("http://localhost/api/ingest", { method: "POST", body: "{}" });
+    const json = new Request("http://localhost/api/ingest", {
+      method: "POST",
+      body: "{}",
+      headers: { cookie: member },
+    });
     expect((await POST(json)).status).toBe(415);
     const empty = await POST(upload([]));
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { message: string } }).error.message).toBe("No files were sent.");
+    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+  });
+
+  it("refuses an upload without a session (401) and from a viewer (403), before reading it", async () => {
+    const file = () => [new File(["%PDF-1.4"], "a.pdf", { type: "application/pdf" })];
+    const anonymous = await POST(upload(file(), { headers: { cookie: "" } }));
+    expect(anonymous.status).toBe(401);
+    const viewer = await POST(
+      upload(file(), { headers: { cookie: await sessionCookie((db.handle as DbHandle).db, "viewer") } }),
+    );
+    expect(viewer.status).toBe(403);
+    expect(((await viewer.json()) as { error: { code: string } }).error.code).toBe("forbidden:role");
+    expect(pipeline.getIngestContext).not.toHaveBeenCalled();
     expect(pipeline.ingestFiles).not.toHaveBeenCalled();
   });
 

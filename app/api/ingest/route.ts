@@ -1,6 +1,8 @@
-import { checkSameOrigin } from "@/app/request-guard";
+import { errorResponse, guardRoute } from "@/app/access";
 import type { IngestStreamEvent } from "@/components/library/ingest-events";
 import { INGEST_FILES_FIELD } from "@/components/library/ingest-events";
+import { getDb } from "@/db";
+import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import { isLecternError, toErrorResult } from "@/lib/errors";
 import { getIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import type { IngestInput } from "@/lib/ingest/progress";
@@ -20,8 +22,18 @@ function jsonError(status: number, code: string, message: string): Response {
  * `IngestStreamEvent` per line, written as the pipeline reports progress. Closing the connection aborts the ingest.
  */
 export async function POST(request: Request): Promise<Response> {
-  const crossSite = checkSameOrigin(request);
-  if (crossSite) return crossSite;
+  const user = await guardRoute(request, "library:write");
+  if (user instanceof Response) return user;
+  try {
+    await consumeRateLimit(
+      await getDb(),
+      `upload:${user.id}`,
+      RATE_LIMITS.upload,
+      "You have uploaded many files in the last few minutes.",
+    );
+  } catch (e) {
+    return errorResponse(e);
+  }
   if (!request.headers.get("content-type")?.toLowerCase().startsWith("multipart/form-data")) {
     return jsonError(415, "bad_request:input", "Send the files as multipart/form-data.");
   }
@@ -76,7 +88,7 @@ export async function POST(request: Request): Promise<Response> {
         }
       };
       try {
-        const results = await ingestFiles(inputs, ctx, { onProgress: send, signal: abort.signal });
+        const results = await ingestFiles(inputs, ctx, { onProgress: send, signal: abort.signal, actor: user });
         send({ type: "done", results });
       } catch (e) {
         if (!abort.signal.aborted) send({ type: "fatal", error: toErrorResult(e).error });

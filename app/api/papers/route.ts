@@ -1,5 +1,6 @@
 import { toPaperRow } from "@/app/(library)/rows";
 import { firstValues, listPapersQuerySchema } from "@/app/(library)/schema";
+import { guardRoute } from "@/app/access";
 import type { ApiResult, PaperRow } from "@/components/library/types";
 import { getDb } from "@/db";
 import { listPapers } from "@/db/queries/papers";
@@ -10,6 +11,8 @@ export const dynamic = "force-dynamic";
 
 /** `GET /api/papers?q=&sort=` — the library list, for client-side refreshes. */
 export async function GET(request: Request): Promise<Response> {
+  const user = await guardRoute(request, "library:read");
+  if (user instanceof Response) return user;
   const url = new URL(request.url);
   const { q, sort } = listPapersQuerySchema.parse(firstValues(Object.fromEntries(url.searchParams)));
   try {

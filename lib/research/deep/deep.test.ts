@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { getRun, listVersions } from "@/db/queries/research";
 import { createTestDatabase } from "@/db/testing";
+import { addPerson, createOwner } from "@/lib/auth/people";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
@@ -278,7 +279,7 @@ describe("deep runs", () => {
         importance: "low",
       },
     ]);
-    const second = await finish(await rerunWithOutline(deps, first.state.runId, edited));
+    const second = await finish(await rerunWithOutline(deps, first.state.runId, edited, null));
     expect(second.state.status).toBe("completed");
     const versions = await listVersions(handle.db, second.state.runId);
     expect(versions.map((v) => v.id)).toEqual([first.state.runId, second.state.runId]);
@@ -288,7 +289,7 @@ describe("deep runs", () => {
     expect(diff.removed.map((p) => p.id)).toEqual(["a"]);
     expect(isEmptyDiff(diff)).toBe(false);
     expect(isEmptyDiff(diffOutlines(edited, edited))).toBe(true);
-    await expect(rerunWithOutline(deps, "missing", edited)).rejects.toThrow(/does not exist/);
+    await expect(rerunWithOutline(deps, "missing", edited, null)).rejects.toThrow(/does not exist/);
   });
 
   it("improves a run with feedback: a new point and new evidence when the feedback asks for more", async () => {
@@ -297,6 +298,7 @@ describe("deep runs", () => {
       deps,
       first.state.runId,
       "improve: add more on training with GPUs and the Adam optimizer",
+      null,
     );
     const second = await finish(started);
     expect(addedPoint).toMatch(/training with GPUs/i);
@@ -315,7 +317,7 @@ describe("deep runs", () => {
     expect(
       outlineForFeedback(outline([ATTENTION_POINT]), "more on the softmax and dot products").addedPoint,
     ).toBeNull();
-    await expect(improveRun(deps, first.state.runId, " ")).rejects.toThrow(/what to improve/);
+    await expect(improveRun(deps, first.state.runId, " ", null)).rejects.toThrow(/what to improve/);
   });
 
   it("streams each section from the model within its evidence budget", async () => {
@@ -343,6 +345,34 @@ describe("deep runs", () => {
     expect(sectionPrompts).toHaveLength(2);
     for (const p of sectionPrompts) expect(p.length).toBeLessThan(SECTION_EVIDENCE_CHARS + 3_000);
     expect(state.citations.length).toBeGreaterThan(0);
+  });
+});
+
+describe("versions belong to the run's author", () => {
+  it("refuses a rerun or an improvement of someone else's run, and gives the author's new version to the author", async () => {
+    const owner = await createOwner(handle.db, {
+      email: "ada@lab.example",
+      name: "Ada",
+      password: "correct horse battery",
+    });
+    const other = await addPerson(handle.db, owner, {
+      email: "max@lab.example",
+      name: "Max",
+      password: "correct horse battery",
+      role: "member",
+    });
+    const mine = await finish(
+      startDeepRun(deps, { question: QUESTION, outline: outline([ATTENTION_POINT]), ownerId: owner.id }),
+    );
+    const edited = outline([LORA_POINT]);
+    await expect(rerunWithOutline(deps, mine.state.runId, edited, other.id)).rejects.toMatchObject({
+      code: "forbidden:run",
+    });
+    await expect(improveRun(deps, mine.state.runId, "add more on adapters", other.id)).rejects.toMatchObject({
+      code: "forbidden:run",
+    });
+    const next = await finish(await rerunWithOutline(deps, mine.state.runId, edited, owner.id));
+    expect((await getRun(handle.db, next.state.runId))?.ownerId).toBe(owner.id);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { getRun } from "@/db/queries/research";
 import { LecternError } from "@/lib/errors";
+import { assertRunAuthor } from "../access";
 import type { ResearchDeps } from "../deps";
 import { LIMIT_MESSAGES, LIMITS } from "../limits";
 import { type StartedRun, startRun } from "../runs";
@@ -84,6 +85,8 @@ export function startDeepRun(
     answers?: ClarifyingAnswer[];
     parentId?: string | null;
     feedback?: string;
+    /** Its author's account (null: the command line). */
+    ownerId?: string | null;
   },
   { signal }: { signal?: AbortSignal } = {},
 ): StartedRun {
@@ -98,22 +101,36 @@ export function startDeepRun(
     runner: deepRunner({ outline: input.outline, feedback: input.feedback }),
     options,
     parentId: input.parentId ?? null,
+    ownerId: input.ownerId ?? null,
   });
 }
 
-async function loadParent(deps: ResearchDeps, runId: string) {
+/** The run a new version is made of: it must exist, be finished and — from the app — be the author's own. */
+async function loadParent(deps: ResearchDeps, runId: string, authorId: string | null) {
   const parent = await getRun(deps.db, runId);
   if (!parent) throw new LecternError("not_found:run", "That research run does not exist (any more).");
+  if (authorId !== null) assertRunAuthor(parent, authorId);
   if (parent.status === "running") {
     throw new LecternError("conflict:run", "That run is still going; wait for it to finish, or cancel it first.");
   }
   return { parent, deep: "deep" in parent.options ? parent.options : null };
 }
 
-/** Runs an edited outline as a new version of a finished run. */
-export async function rerunWithOutline(deps: ResearchDeps, runId: string, outline: Outline): Promise<StartedRun> {
-  const { parent, deep } = await loadParent(deps, runId);
-  return startDeepRun(deps, { question: parent.question, outline, answers: deep?.answers, parentId: parent.runId });
+/** Runs an edited outline as a new version of a finished run (`authorId`: who asks; null at the command line). */
+export async function rerunWithOutline(
+  deps: ResearchDeps,
+  runId: string,
+  outline: Outline,
+  authorId: string | null,
+): Promise<StartedRun> {
+  const { parent, deep } = await loadParent(deps, runId, authorId);
+  return startDeepRun(deps, {
+    question: parent.question,
+    outline,
+    answers: deep?.answers,
+    parentId: parent.runId,
+    ownerId: authorId ?? parent.ownerId,
+  });
 }
 
 /**
@@ -124,12 +141,13 @@ export async function improveRun(
   deps: ResearchDeps,
   runId: string,
   feedback: string,
+  authorId: string | null,
 ): Promise<{ started: StartedRun; addedPoint: string | null }> {
   const text = feedback.trim();
   const { minChars, maxChars } = LIMITS.improveFeedback;
   if (text.length < minChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooShort);
   if (text.length > maxChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooLong);
-  const { parent, deep } = await loadParent(deps, runId);
+  const { parent, deep } = await loadParent(deps, runId, authorId);
   const base = deep?.outline ?? (await generateOutline(deps, parent.question)).value;
   const { outline, addedPoint } = outlineForFeedback(base, text);
   const started = startDeepRun(deps, {
@@ -138,6 +156,7 @@ export async function improveRun(
     answers: deep?.answers,
     parentId: parent.runId,
     feedback: text,
+    ownerId: authorId ?? parent.ownerId,
   });
   return { started, addedPoint: addedPoint?.topic ?? null };
 }

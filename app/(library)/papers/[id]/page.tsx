@@ -6,6 +6,8 @@ import { PaperView } from "@/components/paper/paper-view";
 import type { PaperDetailView } from "@/components/paper/types";
 import { getDb } from "@/db";
 import { getPageText, getPaperDetail } from "@/db/queries/papers";
+import { can } from "@/lib/auth/roles";
+import { pageUser } from "../../../access";
 import { updatePaperMetadataAction } from "../../actions";
 import { firstValues, paperIdSchema, paperViewQuerySchema } from "../../schema";
 import { paperOutline } from "./outline";
@@ -39,6 +41,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function PaperPage({ params, searchParams }: Props) {
+  const user = await pageUser(`/papers/${(await params).id}`);
   const detail = await loadPaper((await params).id);
   if (!detail) notFound();
   const { paper, summary, chunkCount } = detail;
@@ -90,7 +93,7 @@ export default async function PaperPage({ params, searchParams }: Props) {
       initialPage={page}
       passage={passage}
       summary={<PaperSummary summary={view.summary} />}
-      saveMetadata={updatePaperMetadataAction}
+      saveMetadata={can(user.role, "library:write") ? updatePaperMetadataAction : null}
     />
   );
 }

@@ -1,11 +1,15 @@
+import { LockIcon } from "lucide-react";
 import type { Metadata, ResolvingMetadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { NoticePage } from "@/components/layout/notice-page";
 import { ResearchView } from "@/components/research/research-view";
 import type { ResearchRunView } from "@/components/research/types";
 import { getDb } from "@/db";
 import { getRun } from "@/db/queries/research";
+import { can } from "@/lib/auth/roles";
 import { isRunLive } from "@/lib/research/runs";
+import { currentUser, pageUser } from "../../../access";
 import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "../actions";
 import { loadResearchPageData } from "../data";
 import { loadDeepRunInfo } from "../deep/data";
@@ -16,29 +20,51 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
-/** Once per request, shared by the metadata and the page. Null for an id that is not a run's. */
-const loadRun = cache(async (rawId: string): Promise<ResearchRunView | null> => {
+type Loaded = { kind: "run"; view: ResearchRunView } | { kind: "private" } | null;
+
+/**
+ * Once per request, shared by the metadata and the page: the run if the signed-in person is its author, "private"
+ * when it is someone else's, null for an id that is not a run's.
+ */
+const loadRun = cache(async (rawId: string): Promise<Loaded> => {
   const id = runIdSchema.safeParse(rawId);
   if (!id.success) return null;
   const stored = await getRun(await getDb(), id.data);
   if (!stored) return null;
+  const user = await currentUser();
+  if (!user || stored.ownerId !== user.id) return { kind: "private" };
   // what the page shows of the stored run: not the retrieval log kept for evaluation
-  const { parentId: _parent, retrieved: _retrieved, feedback, ...run } = stored;
-  return { run, live: run.status === "running" && isRunLive(run.runId), feedback };
+  const { parentId: _parent, retrieved: _retrieved, ownerId: _owner, options: _options, feedback, ...run } = stored;
+  return { kind: "run", view: { run, live: run.status === "running" && isRunLive(run.runId), feedback } };
 });
 
 export async function generateMetadata({ params }: Props, parent: ResolvingMetadata): Promise<Metadata> {
-  const view = await loadRun((await params).id);
-  if (!view) return { title: "Research run not found" };
-  const q = view.run.question;
+  const loaded = await loadRun((await params).id);
+  if (!loaded) return { title: "Research run not found" };
+  if (loaded.kind === "private") return { title: "Private research run" };
+  const q = loaded.view.run.question;
   const title = q.length > 60 ? `${q.slice(0, 60)}…` : q;
   // the layout's card (its image) with the question as its title: a page's openGraph replaces the layout's whole
   return { title, openGraph: { ...(await parent).openGraph, title } };
 }
 
 export default async function ResearchRunPage({ params }: Props) {
-  const [view, data] = await Promise.all([(async () => loadRun((await params).id))(), loadResearchPageData()]);
-  if (!view) notFound();
+  const { id } = await params;
+  const user = await pageUser(`/research/${encodeURIComponent(id)}`, "research:read");
+  const loaded = await loadRun(id);
+  if (!loaded) notFound();
+  if (loaded.kind === "private") {
+    return (
+      <NoticePage
+        icon={LockIcon}
+        title="This research run is private"
+        description="Runs belong to the person who asked them. Ask them for a share link to read it."
+        testId="run-private"
+      />
+    );
+  }
+  const { view } = loaded;
+  const data = await loadResearchPageData(user);
   // the outline and versions beside the answer; the answer still shows when they cannot be read
   const deepInfo = await loadDeepRunInfo(await getDb(), view.run.runId).catch((e) => {
     console.error("[research] versions", e);
@@ -50,6 +76,7 @@ export default async function ResearchRunPage({ params }: Props) {
       library={data.library}
       recentRuns={data.recentRuns}
       loadError={data.loadError}
+      canResearch={can(user.role, "research:run")}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
       // the question box stays in the mode of the run shown
       deep={{ actions: deepActions, info: deepInfo, initialMode: deepInfo?.deep ? "deep" : "quick" }}

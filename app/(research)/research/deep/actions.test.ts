@@ -1,8 +1,28 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db";
+import { createTestDatabase } from "@/db/testing";
 import type { Outline } from "@/lib/research/deep/types";
 import type { ResearchStreamEvent } from "@/lib/research/types";
 
+const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
 vi.mock("server-only", () => ({}));
+vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
+vi.mock("@/db", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/db")>()),
+  getDb: async () => {
+    if (!db.handle) throw new Error("no test database");
+    return db.handle.db;
+  },
+}));
+const { signInAs } = await import("@/app/testing");
+
+beforeAll(async () => {
+  db.handle = await createTestDatabase();
+  await signInAs(db.handle.db, "member");
+});
+afterAll(async () => {
+  await db.handle?.close();
+});
 const { clarifyAction, deepInfoAction, improveAction, outlineAction, rerunAction, startDeepAction } = await import(
   "./actions"
 );

@@ -3,6 +3,7 @@
 import type { ClarifyResult, DeepRunInfo, OutlineResult } from "@/components/deep/types";
 import { getDb } from "@/db";
 import { type ErrorCode, type Result, toErrorResult } from "@/lib/errors";
+import { loadOwnRun } from "@/lib/research/access";
 import {
   generateClarifyingQuestions,
   generateOutline,
@@ -14,6 +15,8 @@ import {
 import type { ClarifyingAnswer, Outline } from "@/lib/research/deep/types";
 import { getResearchDeps } from "@/lib/research/deps";
 import type { ResearchStreamEvent } from "@/lib/research/types";
+import { requireUser } from "../../../access";
+import { countResearchRun } from "../actions";
 import { firstIssue, runInputSchema } from "../schema";
 import { streamAction } from "../stream-action";
 import { loadDeepRunInfo } from "./data";
@@ -37,9 +40,11 @@ function invalid<T>(message: string, code: ErrorCode = "bad_request:input"): Res
 
 /** 2–4 clarifying questions with suggested answers (from the model, or from what the library holds). */
 export async function clarifyAction(question: string): Promise<Result<ClarifyResult>> {
-  const parsed = clarifyInputSchema.safeParse({ question });
-  if (!parsed.success) return invalid(firstIssue(parsed.error, "That question cannot be asked."), "bad_request:query");
   try {
+    await requireUser("research:run");
+    const parsed = clarifyInputSchema.safeParse({ question });
+    if (!parsed.success)
+      return invalid(firstIssue(parsed.error, "That question cannot be asked."), "bad_request:query");
     const r = await generateClarifyingQuestions(await getResearchDeps(), parsed.data.question);
     return { ok: true, data: { questions: r.value, method: r.method, ...(r.warning ? { warning: r.warning } : {}) } };
   } catch (e) {
@@ -49,10 +54,11 @@ export async function clarifyAction(question: string): Promise<Result<ClarifyRes
 
 /** The knowledge-point outline of a question and its clarifications, for the researcher to edit. */
 export async function outlineAction(question: string, answers: ClarifyingAnswer[]): Promise<Result<OutlineResult>> {
-  const parsed = outlineInputSchema.safeParse({ question, answers });
-  if (!parsed.success)
-    return invalid(firstIssue(parsed.error, "That question cannot be planned."), "bad_request:query");
   try {
+    await requireUser("research:run");
+    const parsed = outlineInputSchema.safeParse({ question, answers });
+    if (!parsed.success)
+      return invalid(firstIssue(parsed.error, "That question cannot be planned."), "bad_request:query");
     const r = await generateOutline(await getResearchDeps(), parsed.data.question, parsed.data.answers);
     return { ok: true, data: { outline: r.value, method: r.method, ...(r.warning ? { warning: r.warning } : {}) } };
   } catch (e) {
@@ -67,12 +73,15 @@ export async function* startDeepAction(
   answers: ClarifyingAnswer[],
 ): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield* streamAction(
+    () => requireUser("research:run"),
     startDeepInputSchema,
     { question, outline, answers },
     { code: "bad_request:query", message: "Invalid input." },
-    async (input) => ({
-      events: startDeepRun(await getResearchDeps(), { ...input, outline: parseOutline(input.outline) }).events,
-    }),
+    async (input, user) => {
+      const outline = parseOutline(input.outline);
+      await countResearchRun(user);
+      return { events: startDeepRun(await getResearchDeps(), { ...input, outline, ownerId: user.id }).events };
+    },
   );
 }
 
@@ -82,12 +91,15 @@ export async function* rerunAction(
   outline: Outline,
 ): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield* streamAction(
+    () => requireUser("research:run"),
     rerunInputSchema,
     { runId, outline },
     { code: "bad_request:input", message: "Invalid input." },
-    async (input) => ({
-      events: (await rerunWithOutline(await getResearchDeps(), input.runId, parseOutline(input.outline))).events,
-    }),
+    async (input, user) => {
+      const outline = parseOutline(input.outline);
+      await countResearchRun(user);
+      return { events: (await rerunWithOutline(await getResearchDeps(), input.runId, outline, user.id)).events };
+    },
   );
 }
 
@@ -100,11 +112,14 @@ export async function* improveAction(
   feedback: string,
 ): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield* streamAction(
+    () => requireUser("research:run"),
     improveInputSchema,
     { runId, feedback },
     { code: "bad_request:feedback", message: "Invalid feedback." },
-    async (input) => {
-      const { started, addedPoint } = await improveRun(await getResearchDeps(), input.runId, input.feedback);
+    async (input, user) => {
+      await countResearchRun(user);
+      const deps = await getResearchDeps();
+      const { started, addedPoint } = await improveRun(deps, input.runId, input.feedback, user.id);
       return {
         before: [{ kind: "improve_plan", feedback: input.feedback, addedPoint }],
         events: started.events,
@@ -115,9 +130,11 @@ export async function* improveAction(
 
 /** A run's outline and versions (the run page reloads them when a new version starts or finishes). */
 export async function deepInfoAction(runId: string): Promise<Result<DeepRunInfo | null>> {
-  const parsed = runInputSchema.safeParse({ runId });
-  if (!parsed.success) return invalid(firstIssue(parsed.error, "That is not a research run id."));
   try {
+    const user = await requireUser("research:read");
+    const parsed = runInputSchema.safeParse({ runId });
+    if (!parsed.success) return invalid(firstIssue(parsed.error, "That is not a research run id."));
+    await loadOwnRun(await getDb(), parsed.data.runId, user.id);
     return { ok: true, data: await loadDeepRunInfo(await getDb(), parsed.data.runId) };
   } catch (e) {
     return toErrorResult(e);

@@ -1,4 +1,5 @@
 import type { Intent } from "@/lib/search/intent";
+import { escapeMarkdown } from "@/lib/text/markdown";
 import { extractKeywords } from "../../analysis";
 import type { EvidencePassage } from "../../citations";
 import { pendingCard, type StepDefinition } from "../../lifecycle";
@@ -27,11 +28,12 @@ export const framingStep: StepDefinition<StepOf<"framing">, FramingInput, { intr
     }),
   async run(ctx, { outline, covered, evidence, quoted, intent, feedback }) {
     const papers = new Set(evidence.map((e) => e.paperId)).size;
+    // the title, topics and question are a user's or a model's text, shown to whoever opens the review: text only
     const intro =
-      `# ${outline.title}\n\n## Introduction\n\n` +
-      `This review answers “${ctx.question.trim()}” from ${evidence.length} passages of ${papers} ${papers === 1 ? "paper" : "papers"} in your library, ` +
-      `in ${covered.length} ${covered.length === 1 ? "topic" : "topics"}: ${covered.join("; ")}.` +
-      (feedback ? ` This version also addresses: “${feedback}”.` : "");
+      `# ${escapeMarkdown(outline.title)}\n\n## Introduction\n\n` +
+      `This review answers “${escapeMarkdown(ctx.question.trim())}” from ${evidence.length} passages of ${papers} ${papers === 1 ? "paper" : "papers"} in your library, ` +
+      `in ${covered.length} ${covered.length === 1 ? "topic" : "topics"}: ${covered.map(escapeMarkdown).join("; ")}.` +
+      (feedback ? ` This version also addresses: “${escapeMarkdown(feedback)}”.` : "");
     const opts = { intent, keywords: extractKeywords(ctx.question), maxSentences: 2 };
     // the strongest evidence not quoted yet; when every good sentence is in a section already, the best one again
     const fresh = pickSentences(ctx.question, evidence, { ...opts, exclude: quoted });

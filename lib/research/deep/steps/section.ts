@@ -1,4 +1,5 @@
 import type { Intent } from "@/lib/search/intent";
+import { escapeMarkdown } from "@/lib/text/markdown";
 import { extractKeywords } from "../../analysis";
 import type { EvidencePassage } from "../../citations";
 import { pendingCard, type StepDefinition } from "../../lifecycle";
@@ -43,7 +44,7 @@ export const sectionStep: StepDefinition<StepOf<"synthesis">, SectionInput, stri
     }),
   async run(ctx, input) {
     const { point, evidence, feedback } = input;
-    const heading = `## ${point.topic}`;
+    const heading = `## ${escapeMarkdown(point.topic)}`;
     const sep = input.first ? "" : "\n\n";
     if (evidence.length === 0) {
       const md = `${heading}\n\n_The library holds no passage on this topic${input.yearsLimited ? " in the chosen years" : ""}._`;

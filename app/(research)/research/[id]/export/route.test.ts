@@ -6,11 +6,17 @@ import type { Reference } from "@/lib/research/types";
 import { exportFileName } from "./file-name";
 
 let handle: DbHandle;
+vi.mock("server-only", () => ({}));
 vi.mock("@/db", async (original) => ({
   ...(await original<typeof import("@/db")>()),
   getDb: async () => handle.db,
 }));
 const { GET } = await import("./route");
+const { makeAccount, sessionCookie, sessionCookieOf } = await import("@/app/testing");
+
+/** The session cookie of the runs' author, and their account. */
+let author: { id: string; email: string };
+let cookie = "";
 
 const DONE = "dddddddddddddddddddddd";
 const RUNNING = "rrrrrrrrrrrrrrrrrrrrrr";
@@ -27,9 +33,9 @@ const REF: Reference = {
 const ANSWER =
   "# Tidal sensing\n\nPage-level chunking improves recall [2401.01234v2, page 1].\n\n## References\n\n1. Lovelace";
 
-function get(id: string, format?: string): Promise<Response> {
+function get(id: string, format?: string, as = cookie): Promise<Response> {
   const url = `http://localhost/research/${id}/export${format ? `?format=${format}` : ""}`;
-  return GET(new Request(url), { params: Promise.resolve({ id }) });
+  return GET(new Request(url, { headers: { cookie: as } }), { params: Promise.resolve({ id }) });
 }
 
 async function addRun(id: string, question: string) {
@@ -40,11 +46,14 @@ async function addRun(id: string, question: string) {
     model: "extractive",
     startedAt: "2026-01-01T10:00:00.000Z",
     steps: [],
+    ownerId: author.id,
   });
 }
 
 beforeAll(async () => {
   handle = await createTestDatabase();
+  author = await makeAccount(handle.db, "member");
+  cookie = await sessionCookieOf(handle.db, author);
   await addRun(DONE, "How does page-level chunking help? (Ü-test)");
   await saveAnswer(handle.db, DONE, {
     markdown: ANSWER,
@@ -114,5 +123,13 @@ describe("export file names", () => {
       "lectern-ca-va-uber-gro-e-modelle-AbC_d-12.md",
     );
     expect(exportFileName("???", "x", "bib")).toBe("lectern-research-x.bib");
+  });
+
+  it("is the author's only: another member gets 403, a visitor without a session 401", async () => {
+    const other = await sessionCookie(handle.db, "member");
+    const refused = await get(DONE, "md", other);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/private/);
+    expect((await get(DONE, "md", "")).status).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { guardRoute } from "@/app/access";
 import { decodeSegment } from "@/app/route-params";
 import { getDb } from "@/db";
 import { getRun } from "@/db/queries/research";
@@ -29,6 +30,8 @@ function textResponse(status: number, message: string): Response {
  * run, 409 while it is still running or when it has nothing to export.
  */
 export async function GET(request: Request, ctx: Context): Promise<Response> {
+  const user = await guardRoute(request, "research:read");
+  if (user instanceof Response) return user;
   const format = new URL(request.url).searchParams.get("format") ?? "md";
   if (format !== "md" && format !== "bibtex") return textResponse(400, "The format is md or bibtex.");
   const id = runIdSchema.safeParse(decodeSegment((await ctx.params).id));
@@ -36,6 +39,7 @@ export async function GET(request: Request, ctx: Context): Promise<Response> {
   try {
     const run = await getRun(await getDb(), id.data);
     if (!run) return textResponse(404, "No such research run.");
+    if (run.ownerId !== user.id) return textResponse(403, "This research run is private to the person who asked it.");
     if (run.status === "running") {
       return textResponse(409, "That run is still going; export it when it has finished.");
     }

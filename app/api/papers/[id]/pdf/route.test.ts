@@ -3,19 +3,27 @@ import type { DbHandle } from "@/db";
 import { createTestDatabase } from "@/db/testing";
 
 let handle: DbHandle;
+vi.mock("server-only", () => ({}));
 vi.mock("@/db", async (original) => ({
   ...(await original<typeof import("@/db")>()),
   getDb: async () => handle.db,
 }));
 const { GET, HEAD } = await import("./route");
+const { sessionCookie } = await import("@/app/testing");
+/** A viewer's session: reading the library's PDFs is every role's. */
+let cookie = "";
 
-function get(id: string, method: "GET" | "HEAD" = "GET"): Promise<Response> {
-  const request = new Request(`http://localhost/api/papers/${encodeURIComponent(id)}/pdf`, { method });
+function get(id: string, method: "GET" | "HEAD" = "GET", as = cookie): Promise<Response> {
+  const request = new Request(`http://localhost/api/papers/${encodeURIComponent(id)}/pdf`, {
+    method,
+    headers: { cookie: as },
+  });
   return (method === "GET" ? GET : HEAD)(request, { params: Promise.resolve({ id }) });
 }
 
 beforeAll(async () => {
   handle = await createTestDatabase();
+  cookie = await sessionCookie(handle.db, "viewer");
 });
 
 afterAll(async () => {
@@ -37,5 +45,9 @@ describe("GET /api/papers/<id>/pdf, ids that are not ids", () => {
     const res = await get("%25");
     expect(res.status).toBe(404);
     expect(await res.text()).toBe("No such paper.");
+  });
+
+  it("is refused without a session (401)", async () => {
+    expect((await get("%25", "GET", "")).status).toBe(401);
   });
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import { paperIdSchema } from "@/app/(library)/schema";
+import { guardRoute } from "@/app/access";
 import { decodeSegment } from "@/app/route-params";
 import { getDb } from "@/db";
 import { getPaper } from "@/db/queries/papers";
@@ -77,9 +78,13 @@ async function serve(request: Request, ctx: Context, withBody: boolean): Promise
 }
 
 export async function GET(request: Request, ctx: Context): Promise<Response> {
+  const user = await guardRoute(request, "library:read");
+  if (user instanceof Response) return user;
   return serve(request, ctx, true);
 }
 
 export async function HEAD(request: Request, ctx: Context): Promise<Response> {
+  const user = await guardRoute(request, "library:read");
+  if (user instanceof Response) return user;
   return serve(request, ctx, false);
 }
