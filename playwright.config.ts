@@ -12,10 +12,30 @@ import { defineConfig, devices } from "@playwright/test";
  * - One worker: every test shares the one server and its library, so tests must not race each other.
  * - No retries: a flaky e2e test is a bug to fix, not to hide.
  */
-const PORT = 3100;
+/** 3100, or E2E_PORT (to run a second suite beside one already on 3100). */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The repository root (this file's directory), so configs that extend this one still start the right server. */
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const CI = Boolean(process.env.CI);
+/** The owner's signed-in state, written by e2e/auth.setup.ts (the same path as e2e/fixtures.ts OWNER_STATE). */
+const OWNER_STATE = path.join(ROOT, "e2e", ".auth", "owner.json");
+
+/** Debian's Chromium, with the flags this machine's closed network needs. */
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: path.join(ROOT, "e2e"),
@@ -24,32 +44,22 @@ export default defineConfig({
   retries: 0,
   forbidOnly: CI,
   reporter: "list",
-  // Ingestion (pdf parse, chunk, embed, write) on a 2-core machine with a cold server takes a few seconds.
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Guards against a hang, not speed checks: a passing test takes 2–15 s, but a loaded 2-core machine (ingestion: pdf
+  // parse, chunk, embed, write, with a cold server) must not fail one by being slow.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
   },
   projects: [
+    // signs in once, through the UI (creating the owner account on the fresh instance), for every spec to reuse
+    { name: "setup", testMatch: /auth\.setup\.ts/, use: { ...chromium } },
     {
       name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
-      },
+      dependencies: ["setup"],
+      use: { ...chromium, storageState: OWNER_STATE },
     },
   ],
   webServer: {
@@ -57,8 +67,8 @@ export default defineConfig({
     cwd: ROOT,
     url: `http://127.0.0.1:${PORT}`,
     env: { E2E_PORT: String(PORT) },
-    // `next build` takes a couple of minutes on 2 cores.
-    timeout: 5 * 60_000,
+    // `next build` takes one to two minutes on 2 cores; a loaded machine gets room.
+    timeout: 10 * 60_000,
     reuseExistingServer: !CI,
     stdout: "pipe",
     stderr: "pipe",

@@ -23,6 +23,12 @@ import { LibraryPage } from "./pages/library";
  *     test.use({ library: { papers: [{ id: "2402.04321v1", fileName: "x.pdf", title, author, pages }] } });
  */
 
+// ---- The owner account (made through the UI by e2e/auth.setup.ts; every spec runs signed in as it) -------------
+
+export const OWNER = { name: "Ada Owner", email: "owner@e2e.example", password: "e2e owner password 1" } as const;
+/** Where the setup project keeps the owner's signed-in browser state (cookies), for every other test to start from. */
+export const OWNER_STATE = path.join(__dirname, ".auth", "owner.json");
+
 // ---- The main test paper (3 pages, arXiv-like) --------------------------------------------------------------------
 
 export const PAPER_ARXIV_ID = "2401.01234v2";
@@ -162,9 +168,9 @@ async function removePapers(page: Page, papers: readonly LibraryPaper[]): Promis
   }
 }
 
-/** A page of its own, outside any test's context, closed afterwards. */
+/** A page of its own (signed in as the owner), outside any test's context, closed afterwards. */
 async function withPage(browser: Browser, baseURL: string | undefined, fn: (page: Page) => Promise<void>) {
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, storageState: OWNER_STATE });
   try {
     await fn(await context.newPage());
   } finally {
