@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { IngestStreamEvent } from "@/components/library/ingest-events";
 import type { DbHandle } from "@/db";
@@ -6,10 +9,15 @@ import { LecternError } from "@/lib/errors";
 import type { IngestFileResult, IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
 
 // The pipeline has its own tests; here it is a stand-in so the route's transport can be observed.
-const pipeline = vi.hoisted(() => ({
-  ingestFiles: vi.fn(),
-  getIngestContext: vi.fn(async () => ({ maxUploadBytes: 10 * 1024 * 1024 })),
-}));
+const pipeline = vi.hoisted(() => {
+  // uploads stream to temporary files in the data directory: a fresh one for this file's tests
+  const state = { dataDir: "" };
+  return {
+    state,
+    ingestFiles: vi.fn(),
+    getIngestContext: vi.fn(async () => ({ maxUploadBytes: 10 * 1024 * 1024, dataDir: state.dataDir })),
+  };
+});
 vi.mock("@/lib/ingest/pipeline", () => pipeline);
 vi.mock("server-only", () => ({}));
 // who uploads is checked for real: a test database with real accounts
@@ -29,10 +37,12 @@ const { sessionCookie } = await import("@/app/testing");
 let member = "";
 
 beforeAll(async () => {
+  pipeline.state.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-ingest-route-"));
   db.handle = await createTestDatabase();
   member = await sessionCookie(db.handle.db, "member");
 });
 afterAll(async () => {
+  fs.rmSync(pipeline.state.dataDir, { recursive: true, force: true });
   await db.handle?.close();
 });
 
@@ -169,4 +179,96 @@ describe("POST /api/ingest", () => {
     const big = new Request(req, { headers: { ...Object.fromEntries(req.headers), "content-length": String(1e12) } });
     expect((await POST(big)).status).toBe(413);
   });
+
+  it("streams each file to a temporary file in the data directory, and removes it when the ingest ends", async () => {
+    let seenDuring: string[] = [];
+    pipeline.ingestFiles.mockImplementation(async (inputs: IngestInput[]) => {
+      seenDuring = uploadsLeft();
+      expect(inputs.map((i) => [i.name, i.size])).toEqual([
+        ["a.pdf", 3],
+        ["Über.pdf", 2],
+      ]);
+      const bytes = await inputs[1]?.read();
+      expect(bytes?.constructor).toBe(Uint8Array);
+      expect(Array.from(bytes ?? [])).toEqual([4, 5]);
+      return [result("a.pdf"), result("Über.pdf")];
+    });
+    const res = await POST(
+      upload([new File([new Uint8Array([1, 2, 3])], "a.pdf"), new File([new Uint8Array([4, 5])], "Über.pdf")]),
+    );
+    expect((await readLines(res)).at(-1)?.type).toBe("done");
+    expect(seenDuring).toHaveLength(2);
+    expect(uploadsLeft()).toEqual([]);
+  });
+
+  it("refuses a file over the limit with 413 as soon as it passes it, without reading the rest of the body", async () => {
+    const limit = 10 * 1024 * 1024;
+    // a 1 GB upload, made as it is read: the route must stop pulling shortly after the limit
+    const { request, pulled } = endlessUpload("huge.pdf", 1024 * limit);
+    const res = await POST(request);
+    expect(res.status).toBe(413);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("bad_request:file");
+    expect(body.error.message).toBe(
+      "“huge.pdf” is too large: the limit is 10 MB per file (LECTERN_MAX_UPLOAD_MB). Nothing was stored.",
+    );
+    expect(pulled()).toBeLessThan(limit + 2 * 1024 * 1024);
+    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(uploadsLeft()).toEqual([]));
+  });
+
+  it("refuses more files than a request may carry, and a body that is not a complete form", async () => {
+    const many = await POST(upload(Array.from({ length: 21 }, (_, i) => new File(["x"], `f${i}.pdf`))));
+    expect(many.status).toBe(400);
+    expect(((await many.json()) as { error: { message: string } }).error.message).toBe(
+      "Send at most 20 files per request.",
+    );
+    const cut = new Request("http://localhost/api/ingest", {
+      method: "POST",
+      headers: { cookie: member, "content-type": "multipart/form-data; boundary=xyz" },
+      body: '--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\n\r\n%PDF-1.4 and then noth',
+    });
+    const res = await POST(cut);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/could not be read as a form/);
+    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(uploadsLeft()).toEqual([]));
+  });
 });
+
+/** The temporary upload files still in the data directory. */
+function uploadsLeft(): string[] {
+  const dir = path.join(pipeline.state.dataDir, "uploads");
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+/** A multipart upload of one file of `size` bytes, generated as the route pulls it; `pulled()` counts what it read. */
+function endlessUpload(name: string, size: number): { request: Request; pulled: () => number } {
+  const boundary = "lectern-test-boundary";
+  const encoder = new TextEncoder();
+  const head = encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\n` +
+      "Content-Type: application/pdf\r\n\r\n",
+  );
+  const chunk = new Uint8Array(64 * 1024).fill(0x41);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent === 0) controller.enqueue(head);
+      if (sent >= size) {
+        controller.enqueue(encoder.encode(`\r\n--${boundary}--\r\n`));
+        controller.close();
+        return;
+      }
+      controller.enqueue(chunk);
+      sent += chunk.length;
+    },
+  });
+  const request = new Request("http://localhost/api/ingest", {
+    method: "POST",
+    headers: { cookie: member, "content-type": `multipart/form-data; boundary=${boundary}` },
+    body,
+    duplex: "half",
+  } as RequestInit);
+  return { request, pulled: () => sent };
+}

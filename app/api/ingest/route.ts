@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { errorResponse, guardRoute } from "@/app/access";
 import type { IngestStreamEvent } from "@/components/library/ingest-events";
 import { INGEST_FILES_FIELD } from "@/components/library/ingest-events";
@@ -6,6 +8,7 @@ import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import { isLecternError, toErrorResult } from "@/lib/errors";
 import { getIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import type { IngestInput } from "@/lib/ingest/progress";
+import { receiveFiles } from "./receive";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -45,30 +48,30 @@ export async function POST(request: Request): Promise<Response> {
     return Response.json(toErrorResult(e), { status: isLecternError(e) ? e.status : 500 });
   }
 
-  // request.formData() holds the whole body in memory: refuse bodies that cannot be a sensible batch before reading.
+  // A body larger than any sensible batch is refused before reading; the files' own limit is enforced as they stream.
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   const maxBody = ctx.maxUploadBytes * MAX_FILES_PER_REQUEST + 1024 * 1024;
   if (Number.isFinite(declared) && declared > maxBody) {
     return jsonError(413, "bad_request:file", "The upload is too large. Send fewer files at a time.");
   }
 
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return jsonError(400, "bad_request:input", "The upload could not be read as a form (was it interrupted?).");
-  }
-  const files = form.getAll(INGEST_FILES_FIELD).filter((v): v is File => typeof v === "object" && v !== null);
-  if (files.length === 0) return jsonError(400, "bad_request:input", "No files were sent.");
-  if (files.length > MAX_FILES_PER_REQUEST) {
-    return jsonError(400, "bad_request:input", `Send at most ${MAX_FILES_PER_REQUEST} files per request.`);
-  }
+  const received = await receiveFiles(request, {
+    field: INGEST_FILES_FIELD,
+    dir: path.join(ctx.dataDir, "uploads"),
+    maxFileBytes: ctx.maxUploadBytes,
+    maxFiles: MAX_FILES_PER_REQUEST,
+  });
+  if (!received.ok) return jsonError(received.status, received.code, received.message);
+  if (received.files.length === 0) return jsonError(400, "bad_request:input", "No files were sent.");
 
-  const inputs: IngestInput[] = files.map((f) => ({
-    name: f.name || "upload.pdf",
-    // Known before reading, so the pipeline rejects oversize files without loading them.
+  const inputs: IngestInput[] = received.files.map((f) => ({
+    name: f.name,
+    // Known before reading, so the pipeline checks it first; the file is within the limit, so reading it is bounded.
     size: f.size,
-    read: async () => new Uint8Array(await f.arrayBuffer()),
+    read: async () => {
+      const bytes = await fs.promises.readFile(f.path);
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength); // pdf.js wants no Buffer
+    },
   }));
 
   const abort = new AbortController();
@@ -94,6 +97,7 @@ export async function POST(request: Request): Promise<Response> {
         if (!abort.signal.aborted) send({ type: "fatal", error: toErrorResult(e).error });
       } finally {
         request.signal.removeEventListener("abort", onClientGone);
+        await received.cleanup();
         if (open) {
           open = false;
           try {
