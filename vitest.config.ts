@@ -26,9 +26,11 @@ export default defineConfig({
   test: {
     include: ["{lib,db,app,components,cli}/**/*.test.{ts,tsx}"],
     environment: "node",
-    // PGlite migrations take a few seconds per file; integration tests get room for that.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // one migrated database per run, copied by each test file's createTestDatabase (db/testing.ts)
+    globalSetup: ["./db/testing-setup.ts"],
+    // Guards against a hang, not a speed check: generous, so a loaded 2-core machine cannot fail a test by being slow.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: 2,
   },

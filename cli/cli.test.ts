@@ -3,18 +3,30 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db";
 import { createServerDatabase } from "@/db/testing";
+import { resetEnvForTests } from "@/lib/env";
 import { makeTestPdf } from "@/lib/testing/pdf";
+import { run } from "./index";
 
 /**
- * The CLI as a user runs it: a separate process over a fresh library (a PGlite directory, or a new database on the
- * PostgreSQL server of DATABASE_URL), its `--json` documents parsed from stdout, its exit codes and messages checked.
+ * The CLI as a user runs it, over a fresh library (a PGlite directory, or a new database on the PostgreSQL server of
+ * DATABASE_URL): its `--json` documents parsed from stdout, its exit codes and messages checked.
+ *
+ * Most commands run in this process (`run` from cli/index.ts, its stdout and stderr captured): the same code, each
+ * command opening and closing the library as its own process would, without a process start per command. What only
+ * a separate process shows is checked with one: the first ingest of the fresh library (exit code 0, stdout exactly one
+ * JSON document, progress on stderr) and a second process refused the embedded database another one holds (exit
+ * code 1, the error as JSON).
  */
 
 const ROOT = path.resolve(__dirname, "..");
+const SERVER = process.env.DATABASE_URL;
 let dir: string;
 let env: Record<string, string | undefined>;
+let savedEnv: Record<string, string | undefined> | undefined;
 let drop: (() => Promise<void>) | undefined;
+let firstIngest: Run;
 
 interface Run {
   code: number;
@@ -22,13 +34,35 @@ interface Run {
   stderr: string;
 }
 
-function cli(...args: string[]): Promise<Run> {
+/** Makes `vars` this process's environment, as the settings read (lib/env.ts) see it. */
+function replaceEnv(vars: Record<string, string | undefined>): void {
+  for (const key of Object.keys(process.env)) if (!(key in vars)) delete process.env[key];
+  for (const [key, value] of Object.entries(vars)) if (value !== undefined) process.env[key] = value;
+  resetEnvForTests();
+}
+
+/** A command run in this process (its environment: `env`, set in beforeAll). */
+async function cli(...args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+/** A command run as its own process: `node --import tsx cli/index.ts …args` (what `npm run cli` runs). */
+function spawnCli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ["--import", "tsx", path.join(ROOT, "cli/index.ts"), ...args],
       // killed before vitest gives up on the test, so a hung command cannot keep holding the PGlite directory
-      { cwd: ROOT, env: env as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024, timeout: 50_000, killSignal: "SIGKILL" },
+      {
+        cwd: ROOT,
+        env: env as NodeJS.ProcessEnv,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 150_000,
+        killSignal: "SIGKILL",
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr: error?.signal ? `${stderr}\nkilled by ${error.signal}` : stderr });
@@ -80,26 +114,71 @@ beforeAll(async () => {
   }
   await fs.writeFile(path.join(dir, "papers", "notes.pdf"), "meeting notes, not a PDF\n");
   // the defaults a fresh install has: none of the developer's own Lectern or model settings
-  const server = process.env.DATABASE_URL;
   const rest = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|DATABASE_URL$)/.test(k)),
   );
   env = { ...rest, LECTERN_DATA_DIR: path.join(dir, "data"), NO_COLOR: "1" };
-  if (server) {
-    const db = await createServerDatabase(server);
+  if (SERVER) {
+    const db = await createServerDatabase(SERVER);
     env.DATABASE_URL = db.url;
     drop = db.drop;
   }
-  const ingest = await cli("ingest", path.join(dir, "papers"), "--json");
-  expect(ingest.code).toBe(0);
-}, 180_000);
+  // the commands run in this process read the same environment (this test file has a process of its own)
+  savedEnv = { ...process.env };
+  replaceEnv(env);
+  firstIngest = await spawnCli("ingest", path.join(dir, "papers"), "--json");
+  expect(firstIngest.code, firstIngest.stderr).toBe(0);
+}, 300_000);
 
 afterAll(async () => {
+  if (savedEnv) replaceEnv(savedEnv);
   try {
     await drop?.();
   } finally {
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   }
+});
+
+describe("npm run cli, as its own process", () => {
+  it("exits 0, prints exactly one JSON document on stdout, and its progress on stderr", () => {
+    const { results } = json<{ results: { file: string; status: string }[] }>(firstIngest);
+    expect(results.map((r) => `${path.basename(r.file)} ${r.status}`).sort()).toEqual([
+      "enzyme.pdf ingested",
+      "glacier.pdf ingested",
+      "notes.pdf error",
+      "sonnet.pdf ingested",
+    ]);
+    // progress and the summary on stderr, as text
+    expect(firstIngest.stderr).toMatch(/✓ ingested {2}\S*glacier\.pdf/);
+    expect(firstIngest.stderr).toMatch(/4 files in [\d.]+ s: 3 ingested, 0 replaced, 0 unchanged, 1 errors/);
+  });
+
+  it("while another process has the library open: the embedded database is refused (exit 1, the error as JSON), PostgreSQL serves both", async () => {
+    const holder = await openDatabase({
+      url: env.DATABASE_URL,
+      dataDir: env.LECTERN_DATA_DIR,
+      role: "cli test",
+      migrate: false,
+    });
+    let other: Run;
+    try {
+      other = await spawnCli("stats", "--json");
+    } finally {
+      await holder.close();
+    }
+    if (SERVER) {
+      expect(other.code, other.stderr).toBe(0);
+      expect(json<{ papers: number }>(other).papers).toBe(3);
+    } else {
+      expect(other.code).toBe(1);
+      const { error } = json<{ error: { code: string; message: string } }>(other);
+      expect(error.code).toBe("conflict:database");
+      expect(error.message).toContain(`is in use by another Lectern process (cli test, pid ${process.pid})`);
+      expect(other.stderr).toContain("Error: The embedded database");
+    }
+    // once the holder is gone, the library opens again
+    expect(json<{ papers: number }>(await cli("stats", "--json")).papers).toBe(3);
+  });
 });
 
 describe("npm run cli", () => {

@@ -1,3 +1,5 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type DbHandle, openDatabase } from "@/db";
 import { getEnv } from "@/lib/env";
@@ -12,7 +14,7 @@ import { runReembed } from "./commands/reembed";
 import { runResearchCommand } from "./commands/research";
 import { runSearch } from "./commands/search";
 import { runStats } from "./commands/stats";
-import { info, printJson } from "./output";
+import { type CliIo, info, printJson, withOutput } from "./output";
 
 const HELP = `Lectern CLI — the same library as the web app.
 
@@ -39,7 +41,21 @@ options:
 
 Uses DATABASE_URL when set, else the embedded database in LECTERN_DATA_DIR (default ./.data).`;
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command as `npm run cli -- …argv` does and returns its exit code. With `io`, what it writes to stdout and
+ * stderr goes there (withOutput): tests run the CLI in their own process this way. An unexpected error is printed to
+ * stderr as the process prints it, with exit code 1.
+ */
+export async function run(argv: string[], io?: CliIo): Promise<number> {
+  const command = () =>
+    runCommand(argv).catch((e: unknown) => {
+      console.error(e);
+      return 1;
+    });
+  return io ? withOutput(io, command) : command();
+}
+
+async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -104,10 +120,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+// Started as a program (`tsx cli/index.ts`), not imported (the tests): run the command and exit with its code.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  run(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -7,7 +7,8 @@
 #   - DATABASE_URL unset: exported empty, so a DATABASE_URL in .env/.env.local cannot leak in (Next's env loader only
 #     fills variables that are undefined; the app treats empty as unset)
 #   - OPENAI_API_KEY / OPENAI_BASE_URL exported empty for the same reason: e2e runs offline (no LLM configured)
-#   - `next build` first unless E2E_SKIP_BUILD=1 (then an existing .next build is used)
+#   - `next build` first unless E2E_SKIP_BUILD=1 (then the existing .next build is used, and one must be there; the
+#     build does not depend on DATABASE_URL, so .ci/run's PostgreSQL phase reuses the PGlite phase's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +50,11 @@ export DATABASE_URL="${DATABASE_URL:-}"
 if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
   echo "[e2e-server] next build" >&2
   npx next build
+elif [ ! -f .next/BUILD_ID ]; then
+  echo "e2e-server.sh: E2E_SKIP_BUILD=1 but there is no build in .next (run \`npx next build\` first)" >&2
+  exit 1
+else
+  echo "[e2e-server] using the existing build in .next ($(cat .next/BUILD_ID))" >&2
 fi
 
 echo "[e2e-server] next start on 127.0.0.1:${PORT}" >&2
