@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Browser, test as base, expect, type Page } from "@playwright/test";
 // Relative import: Playwright does not resolve the `@/` alias.
 import { makeTestPdf } from "../lib/testing/pdf";
@@ -27,7 +28,7 @@ import { LibraryPage } from "./pages/library";
 
 export const OWNER = { name: "Ada Owner", email: "owner@e2e.example", password: "e2e owner password 1" } as const;
 /** Where the setup project keeps the owner's signed-in browser state (cookies), for every other test to start from. */
-export const OWNER_STATE = path.join(__dirname, ".auth", "owner.json");
+export const OWNER_STATE = path.join(path.dirname(fileURLToPath(import.meta.url)), ".auth", "owner.json");
 
 // ---- The main test paper (3 pages, arXiv-like) --------------------------------------------------------------------
 
