@@ -15,8 +15,32 @@ const nextConfig: NextConfig = {
   compress: false,
   // These packages load workers / wasm bundles from their own folders at run time; bundling breaks that.
   serverExternalPackages: ["pdf-parse", "@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg"],
+  // No `X-Powered-By: Next.js`: it tells a scanner which exploits to try, and nothing else needs it.
+  poweredByHeader: false,
+  // Server actions take questions, outlines and edits (a few KB); files go to /api/ingest, which streams them to disk.
+  // Next buffers an action's whole body before the action runs, so its limit stays Next's default.
   experimental: {
-    serverActions: { bodySizeLimit: "110mb" },
+    serverActions: { bodySizeLimit: "1mb" },
+  },
+  // The headers that need no nonce, on every response (pages, route handlers, static files). The CSP, with its
+  // per-request nonce, and the Referrer-Policy (no-referrer on share pages) come from proxy.ts, for pages.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "x-content-type-options", value: "nosniff" },
+          {
+            key: "permissions-policy",
+            value:
+              "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=(), " +
+              "midi=(), magnetometer=(), gyroscope=(), accelerometer=(), display-capture=(), browsing-topics=()",
+          },
+          // legacy browsers' frame-ancestors 'none'
+          { key: "x-frame-options", value: "DENY" },
+        ],
+      },
+    ];
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import { ThemeProvider } from "next-themes";
 import type * as React from "react";
 import { SiteHeader } from "@/components/layout/site-header";
@@ -47,11 +48,13 @@ async function headerUser() {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const user = await headerUser();
+  // next-themes' inline script (the theme before hydration) needs the request's CSP nonce (proxy.ts) to run
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     // next-themes sets the class on <html> before hydration, so the server's markup differs there by design.
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-dvh">
-        <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
+        <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange nonce={nonce}>
           <Providers>
             <SiteHeader user={user} signOut={signOutAction} />
             <main id="main" className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">

@@ -2,7 +2,12 @@
 
 import { isServer, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type * as React from "react";
+import { z } from "zod";
 import { TooltipProvider } from "@/components/ui/tooltip";
+
+// Zod compiles object parsers with `new Function` when it may; its probe for that is an eval, which the pages'
+// Content-Security-Policy refuses (no 'unsafe-eval', proxy.ts) and reports as a violation. Parse without it.
+z.config({ jitless: true });
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({
