@@ -319,6 +319,12 @@ function upload(baseUrl: string, cookie: string, name: string, sizeBytes: number
   });
 }
 
+/** A message as one table cell: one line, at most 160 characters, no `|`. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
 /** A warm-up request: the route's modules loaded, the session read, the form parsed (no file: 400). */
 async function warmUp(baseUrl: string, cookie: string): Promise<number> {
   const form = new FormData();
@@ -427,7 +433,7 @@ async function main() {
         "|---|---|---|---|---|",
         ...result.outcomes.map(
           (o, i) =>
-            `| ${i + 1} | ${o.status ?? o.error} | ${o.sentBeforeAnswerMb} MB | ${(o.ms / 1000).toFixed(1)} s | ${o.message ?? ""} |`,
+            `| ${i + 1} | ${o.status ?? o.error} | ${o.sentBeforeAnswerMb} MB | ${(o.ms / 1000).toFixed(1)} s | ${oneLine(o.message ?? "")} |`,
         ),
         "",
         result.pass ? "PASS" : "FAIL",
