@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Page, Request as PwRequest } from "@playwright/test";
 import { makeTestPdf } from "../lib/testing/pdf";
 import { expect, test } from "./fixtures";
+import { DeepResearchPage } from "./pages/deep-research";
 import { LibraryPage } from "./pages/library";
 import { PaperPage } from "./pages/paper";
 import { ResearchPage } from "./pages/research";
@@ -158,7 +159,17 @@ test.describe("security", () => {
     await research.ask(QUESTION);
     await expect(research.run).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
     await expect(research.answer).toContainText("lunar drift");
-    await expect(research.citationChips(PAPER_ID).first()).toBeVisible();
+    // a citation opens its page in the sheet (pdf.js in the research page)
+    await research.citationChips(PAPER_ID).first().click();
+    await expect(research.sheet.locator('[data-testid="pdf-page"] canvas').first()).toBeVisible({ timeout: 30_000 });
+    await page.keyboard.press("Escape");
+
+    // deep research: the planner asks its clarifying questions
+    const deep = new DeepResearchPage(page);
+    await deep.goto();
+    await deep.chooseDeep();
+    await deep.plan("How do tidal harbour sensors track lunar drift across seasons?");
+    await expect(deep.planner).toBeVisible({ timeout: 30_000 });
 
     const paper = new PaperPage(page);
     await paper.goto(PAPER_ID, { page: 2 });
@@ -167,6 +178,24 @@ test.describe("security", () => {
 
     expect(await watch.violations()).toEqual([]);
     expect(watch.offsite).toEqual([]);
+  });
+
+  test("the sign-in page works under the policy, signed out", async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, storageState: undefined });
+    try {
+      const page = await context.newPage();
+      const watch = await watchPage(page);
+      await page.goto("/research");
+      await expect(page).toHaveURL(/\/sign-in/);
+      await page.getByLabel("Email").fill("nobody@e2e.example");
+      await page.getByLabel("Password").fill("not the password at all");
+      await page.getByTestId("auth-submit").click();
+      await expect(page.getByTestId("auth-error")).toBeVisible();
+      expect(await watch.violations()).toEqual([]);
+      expect(watch.offsite).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   test("a paper's remote image and link stay text: in the summary, the answer and its references", async ({ page }) => {
