@@ -31,7 +31,8 @@ function ExternalLink({ href, children }: { href: string; children: React.ReactN
   );
 }
 
-export function PaperMetadata({ paper }: { paper: PaperDetailView }) {
+/** `shared`: read through a share link — the paper's own details only, not the library's records of its file. */
+export function PaperMetadata({ paper, shared = false }: { paper: PaperDetailView; shared?: boolean }) {
   return (
     <dl className="divide-y text-sm" data-testid="paper-metadata">
       <Row label="Authors" testId="meta-authors">
@@ -72,22 +73,26 @@ export function PaperMetadata({ paper }: { paper: PaperDetailView }) {
       <Row label="Pages" testId="meta-pages">
         {paper.pageCount}
       </Row>
-      <Row label="Passages" testId="meta-chunks">
-        {paper.chunkCount}
-      </Row>
-      <Row label="File" testId="meta-file">
-        {paper.fileName} <span className="text-muted-foreground">({formatBytes(paper.fileSize)})</span>
-      </Row>
-      {paper.editedFields.length > 0 && (
-        <Row label="Corrected" testId="meta-edited">
-          <span className="text-muted-foreground">{describeFields(paper.editedFields)} (by hand)</span>
-        </Row>
+      {!shared && (
+        <>
+          <Row label="Passages" testId="meta-chunks">
+            {paper.chunkCount}
+          </Row>
+          <Row label="File" testId="meta-file">
+            {paper.fileName} <span className="text-muted-foreground">({formatBytes(paper.fileSize)})</span>
+          </Row>
+          {paper.editedFields.length > 0 && (
+            <Row label="Corrected" testId="meta-edited">
+              <span className="text-muted-foreground">{describeFields(paper.editedFields)} (by hand)</span>
+            </Row>
+          )}
+          <Row label="Added" testId="meta-added">
+            <time dateTime={paper.createdAt} suppressHydrationWarning>
+              {formatDate(paper.createdAt, true)}
+            </time>
+          </Row>
+        </>
       )}
-      <Row label="Added" testId="meta-added">
-        <time dateTime={paper.createdAt} suppressHydrationWarning>
-          {formatDate(paper.createdAt, true)}
-        </time>
-      </Row>
     </dl>
   );
 }

@@ -3,8 +3,9 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import type * as React from "react";
-import { paperHref, replacePageInUrl } from "@/components/library/types";
+import { replacePageInUrl } from "@/components/library/types";
 import { cn } from "@/components/ui/cn";
+import { usePaperLinks } from "./paper-links";
 import type { OutlineEntry } from "./types";
 
 /**
@@ -31,6 +32,7 @@ const OPEN_UP_TO = 30;
  */
 export function PaperOutline({ paperId, outline }: { paperId: string; outline: readonly OutlineEntry[] }) {
   const searchParams = useSearchParams();
+  const links = usePaperLinks();
   const page = Number(searchParams.get("page")) || 1;
   const current = currentEntries(outline, page);
   if (outline.length === 0) return null;
@@ -50,7 +52,8 @@ export function PaperOutline({ paperId, outline }: { paperId: string; outline: r
           {outline.map((e, i) => (
             <li key={`${e.page}-${i}`} className={cn(e.depth > 0 && "pl-4")}>
               <Link
-                href={paperHref(paperId, { page: e.page })}
+                // the same paper's page in this view (the library's, or the share link's)
+                href={links.paperPage(paperId, { page: e.page }) ?? `?page=${e.page}`}
                 prefetch={false}
                 onClick={(event) => turnTo(event, e.page)}
                 aria-current={i === current[0] ? "location" : undefined}

@@ -3,13 +3,14 @@
 import { ArrowLeftIcon, CircleAlertIcon } from "lucide-react";
 import Link from "next/link";
 import type * as React from "react";
-import { paperPdfUrl } from "@/components/library/types";
 import { PdfViewer } from "@/components/pdf/pdf-viewer-loader";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Separator } from "@/components/ui/separator";
 import type { SaveMetadata } from "./metadata-editor";
 import { PaperDetails } from "./paper-details";
+import { libraryPaperLinks, type PaperLinks, PaperLinksProvider, usePaperLinks } from "./paper-links";
+import { PaperMetadata } from "./paper-metadata";
 import { PaperOutline } from "./paper-outline";
 import type { PaperDetailView } from "./types";
 
@@ -19,6 +20,9 @@ export function PaperView({
   passage,
   summary,
   saveMetadata,
+  readOnly = false,
+  links = libraryPaperLinks,
+  back = { href: "/", label: "Library" },
 }: {
   paper: PaperDetailView;
   /** The server action that corrects the paper's metadata. */
@@ -29,17 +33,65 @@ export function PaperView({
   initialPage: number;
   /** The passage to highlight on `initialPage`, if the URL asked for one. */
   passage: string | null;
+  /** Read through a share link: the paper's details without the library's records, no editing. */
+  readOnly?: boolean;
+  /** Where the PDF and the contents' pages are (the library's by default; a share link's inside one). */
+  links?: PaperLinks;
+  /** The way back, above the title. */
+  back?: { href: string; label: string };
 }) {
+  return (
+    <PaperLinksProvider links={links}>
+      <PaperLayout
+        paper={paper}
+        initialPage={initialPage}
+        passage={passage}
+        summary={summary}
+        details={
+          readOnly ? (
+            <section aria-labelledby="details-heading" className="space-y-2">
+              <h2 id="details-heading" className="font-semibold text-sm">
+                Details
+              </h2>
+              <PaperMetadata paper={paper} shared />
+            </section>
+          ) : (
+            <PaperDetails paper={paper} saveMetadata={saveMetadata} />
+          )
+        }
+        back={back}
+      />
+    </PaperLinksProvider>
+  );
+}
+
+function PaperLayout({
+  paper,
+  initialPage,
+  passage,
+  summary,
+  details,
+  back,
+}: {
+  paper: PaperDetailView;
+  summary: React.ReactNode;
+  initialPage: number;
+  passage: string | null;
+  details: React.ReactNode;
+  back: { href: string; label: string };
+}) {
+  const links = usePaperLinks();
   return (
     // Narrow screens: title, then the PDF, then the details. Wide: details on the left, the PDF on the right.
     <div className="grid grid-cols-1 gap-6 lg:h-[calc(100dvh-6.5rem)] lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)] lg:grid-rows-[auto_minmax(0,1fr)] lg:gap-y-4">
       <header className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1 lg:pr-2">
         <Link
-          href="/"
+          href={back.href}
           className="inline-flex items-center gap-1 rounded-sm text-muted-foreground text-sm outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          data-testid="paper-back"
         >
           <ArrowLeftIcon className="size-4" aria-hidden />
-          Library
+          {back.label}
         </Link>
         <h1 className="font-semibold text-xl leading-snug tracking-tight" data-testid="paper-title">
           {paper.title}
@@ -55,7 +107,7 @@ export function PaperView({
         className="flex min-w-0 flex-col lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:min-h-0"
       >
         <PdfViewer
-          url={paperPdfUrl(paper.id)}
+          url={links.pdf(paper.id)}
           pageCount={paper.pageCount}
           initialPage={initialPage}
           passage={passage}
@@ -71,7 +123,7 @@ export function PaperView({
             <AlertDescription>{paper.error}</AlertDescription>
           </Alert>
         )}
-        <PaperDetails paper={paper} saveMetadata={saveMetadata} />
+        {details}
         <PaperOutline paperId={paper.id} outline={paper.outline} />
         {paper.abstract && (
           <section aria-labelledby="abstract-heading" className="space-y-2">

@@ -2,7 +2,7 @@
 
 import { ExternalLinkIcon, TriangleAlertIcon } from "lucide-react";
 import Link from "next/link";
-import { paperHref, paperPdfUrl } from "@/components/library/types";
+import { usePaperLinks } from "@/components/paper/paper-links";
 import { PdfViewer } from "@/components/pdf/pdf-viewer-loader";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
@@ -15,7 +15,7 @@ export function citationViewerParams(target: CitationTarget): Record<string, str
 
 /**
  * The cited page beside the answer: the PDF viewer opened at the page with the quote highlighted, the claim it
- * supports (or not), and a link to the paper's own page.
+ * supports (or not), and a link to the paper's own page (in the library, or inside the share link being read).
  */
 export function CitationSheet({
   target,
@@ -24,6 +24,8 @@ export function CitationSheet({
   target: CitationTarget | null;
   onOpenChange: (open: boolean) => void;
 }) {
+  const links = usePaperLinks();
+  const paperPage = target ? links.paperPage(target.paperId, citationViewerParams(target)) : null;
   return (
     <Sheet open={target !== null} onOpenChange={onOpenChange}>
       <SheetContent className="gap-0 sm:max-w-3xl" data-testid="citation-sheet" aria-describedby={undefined}>
@@ -49,23 +51,22 @@ export function CitationSheet({
                   )}
                 </div>
               </SheetDescription>
-              <div>
-                <Button asChild variant="outline" size="sm">
-                  <Link
-                    href={paperHref(target.paperId, citationViewerParams(target))}
-                    data-testid="citation-open-paper"
-                  >
-                    <ExternalLinkIcon />
-                    Open the paper's page
-                  </Link>
-                </Button>
-              </div>
+              {paperPage && (
+                <div>
+                  <Button asChild variant="outline" size="sm">
+                    <Link href={paperPage} data-testid="citation-open-paper">
+                      <ExternalLinkIcon />
+                      Open the paper's page
+                    </Link>
+                  </Button>
+                </div>
+              )}
             </SheetHeader>
             <div className="flex min-h-0 flex-1 flex-col p-3">
               <PdfViewer
                 // a new citation is a new document position: start the viewer afresh
                 key={`${target.paperId}:${target.page}:${target.quote}`}
-                url={paperPdfUrl(target.paperId)}
+                url={links.pdf(target.paperId)}
                 pageCount={target.page}
                 initialPage={target.page}
                 passage={target.quote || null}

@@ -12,11 +12,13 @@ import { useDeepRun } from "@/components/deep/use-deep-run";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ResearchRunState, ResearchStreamEvent } from "@/lib/research/types";
+import { DeleteRunButton } from "./delete-run-button";
 import { QuestionForm } from "./question-form";
 import { RecentRuns } from "./recent-runs";
 import { routeSync } from "./route-sync";
 import { RunView, StartingRun } from "./run-view";
-import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView } from "./types";
+import { ShareRunButton } from "./share-dialog";
+import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView, RunOwnerActions } from "./types";
 import { useResearchRun } from "./use-research-run";
 
 export function runPath(runId: string): string {
@@ -43,6 +45,27 @@ function EmptyLibrary() {
       </Button>
     </section>
   );
+}
+
+type RunSlots = { actions?: React.ReactNode; top?: React.ReactNode; bottom?: React.ReactNode };
+
+/** The run header's Share and Delete, for its author, once the run has ended (a run going on is cancelled first). */
+function withOwnerControls(
+  slots: RunSlots | undefined,
+  run: ResearchRunState,
+  owner: { actions: RunOwnerActions; origin: string | null } | undefined,
+): RunSlots | undefined {
+  if (!owner || run.status === "running") return slots;
+  return {
+    ...slots,
+    actions: (
+      <>
+        {slots?.actions}
+        <ShareRunButton runId={run.runId} actions={owner.actions} origin={owner.origin} />
+        <DeleteRunButton runId={run.runId} question={run.question} deleteRun={owner.actions.deleteRun} />
+      </>
+    ),
+  };
 }
 
 /** Puts a run that just finished (or started) at the top of the recent list, replacing its older line. */
@@ -72,6 +95,7 @@ export function ResearchView({
   loadError,
   actions,
   deep,
+  owner,
   canResearch = true,
 }: {
   /** False for a viewer: runs are read through share links, not asked (the question box says so). */
@@ -84,6 +108,11 @@ export function ResearchView({
   actions: ResearchActions;
   /** Deep research: its actions, the shown run's outline and versions, and the mode the question box opens in. */
   deep?: { actions: DeepActions; info: DeepRunInfo | null; initialMode?: ResearchMode };
+  /**
+   * What the author does with a run shown here (every run this page shows is the signed-in person's own): share it by
+   * link, delete it. `origin`: the app's public address for absolute share links (null: the page's own).
+   */
+  owner?: { actions: RunOwnerActions; origin: string | null };
 }) {
   const [mode, setMode] = useState<ResearchMode>(deep?.initialMode ?? "quick");
   const [recent, setRecent] = useState(recentRuns);
@@ -259,7 +288,11 @@ export function ResearchView({
             onCancel={controller.cancel}
             onAskAgain={askAgain}
             sendFeedback={actions.feedback}
-            slots={deep ? deepRunSlots(run, deepRun) : undefined}
+            slots={withOwnerControls(
+              deep ? deepRunSlots(run, deepRun) : undefined,
+              run,
+              canResearch ? owner : undefined,
+            )}
           />
         )}
       </div>

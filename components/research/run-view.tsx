@@ -13,6 +13,7 @@ import {
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { formatDate } from "@/components/library/format";
+import { libraryPaperLinks, type PaperLinks, PaperLinksProvider } from "@/components/paper/paper-links";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,6 +21,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import type { ResearchErrorCode, ResearchRunState, RunFeedback, RunStatus } from "@/lib/research/types";
 import { AnswerMarkdown, type CitationTarget } from "./answer-view";
 import { CitationSheet } from "./citation-sheet";
+import { copyText } from "./copy-text";
 import { FeedbackForm } from "./feedback-form";
 import { ReferenceList } from "./reference-list";
 import { StepList, StepStatusBadge } from "./step-list";
@@ -74,21 +76,7 @@ function CopyLinkButton({ runId }: { runId: string }) {
     return () => clearTimeout(t);
   }, [copied]);
   const copy = async () => {
-    const url = `${window.location.origin}/research/${encodeURIComponent(runId)}`;
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      // no clipboard API (an insecure origin): the old way, through a selected text field
-      const field = document.createElement("textarea");
-      field.value = url;
-      field.setAttribute("readonly", "");
-      field.style.position = "fixed";
-      field.style.opacity = "0";
-      document.body.append(field);
-      field.select();
-      document.execCommand("copy");
-      field.remove();
-    }
+    await copyText(`${window.location.origin}/research/${encodeURIComponent(runId)}`);
     setCopied(true);
   };
   return (
@@ -121,7 +109,8 @@ const defaultHints: Partial<Record<ResearchErrorCode, string>> = {
   synthesis_failed: "Ask again; if it keeps failing, check the model server.",
 };
 
-function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: (q: string) => void }) {
+/** Why the run ended as it did; `onAskAgain` null (a read-only view): no buttons. */
+function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: ((q: string) => void) | null }) {
   const error = run.error;
   if (run.status === "cancelled") {
     return (
@@ -130,10 +119,12 @@ function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: (q: 
         <AlertTitle>Research cancelled</AlertTitle>
         <AlertDescription>
           <p>The run was stopped before it finished; what it found so far is shown above.</p>
-          <Button variant="outline" size="sm" className="mt-1" onClick={() => onAskAgain(run.question)}>
-            <RotateCcwIcon />
-            Ask again
-          </Button>
+          {onAskAgain && (
+            <Button variant="outline" size="sm" className="mt-1" onClick={() => onAskAgain(run.question)}>
+              <RotateCcwIcon />
+              Ask again
+            </Button>
+          )}
         </AlertDescription>
       </Alert>
     );
@@ -145,16 +136,18 @@ function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: (q: 
         <AlertTitle>Research interrupted</AlertTitle>
         <AlertDescription>
           <p>{error?.message ?? "The server stopped before this run finished."}</p>
-          <Button
-            variant="outline"
-            size="sm"
-            className="mt-1"
-            onClick={() => onAskAgain(run.question)}
-            data-testid="research-run-again"
-          >
-            <RotateCcwIcon />
-            Run again
-          </Button>
+          {onAskAgain && (
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-1"
+              onClick={() => onAskAgain(run.question)}
+              data-testid="research-run-again"
+            >
+              <RotateCcwIcon />
+              Run again
+            </Button>
+          )}
         </AlertDescription>
       </Alert>
     );
@@ -169,17 +162,19 @@ function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: (q: 
       <AlertDescription>
         <p data-testid="research-error-message">{error?.message ?? "The run failed."}</p>
         {hint && <p className="text-muted-foreground">{hint}</p>}
-        <div className="mt-1 flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={() => onAskAgain(run.question)} data-testid="research-retry">
-            <RotateCcwIcon />
-            Try again
-          </Button>
-          {code === "no_papers" && (
-            <Button asChild variant="ghost" size="sm">
-              <Link href="/">Go to the library</Link>
+        {onAskAgain && (
+          <div className="mt-1 flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" onClick={() => onAskAgain(run.question)} data-testid="research-retry">
+              <RotateCcwIcon />
+              Try again
             </Button>
-          )}
-        </div>
+            {code === "no_papers" && (
+              <Button asChild variant="ghost" size="sm">
+                <Link href="/">Go to the library</Link>
+              </Button>
+            )}
+          </div>
+        )}
       </AlertDescription>
     </Alert>
   );
@@ -230,29 +225,54 @@ export function StartingRun({ question }: { question: string }) {
   );
 }
 
-/** One research run: the question, its steps, the answer with its citations and references, and feedback. */
-export function RunView({
-  run,
-  following,
-  cancelling,
-  feedback,
-  onCancel,
-  onAskAgain,
-  sendFeedback,
-  slots,
-}: {
-  run: ResearchRunState;
+/** What the person reading a run can do with it: follow it live, cancel it, ask it again, rate its answer. */
+interface RunControls {
   following: boolean;
   cancelling: boolean;
   feedback: RunFeedback | null;
   onCancel: () => void;
   onAskAgain: (question: string) => void;
   sendFeedback: ResearchActions["feedback"];
-  /** Deep research's parts of the run: header buttons (export), above the steps (outline, versions), and below. */
+}
+
+/**
+ * One research run: the question, its steps, the answer with its citations and references, and feedback. Read-only
+ * (a share link's snapshot): the same run without a control that acts on it — no cancel, ask again, feedback, copy
+ * link or slots — and its papers opened through `links`.
+ */
+export function RunView(
+  props: {
+    run: ResearchRunState;
+    /** Deep research's parts of the run: header buttons (export), above the steps (outline, versions), and below. */
+    slots?: { actions?: React.ReactNode; top?: React.ReactNode; bottom?: React.ReactNode };
+    /** Where the step cards, references and citations open papers (the library's by default). */
+    links?: PaperLinks;
+  } & ({ readOnly: true } | ({ readOnly?: false } & RunControls)),
+) {
+  return (
+    <PaperLinksProvider links={props.links ?? libraryPaperLinks}>
+      <RunArticle
+        run={props.run}
+        slots={props.readOnly ? undefined : props.slots}
+        controls={props.readOnly ? null : props}
+      />
+    </PaperLinksProvider>
+  );
+}
+
+function RunArticle({
+  run,
+  slots,
+  controls,
+}: {
+  run: ResearchRunState;
   slots?: { actions?: React.ReactNode; top?: React.ReactNode; bottom?: React.ReactNode };
+  /** Null: read-only. */
+  controls: RunControls | null;
 }) {
   const [citation, setCitation] = useState<CitationTarget | null>(null);
   const running = run.status === "running";
+  const following = controls?.following ?? false;
   const openCitation = useCallback((target: CitationTarget) => {
     clearViewerParams();
     setCitation(target);
@@ -271,20 +291,20 @@ export function RunView({
             {formatDate(run.startedAt, true)}
           </time>
           <div className="ml-auto flex flex-wrap gap-1.5">
-            {running && following && (
+            {running && following && controls && (
               <Button
                 variant="outline"
                 size="sm"
-                onClick={onCancel}
-                disabled={cancelling}
+                onClick={controls.onCancel}
+                disabled={controls.cancelling}
                 data-testid="research-cancel"
               >
                 <SquareIcon className="fill-current" />
-                {cancelling ? "Cancelling…" : "Cancel"}
+                {controls.cancelling ? "Cancelling…" : "Cancel"}
               </Button>
             )}
             {slots?.actions}
-            <CopyLinkButton runId={run.runId} />
+            {controls && <CopyLinkButton runId={run.runId} />}
           </div>
         </div>
         <p
@@ -307,7 +327,7 @@ export function RunView({
         <h2 id="research-answer-heading" className="sr-only">
           Answer
         </h2>
-        <RunError run={run} onAskAgain={onAskAgain} />
+        <RunError run={run} onAskAgain={controls?.onAskAgain ?? null} />
         <div>
           {run.answer ? (
             <AnswerMarkdown
@@ -344,7 +364,9 @@ export function RunView({
 
       {slots?.bottom}
 
-      {!running && run.answer && <FeedbackForm runId={run.runId} initial={feedback} send={sendFeedback} />}
+      {!running && run.answer && controls && (
+        <FeedbackForm runId={run.runId} initial={controls.feedback} send={controls.sendFeedback} />
+      )}
 
       <CitationSheet
         target={citation}

@@ -20,7 +20,7 @@ import {
 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { paperHref } from "@/components/library/types";
+import { usePaperLinks } from "@/components/paper/paper-links";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
@@ -105,28 +105,48 @@ export function StepStatusBadge({ status, stopped = false }: { status: StepStatu
 function SourceChip({ source }: { source: StepSource }) {
   const page = source.page;
   const similarity = formatSimilarity(source.similarity);
+  const href = usePaperLinks().paperPage(source.paperId, sourceViewerParams(source));
+  const chipClass =
+    "group flex max-w-full items-center gap-2 rounded-md border bg-background px-2.5 py-1.5 text-xs outline-none transition-colors";
+  const content = (
+    <>
+      <span className={cn("min-w-0 truncate font-medium", href && "group-hover:underline")}>
+        {source.title || source.paperId}
+      </span>
+      {page !== null && <span className="shrink-0 text-muted-foreground">p. {page}</span>}
+      {source.section && <span className="sr-only">, section {source.section}</span>}
+      {similarity && (
+        <span className="shrink-0 text-muted-foreground tabular-nums">
+          <span className="sr-only">relevance </span>
+          {similarity}
+        </span>
+      )}
+    </>
+  );
+  const details = {
+    title: [source.section && `§ ${source.section}`, source.excerpt ? source.excerpt.slice(0, 400) : source.title]
+      .filter(Boolean)
+      .join("\n"),
+    "data-testid": "research-source",
+    "data-paper-id": source.paperId,
+    "data-page": page ?? undefined,
+  };
   return (
     <li>
-      <Link
-        href={paperHref(source.paperId, sourceViewerParams(source))}
-        className="group flex max-w-full items-center gap-2 rounded-md border bg-background px-2.5 py-1.5 text-xs outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50"
-        title={[source.section && `§ ${source.section}`, source.excerpt ? source.excerpt.slice(0, 400) : source.title]
-          .filter(Boolean)
-          .join("\n")}
-        data-testid="research-source"
-        data-paper-id={source.paperId}
-        data-page={page ?? undefined}
-      >
-        <span className="min-w-0 truncate font-medium group-hover:underline">{source.title || source.paperId}</span>
-        {page !== null && <span className="shrink-0 text-muted-foreground">p. {page}</span>}
-        {source.section && <span className="sr-only">, section {source.section}</span>}
-        {similarity && (
-          <span className="shrink-0 text-muted-foreground tabular-nums">
-            <span className="sr-only">relevance </span>
-            {similarity}
-          </span>
-        )}
-      </Link>
+      {href ? (
+        <Link
+          href={href}
+          className={cn(chipClass, "hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50")}
+          {...details}
+        >
+          {content}
+        </Link>
+      ) : (
+        // a paper this view may not open (a share link opens only the papers its run cites)
+        <span className={chipClass} data-link="none" {...details}>
+          {content}
+        </span>
+      )}
     </li>
   );
 }

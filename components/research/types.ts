@@ -1,3 +1,4 @@
+import type { ShareLink } from "@/lib/auth/share";
 import type { Result } from "@/lib/errors";
 import type {
   FeedbackRating,
@@ -44,4 +45,14 @@ export interface ResearchActions {
   watch: (runId: string) => EventStream;
   cancel: (runId: string) => Promise<Result<{ cancelled: boolean }>>;
   feedback: (runId: string, rating: FeedbackRating, comment?: string) => Promise<Result<RunFeedback>>;
+}
+
+/** What the author of a run does with it besides asking again: share it by link, delete it (server actions). */
+export interface RunOwnerActions {
+  listShareLinks: (runId: string) => Promise<Result<ShareLink[]>>;
+  /** `expiresAt`: an ISO 8601 instant, or null for a link that does not expire. */
+  createShareLink: (runId: string, expiresAt: string | null) => Promise<Result<{ token: string; link: ShareLink }>>;
+  revokeShareLink: (runId: string, linkId: string) => Promise<Result<ShareLink>>;
+  /** Deletes the run and the versions made from it. */
+  deleteRun: (runId: string) => Promise<Result<{ deleted: number }>>;
 }

@@ -5,6 +5,7 @@ import { pageUser } from "../../access";
 import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "./actions";
 import { loadResearchPageData } from "./data";
 import { deepActions } from "./deep/deep-actions";
+import { runOwner } from "./owner-actions";
 
 export const metadata: Metadata = { title: "Research" };
 export const dynamic = "force-dynamic";
@@ -21,6 +22,7 @@ export default async function ResearchPage() {
       canResearch={can(user.role, "research:run")}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
       deep={{ actions: deepActions, info: null }}
+      owner={runOwner()}
     />
   );
 }

@@ -14,6 +14,7 @@ import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } 
 import { loadResearchPageData } from "../data";
 import { loadDeepRunInfo } from "../deep/data";
 import { deepActions } from "../deep/deep-actions";
+import { runOwner } from "../owner-actions";
 import { runIdSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -78,6 +79,7 @@ export default async function ResearchRunPage({ params }: Props) {
       loadError={data.loadError}
       canResearch={can(user.role, "research:run")}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
+      owner={runOwner()}
       // the question box stays in the mode of the run shown
       deep={{ actions: deepActions, info: deepInfo, initialMode: deepInfo?.deep ? "deep" : "quick" }}
     />

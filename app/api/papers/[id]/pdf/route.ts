@@ -1,80 +1,19 @@
-import fs from "node:fs";
-import { Readable } from "node:stream";
 import { paperIdSchema } from "@/app/(library)/schema";
 import { guardRoute } from "@/app/access";
 import { decodeSegment } from "@/app/route-params";
-import { getDb } from "@/db";
-import { getPaper } from "@/db/queries/papers";
-import { getEnv } from "@/lib/env";
-import { isLecternError, userMessage } from "@/lib/errors";
-import { resolveStoredPath } from "@/lib/ingest/storage";
-import { parseRange } from "./range";
+import { locatePaperPdf, pdfResponse, textResponse } from "./serve";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-function textResponse(status: number, message: string, headers?: HeadersInit): Response {
-  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
-}
-
-/** The stored file of a paper, found by id only: the path comes from the database, never from the request. */
-async function locate(ctx: Context): Promise<{ id: string; file: string; size: number } | Response> {
+async function serve(request: Request, ctx: Context, withBody: boolean): Promise<Response> {
   const parsed = paperIdSchema.safeParse(decodeSegment((await ctx.params).id));
   if (!parsed.success) return textResponse(400, "Invalid paper id.");
-  try {
-    const paper = await getPaper(await getDb(), { id: parsed.data });
-    if (!paper) return textResponse(404, "No such paper.");
-    const file = resolveStoredPath(getEnv().dataDir, paper.filePath);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat?.isFile()) return textResponse(404, "The paper's PDF file is missing from the data directory.");
-    return { id: paper.id, file, size: stat.size };
-  } catch (e) {
-    if (!isLecternError(e)) console.error("[pdf]", e);
-    return textResponse(isLecternError(e) ? e.status : 500, userMessage(e));
-  }
-}
-
-function baseHeaders(id: string): Record<string, string> {
-  // The file name in the header is ASCII-only; ids may hold other characters.
-  const safeName = `${id.replace(/[^\w.-]+/g, "_")}.pdf`;
-  return {
-    "Content-Type": "application/pdf",
-    "Accept-Ranges": "bytes",
-    "Content-Disposition": `inline; filename="${safeName}"`,
-    "Cache-Control": "private, max-age=0, must-revalidate",
-    "X-Content-Type-Options": "nosniff",
-  };
-}
-
-async function serve(request: Request, ctx: Context, withBody: boolean): Promise<Response> {
-  const found = await locate(ctx);
+  const found = await locatePaperPdf(parsed.data);
   if (found instanceof Response) return found;
-  const { id, file, size } = found;
-  const headers = baseHeaders(id);
-  const range = parseRange(request.headers.get("range"), size);
-
-  if (range.kind === "unsatisfiable") {
-    return textResponse(416, "Requested range not satisfiable.", {
-      "Content-Range": `bytes */${size}`,
-      "Accept-Ranges": "bytes",
-    });
-  }
-  const start = range.kind === "partial" ? range.start : 0;
-  const end = range.kind === "partial" ? range.end : size - 1;
-  const length = size === 0 ? 0 : end - start + 1;
-  const status = range.kind === "partial" ? 206 : 200;
-  if (range.kind === "partial") headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
-  headers["Content-Length"] = String(length);
-
-  if (!withBody || length === 0) return new Response(null, { status, headers });
-
-  const nodeStream = fs.createReadStream(file, { start, end });
-  // Stop reading when the client goes away (pdf.js cancels range requests it no longer needs).
-  request.signal.addEventListener("abort", () => nodeStream.destroy(), { once: true });
-  const body = Readable.toWeb(nodeStream) as ReadableStream<Uint8Array>;
-  return new Response(body, { status, headers });
+  return pdfResponse(request, found, withBody);
 }
 
 export async function GET(request: Request, ctx: Context): Promise<Response> {
