@@ -5,6 +5,7 @@ import { type DbHandle, openDatabase } from "@/db";
 import { getEnv } from "@/lib/env";
 import { isLecternError } from "@/lib/errors";
 import { runLibraryUpgrades } from "@/lib/library/upgrades";
+import { runAudit } from "./commands/audit";
 import { runEdit } from "./commands/edit";
 import { runEval } from "./commands/eval";
 import { runExport } from "./commands/export";
@@ -14,6 +15,7 @@ import { runReembed } from "./commands/reembed";
 import { runResearchCommand } from "./commands/research";
 import { runSearch } from "./commands/search";
 import { runStats } from "./commands/stats";
+import { runUser } from "./commands/user";
 import { type CliIo, info, printJson, withOutput } from "./output";
 
 const HELP = `Lectern CLI — the same library as the web app.
@@ -34,6 +36,11 @@ commands:
   export <run_id>                a saved run as --format md (answer + references) or bibtex (cited papers)
   reembed                        re-embed the whole library with the configured embedder
   migrate                        apply database migrations (also done automatically)
+  user add <email>               an account: --name "…" --role owner|member|viewer, and --password P or --invite (a
+                                 one-time link); no password given: one is generated and printed once
+  user list | role <email> <role> | remove <email> | reset-password <email> [--password P]
+                                 people, as the People page manages them (the operator acts as "command line")
+  audit                          the audit trail, newest first [--limit N]
 
 options:
   --json      print exactly one JSON document on stdout (progress goes to stderr)
@@ -68,7 +75,20 @@ async function runCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return command ? 0 : values.help ? 0 : 2;
   }
-  const known = ["ingest", "edit", "stats", "reembed", "migrate", "search", "eval", "research", "outline", "export"];
+  const known = [
+    "ingest",
+    "edit",
+    "stats",
+    "reembed",
+    "migrate",
+    "search",
+    "eval",
+    "research",
+    "outline",
+    "export",
+    "user",
+    "audit",
+  ];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
     return 2;
@@ -102,6 +122,10 @@ async function runCommand(argv: string[]): Promise<number> {
         return await runExport(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "reembed":
         return await runReembed(handle, json);
+      case "user":
+        return await runUser(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "audit":
+        return await runAudit(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "migrate":
         if (json) printJson({ ok: true, database: handle.location });
         else info(`Migrations applied (${handle.driver}: ${handle.location}).`);
