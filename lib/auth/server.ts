@@ -47,6 +47,8 @@ function createAuth(db: Database, secret: string, env: Env) {
       defaultCookieAttributes: { sameSite: "lax", httpOnly: true, secure, path: "/" },
     },
     telemetry: { enabled: false },
+    // its warnings are about the HTTP handler we do not mount (no base URL) and wrong passwords (answered to the user)
+    logger: { level: "error" },
   });
 }
 
