@@ -192,4 +192,53 @@ test.describe
       await expect(viewer.getByTestId("people-forbidden")).toBeVisible();
       await viewer.context().close();
     });
+
+    test("a viewer replaying the owner's server action by its id is refused, and so is a 1 MB argument", async ({
+      page,
+      browser,
+    }) => {
+      // the owner's own request to the metadata action, captured (and stopped) on its way out
+      await page.goto(`/papers/${PAPER_ID}`);
+      await page.getByTestId("metadata-edit").click();
+      let captured: { url: string; headers: Record<string, string>; body: string } | null = null;
+      await page.route("**/*", async (route) => {
+        const request = route.request();
+        const action = request.headers()["next-action"];
+        if (request.method() === "POST" && action) {
+          captured = { url: request.url(), headers: request.headers(), body: request.postData() ?? "" };
+          return route.abort();
+        }
+        return route.continue();
+      });
+      await page.getByLabel("Title").fill("Renamed by whoever replays this");
+      await page.getByTestId("metadata-save").click();
+      await expect.poll(() => captured).not.toBeNull();
+      await page.unroute("**/*");
+      const { url, headers, body } = captured as unknown as {
+        url: string;
+        headers: Record<string, string>;
+        body: string;
+      };
+      const replayHeaders = {
+        "next-action": headers["next-action"] ?? "",
+        "content-type": headers["content-type"] ?? "text/plain;charset=UTF-8",
+        accept: "text/x-component",
+        origin: new URL(url).origin,
+      };
+
+      const viewer = await contextFor(browser, VIEWER);
+      const replay = await viewer.request.post(url, { headers: replayHeaders, data: body });
+      expect(await replay.text()).toContain("forbidden:role");
+      // a 1 MB argument from a signed-in member: refused before the action reads it (Next's body limit), no crash
+      const member = await contextFor(browser, MEMBER);
+      const huge = body.replace("Renamed by whoever replays this", "x".repeat(1_100_000));
+      const big = await member.request.post(url, { headers: replayHeaders, data: huge });
+      expect(big.status()).toBeGreaterThanOrEqual(400);
+      expect(await big.text()).not.toMatch(/at .+\.js:\d+/);
+      // nothing changed, and the server still answers
+      await page.goto(`/papers/${PAPER_ID}`);
+      await expect(page.getByTestId("paper-title")).toHaveText(TITLE);
+      await viewer.context().close();
+      await member.context().close();
+    });
   });

@@ -88,7 +88,10 @@ export async function getOpenInvite(
 }
 
 /** Marks an invite used; false when it was used (or expired) meanwhile — the first acceptance wins. */
-export async function useInvite(db: Database, { tokenHash, now }: { tokenHash: string; now: Date }): Promise<boolean> {
+export async function consumeInvite(
+  db: Database,
+  { tokenHash, now }: { tokenHash: string; now: Date },
+): Promise<boolean> {
   const rows = await db
     .update(invites)
     .set({ usedAt: now })

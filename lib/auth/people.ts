@@ -4,6 +4,7 @@ import type { Database } from "@/db";
 import { getMeta, insertMetaIfAbsent } from "@/db/queries/meta";
 import {
   adoptAuthorlessRuns,
+  consumeInvite,
   countOwners,
   countUsers,
   deleteUser,
@@ -16,7 +17,6 @@ import {
   listUsers,
   type PersonRow,
   setUserRole,
-  useInvite,
 } from "@/db/queries/people";
 import { LecternError } from "@/lib/errors";
 import { recordAudit } from "./audit";
@@ -162,7 +162,7 @@ export async function acceptInvite(
   if (!invite) throw dead();
   parse(nameSchema, input.name, "name");
   parse(passwordSchema, input.password, "password");
-  if (!(await useInvite(db, { tokenHash: hashToken(token), now }))) throw dead();
+  if (!(await consumeInvite(db, { tokenHash: hashToken(token), now }))) throw dead();
   const person = await createAccount(db, { ...input, email: invite.email, role: invite.role });
   await recordAudit(db, person, "person.joined", person.email, { role: invite.role });
   return person;

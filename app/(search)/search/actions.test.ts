@@ -149,7 +149,10 @@ describe("searchAction", () => {
     await signInAs(db.handle.db, null);
     try {
       const r = await searchAction({ q: "reciprocal rank fusion", index: "content" } as never);
-      expect(r).toEqual({ ok: false, error: { code: "unauthorized:session", message: expect.stringMatching(/Sign in/) } });
+      expect(r).toEqual({
+        ok: false,
+        error: { code: "unauthorized:session", message: expect.stringMatching(/Sign in/) },
+      });
     } finally {
       await signInAs(db.handle.db, "viewer");
     }
