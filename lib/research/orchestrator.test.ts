@@ -330,9 +330,8 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     expect(state.warnings.some((w) => /^Failed to synthesize research answer: The model sent nothing/.test(w))).toBe(
       true,
     );
-    // what the model had sent, then the rule, then the extractive answer; the final answer is the extractive one
-    const deltas = events.flatMap((e) => (e.kind === "answer_delta" ? [e.text] : []));
-    expect(deltas).toContain("\n\n---\n\n");
+    // the final answer is the extractive one (whatever the model had sent before it went quiet is replaced)
+    expect(events.some((e) => e.kind === "answer_delta")).toBe(true);
     expect(state.answer).not.toContain("the server went quiet");
     expect(state.citations.length).toBeGreaterThan(0);
   });
