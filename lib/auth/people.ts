@@ -57,6 +57,11 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   return r.data;
 }
 
+/** Better Auth's internals (password hashing, the user and account tables) for this database. */
+async function authContext(db: Database) {
+  return (await getAuthFor(db)).$context;
+}
+
 /** Makes an account with a password (the one way accounts are made: Better Auth's public sign-up is off). */
 async function createAccount(
   db: Database,
@@ -68,7 +73,7 @@ async function createAccount(
   if (await getUserByEmail(db, { email })) {
     throw new LecternError("conflict:user", `There is already an account for ${email}.`, { field: "email" });
   }
-  const ctx = await (await getAuthFor(db)).$context;
+  const ctx = await authContext(db);
   const hash = await ctx.password.hash(password);
   const user = await ctx.internalAdapter.createUser(
     { email, name, emailVerified: true, role: input.role },
@@ -205,8 +210,8 @@ export async function removePerson(db: Database, actor: Actor, userId: string): 
 /** Sets a new password; every session of the account ends (signed out everywhere). */
 export async function resetPassword(db: Database, actor: Actor, userId: string, password: string): Promise<void> {
   const person = await personOrThrow(db, userId);
-  const hash = await (await (await getAuthFor(db)).$context).password.hash(parse(passwordSchema, password, "password"));
-  const ctx = await (await getAuthFor(db)).$context;
+  const ctx = await authContext(db);
+  const hash = await ctx.password.hash(parse(passwordSchema, password, "password"));
   await ctx.internalAdapter.updatePassword(userId, hash);
   await deleteUserSessions(db, { userId });
   await recordAudit(db, actor, "person.password_reset", person.email, {});
