@@ -5,6 +5,7 @@ import { type Database, type DbHandle, getDbHandle } from "@/db";
 import { countPaperContent } from "@/db/queries/ingest";
 import { countPapersUsingFile, getPaper, getPaperByDocId } from "@/db/queries/papers";
 import type { NewPaper, Paper } from "@/db/schema";
+import { timeoutSignal } from "@/lib/abort";
 import { getChatModel } from "@/lib/ai/providers";
 import { recordAudit } from "@/lib/auth/audit";
 import { getEmbeddingProvider } from "@/lib/embeddings";
@@ -350,12 +351,11 @@ async function summarize(
 ): Promise<PaperSummary> {
   if (!ctx.chatModel) return summarizeExtractive({ pages, metadata });
   try {
-    const timeout = AbortSignal.timeout(ctx.llmTimeoutMs);
     return await summarizeWithLlm({
       model: ctx.chatModel,
       pages,
       metadata,
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      signal: timeoutSignal(ctx.llmTimeoutMs, signal),
     });
   } catch (e) {
     if (signal?.aborted) throw e;

@@ -1,4 +1,5 @@
 import type { LanguageModel } from "ai";
+import { isTimeout, timeoutSignal } from "@/lib/abort";
 import { asDatabaseUnavailable, LecternError, userMessage } from "@/lib/errors";
 import { modelIdOf, type ResearchDeps } from "./deps";
 import {
@@ -117,8 +118,7 @@ export async function executeRun(
 ): Promise<ResearchRunState> {
   const started = performance.now();
   const parent = hooks.signal ?? new AbortController().signal;
-  const runTimeout = AbortSignal.timeout(deps.runTimeoutMs);
-  const signal = AbortSignal.any([parent, runTimeout]);
+  const signal = timeoutSignal(deps.runTimeoutMs, parent);
   let state: ResearchRunState | null = null;
   const emit = (e: ResearchEvent) => {
     state = applyEvent(state, e);
@@ -137,7 +137,7 @@ export async function executeRun(
 
   const toError = (e: unknown): ResearchError => {
     if (parent.aborted) return { code: "cancelled", message: "The research run was cancelled." };
-    if (runTimeout.aborted) {
+    if (isTimeout(signal.reason)) {
       return {
         code: "timeout",
         message: `The research run took longer than ${Math.round(deps.runTimeoutMs / 1000)} s and was stopped.`,
@@ -168,7 +168,7 @@ export async function executeRun(
     question,
     llm,
     signal,
-    callSignal: () => AbortSignal.any([signal, AbortSignal.timeout(deps.llmTimeoutMs)]),
+    callSignal: () => timeoutSignal(deps.llmTimeoutMs, signal),
     stopped: () => signal.aborted,
     warn: (message) => warnings.push(message),
     delta: (text) => emit({ kind: "answer_delta", text }),

@@ -1,5 +1,6 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
+import { timeoutSignal } from "@/lib/abort";
 import { parseQueries } from "@/lib/search/query";
 import { type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
 import { analyzeWithRules, extractKeywords } from "../analysis";
@@ -23,10 +24,6 @@ export interface PlanResult<T> {
   method: "llm" | "library" | "fallback";
   /** Why the model's output was not used, when it was not. */
   warning?: string;
-}
-
-function withTimeout(ms: number, signal?: AbortSignal): AbortSignal {
-  return signal ? AbortSignal.any([signal, AbortSignal.timeout(ms)]) : AbortSignal.timeout(ms);
 }
 
 /** What the library holds about the question: the matching papers and the key phrases of their summaries. */
@@ -157,7 +154,7 @@ export async function generateClarifyingQuestions(
         temperature: 0.3,
         maxOutputTokens: 600,
         maxRetries: 0,
-        abortSignal: withTimeout(deps.llmTimeoutMs, signal),
+        abortSignal: timeoutSignal(deps.llmTimeoutMs, signal),
       });
       const { questions } = parseModelJson(text, clarifyReplySchema);
       return { value: questions.slice(0, 4), method: "llm" };
@@ -364,7 +361,7 @@ export async function generateOutline(
       temperature: 0.3,
       maxOutputTokens: 1200,
       maxRetries: 0,
-      abortSignal: withTimeout(deps.llmTimeoutMs, signal),
+      abortSignal: timeoutSignal(deps.llmTimeoutMs, signal),
     });
     const parsed = parseModelJson(text, llmOutlineSchema);
     const outline = outlineSchema.parse({ ...parsed, ...yearsFromAnswers(answers) });
