@@ -20,12 +20,16 @@ const FALLBACK = [
 
 export interface BenchQuestion {
   qid: string;
+  /** `single`, `synthesis` or `none` (the library cannot answer it). */
   type: string;
   question: string;
-  evidence: { paper_id: string; page: number }[];
+  /** The reference answer, when the file has one. */
+  answer?: string;
+  /** Where the answer is: a page of a paper, and the sentence(s) on it (`quote`, when the file has them). */
+  evidence: { paper_id: string; page: number; quote?: string }[];
 }
 
-/** The questions of `file` (a JSON array of `{ qid?, type?, question, evidence? }`), or the built-in ones. */
+/** The questions of `file` (a JSON array of `{ qid?, type?, question, answer?, evidence? }`), or the built-in ones. */
 export function loadBenchQuestions(file: string = DEV_QUESTIONS): { questions: BenchQuestion[]; source: string } {
   if (!fs.existsSync(file)) {
     return {
@@ -43,6 +47,7 @@ export function loadBenchQuestions(file: string = DEV_QUESTIONS): { questions: B
       qid: q.qid ?? `Q${i + 1}`,
       type: q.type ?? "single",
       question: q.question,
+      ...(typeof q.answer === "string" ? { answer: q.answer } : {}),
       evidence: q.evidence ?? [],
     }));
   if (questions.length === 0) throw new Error(`${file} holds no questions (a JSON array of { question })`);

@@ -1,9 +1,10 @@
 /**
- * Research runs on the library in LECTERN_DATA_DIR (or DATABASE_URL): `npm run bench:research [-- questions.json]
- * [--json] [--rounds N] [--latency MS] [--skip-app] [--skip-mock]`.
+ * Research runs on the library in LECTERN_DATA_DIR (or DATABASE_URL): `npm run bench:research [-- questions.json …]
+ * [--json] [--rounds N] [--mock-rounds N] [--latency MS] [--skip-app] [--skip-mock] [--offline-only]`.
  *
- * Uses the dev questions when present (../shared/corpus/dev-questions.json), else a few built-in questions, and
- * measures the orchestrator (`runResearch`) three ways:
+ * Uses the question files given (each a set, reported separately and, with several, together), else the dev
+ * questions when present (../shared/corpus/dev-questions.json), else a few built-in questions, and measures the
+ * orchestrator (`runResearch`) three ways (`--offline-only`: the first only, for a quick answer-quality run):
  * - offline (no model): the cold first run after the database opens, then — after a warm-up pass over every
  *   question — `rounds` passes: time to the first event, to the first completed step, to the first sources and to the
  *   first answer text; the whole run (p50/p95); each step's duration (p50/p95); citation validity;
@@ -13,7 +14,17 @@
  *   time spent inside model calls), per run and per step, and citation validity under the model-judge.
  * Citation validity is also checked independently of the orchestrator: each citation's page text is read from the
  * database and the quote must appear on it (whitespace normalised), and its offsets must slice exactly to it.
+ *
+ * Answer quality, per question set, offline and with the mock model (the first measured round; each share with its
+ * 95 % Wilson interval; lib/research/eval-answers.ts):
+ * - evidence page cited: answerable questions (type ≠ none) whose answer cites one of their evidence pages;
+ * - evidence sentence in the answer: answerable questions with evidence quotes where a sentence of the answer (its
+ *   citation markers and markdown removed) holds ≥ 80 % of the words of one of the quotes;
+ * - unanswerable declined: questions of type `none` without a cited answer (no papers or passages found, or an
+ *   answer without citations);
+ * - citation validity: citations whose quote is on the page they name (read from the database).
  */
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Database, openDatabase } from "@/db";
@@ -22,6 +33,7 @@ import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import type { ResearchDeps } from "@/lib/research/deps";
+import { declinedRun, evidenceInAnswer, formatShare, type Share, shareOf } from "@/lib/research/eval-answers";
 import { runResearch } from "@/lib/research/orchestrator";
 import { startRun, waitForRun } from "@/lib/research/runs";
 import type { Citation, ResearchEvent, ResearchRunState, RetrievedRecord } from "@/lib/research/types";
@@ -43,7 +55,8 @@ const STEP_IDS = [
 type Question = BenchQuestion;
 
 interface Args {
-  file: string;
+  /** Question files, one set each (the dev questions when none is given). */
+  files: string[];
   json: boolean;
   rounds: number;
   mockRounds: number;
@@ -54,7 +67,7 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
-    file: DEV_QUESTIONS,
+    files: [],
     json: false,
     rounds: Number(process.env.BENCH_ROUNDS ?? 3),
     mockRounds: 2,
@@ -70,10 +83,34 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--latency") args.latencyMs = Number(argv[++i]);
     else if (a === "--skip-app") args.app = false;
     else if (a === "--skip-mock") args.mock = false;
-    else if (!a.startsWith("--")) args.file = path.resolve(a);
+    else if (a === "--offline-only") args.app = args.mock = false;
+    else if (!a.startsWith("--")) args.files.push(path.resolve(a));
     else throw new Error(`Unknown option ${a}`);
   }
+  for (const f of args.files) if (!fs.existsSync(f)) throw new Error(`No question file ${f}`);
+  if (args.files.length === 0) args.files.push(DEV_QUESTIONS);
   return args;
+}
+
+/** One question file: its questions (qids prefixed with the set's label when there are several sets). */
+interface QuestionSet {
+  label: string;
+  source: string;
+  questions: Question[];
+}
+
+function loadSets(files: string[]): QuestionSet[] {
+  const sets: QuestionSet[] = [];
+  for (const file of files) {
+    const { questions, source } = loadBenchQuestions(file);
+    let label = path.basename(file).replace(/\.json$/i, "");
+    if (source === "built-in") label = "built-in";
+    while (sets.some((s) => s.label === label)) label = `${label}+`;
+    sets.push({ label, source, questions });
+  }
+  if (sets.length > 1)
+    for (const set of sets) set.questions = set.questions.map((q) => ({ ...q, qid: `${set.label}:${q.qid}` }));
+  return sets;
 }
 
 /** One run, timed from the call: when each kind of event first arrived. */
@@ -299,6 +336,79 @@ async function checkCitations(db: Database, runs: Timed[]): Promise<CitationChec
 
 const share = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 1000) / 10);
 
+/** Answer quality of one set: `first` holds one run per question (the first measured round), `all` every run. */
+async function answerQuality(
+  db: Database,
+  first: Timed[],
+  all: Timed[],
+  questions: Question[],
+  aliases: Map<string, string[]>,
+) {
+  const ids = new Set(questions.map((q) => q.qid));
+  const mine = first.filter((r) => ids.has(r.qid));
+  const evidence = evidenceCited(mine, questions, aliases);
+  const citations = await checkCitations(db, mine);
+  let withQuotes = 0;
+  let quoted = 0;
+  let none = 0;
+  let declined = 0;
+  const declinedHow: Record<string, number> = {};
+  const sentenceMissed: string[] = [];
+  const noneAnswered: string[] = [];
+  /** Per answerable question: the best share of an evidence quote's words in one sentence of the answer. */
+  const quoteCoverage: Record<string, number> = {};
+  for (const q of questions) {
+    const r = mine.find((x) => x.qid === q.qid);
+    if (!r) continue;
+    if (q.type === "none") {
+      none++;
+      const how = declinedRun({
+        status: r.state.status,
+        errorCode: r.state.error?.code ?? null,
+        citations: r.state.citations.length,
+        // an answer the orchestrator marks as declining, when it does
+        declined: (r.state as { declined?: unknown }).declined === true,
+      });
+      if (how) {
+        declined++;
+        declinedHow[how] = (declinedHow[how] ?? 0) + 1;
+      } else {
+        const status = r.state.status === "completed" ? "completed" : `${r.state.status}:${r.state.error?.code}`;
+        noneAnswered.push(`${q.qid} (${status}, ${r.state.citations.length} citations)`);
+      }
+      continue;
+    }
+    const quotes = q.evidence.map((e) => e.quote).filter((x): x is string => typeof x === "string" && x.trim() !== "");
+    if (quotes.length === 0) continue;
+    withQuotes++;
+    const m = evidenceInAnswer(quotes, r.state.status === "completed" ? r.state.answer : "");
+    quoteCoverage[q.qid] = Math.round(m.coverage * 100) / 100;
+    if (m.met) quoted++;
+    else sentenceMissed.push(q.qid);
+  }
+  return {
+    n: questions.length,
+    answerable: evidence.answerable,
+    none,
+    evidencePageCited: shareOf(evidence.evidencePageCited, evidence.answerable),
+    evidencePaperCited: shareOf(evidence.evidencePaperCited, evidence.answerable),
+    evidenceSentenceInAnswer: shareOf(quoted, withQuotes),
+    unanswerableDeclined: shareOf(declined, none),
+    citationValidity: shareOf(citations.quoteOnPage, citations.total),
+    citationSupported: shareOf(citations.supported, citations.total),
+    runMs: stats(all.filter((r) => ids.has(r.qid)).map((r) => r.state.durationMs ?? r.wallMs)),
+    declinedHow,
+    missed: {
+      evidencePage: evidence.missedPage,
+      evidenceSentence: sentenceMissed,
+      unanswerableAnswered: noneAnswered,
+    },
+    quoteCoverage,
+  };
+}
+
+type Quality = Awaited<ReturnType<typeof answerQuality>>;
+
 function statusCounts(runs: Timed[]) {
   const counts: Record<string, number> = {};
   const errors: { qid: string; step: string | null; code: string; message: string }[] = [];
@@ -341,7 +451,9 @@ function machine() {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const { questions, source } = loadBenchQuestions(args.file);
+  const sets = loadSets(args.files);
+  const questions = sets.flatMap((s) => s.questions);
+  const source = sets.map((s) => s.source).join(", ");
   const env = getEnv();
   const log = (s: string) => (args.json ? process.stderr.write(`${s}\n`) : console.log(s));
   const tOpen = performance.now();
@@ -410,6 +522,7 @@ async function main() {
     }
 
     let mock: Record<string, unknown> | null = null;
+    let mockRuns: Timed[] = [];
     if (args.mock) {
       const m = timedMockModel({ latencyMs: args.latencyMs });
       const deps: ResearchDeps = { ...offline, chatModel: m.model };
@@ -420,6 +533,7 @@ async function main() {
         for (const q of questions) mruns.push(await timedRun(deps, q, m.calls));
         log(`mock-model round ${r + 1}/${args.mockRounds} done`);
       }
+      mockRuns = mruns;
       const done = mruns.filter((r) => r.state.status === "completed");
       const overhead = done.map((r) => (r.state.durationMs ?? r.wallMs) - r.modelMs);
       const calls: Partial<Record<CallKind, number>> = {};
@@ -450,6 +564,25 @@ async function main() {
       };
     }
 
+    // answer quality per set, and of every question together when there are several sets
+    const groups = [
+      ...sets,
+      ...(sets.length > 1 ? [{ label: "all sets", source, questions, union: true }] : []),
+    ] as (QuestionSet & { union?: boolean })[];
+    const quality = [];
+    for (const g of groups) {
+      quality.push({
+        label: g.label,
+        source: g.source,
+        union: g.union === true,
+        questions: g.questions.length,
+        offline: await answerQuality(handle.db, runs.slice(0, questions.length), runs, g.questions, aliases),
+        mock: args.mock
+          ? await answerQuality(handle.db, mockRuns.slice(0, questions.length), mockRuns, g.questions, aliases)
+          : null,
+      });
+    }
+
     const report = {
       benchmark: "research",
       machine: { ...machine(), loadAverageAtStart: round1(loadAtStart) },
@@ -477,6 +610,9 @@ async function main() {
       },
       app,
       mock,
+      mockLatencyMsPerCall: args.mock ? args.latencyMs : null,
+      /** Answer quality per question set (`union`: every set together), offline and with the mock model. */
+      quality,
     };
     if (args.json) {
       console.log(JSON.stringify(report, null, 2));
@@ -599,6 +735,59 @@ function printHuman(r: any) {
   if (r.mock) {
     console.log(`status (mock model): ${JSON.stringify(r.mock.status.counts)}`);
     for (const e of r.mock.status.errors) console.log(`  ${e.qid}: ${e.step} ${e.code}: ${e.message}`);
+  }
+  printQuality(r.quality, r.mockLatencyMsPerCall);
+}
+
+/** One compact table per question set: the answer-quality shares with their 95 % intervals, and the run time. */
+function printQuality(
+  sets: { label: string; source: string; union: boolean; questions: number; offline: Quality; mock: Quality | null }[],
+  latencyMs: number | null,
+) {
+  const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  const cell = (s: Share) => formatShare(s);
+  console.log("\nanswer quality (first measured round; k/n share [95% Wilson interval])");
+  for (const s of sets) {
+    const q = s.offline;
+    console.log(
+      `\n${s.union ? "all sets together" : `${s.label} (${s.source})`}: ${s.questions} questions, ${q.answerable} answerable, ${q.none} the library cannot answer`,
+    );
+    console.log(
+      row([
+        "",
+        "n",
+        "evidence page cited",
+        "evidence sentence in answer",
+        "unanswerable declined",
+        "citation validity",
+        "run p50 ms",
+      ]),
+    );
+    console.log(row(["---", "---", "---", "---", "---", "---", "---"]));
+    const line = (label: string, x: Quality) =>
+      console.log(
+        row([
+          label,
+          x.n,
+          cell(x.evidencePageCited),
+          cell(x.evidenceSentenceInAnswer),
+          cell(x.unanswerableDeclined),
+          cell(x.citationValidity),
+          x.runMs.n > 0 ? Math.round(x.runMs.p50) : "—",
+        ]),
+      );
+    line("offline", q);
+    if (s.mock) line(`mock model, ${latencyMs} ms/call`, s.mock);
+    for (const [label, x] of [
+      ["offline", q],
+      ["mock model", s.mock],
+    ] as const) {
+      if (!x) continue;
+      const m = x.missed;
+      console.log(
+        `  ${label} missed — evidence page: ${m.evidencePage.join(", ") || "none"}; evidence sentence: ${m.evidenceSentence.join(", ") || "none"}; unanswerable answered: ${m.unanswerableAnswered.join(", ") || "none"}`,
+      );
+    }
   }
 }
 
