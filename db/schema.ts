@@ -18,6 +18,7 @@ import {
 import type {
   FeedbackRating,
   Reference,
+  Relevance,
   ResearchError,
   ResearchMode,
   ResearchStep,
@@ -362,6 +363,9 @@ export const researchCitations = pgTable(
     supported: boolean("supported").notNull(),
     support: real("support").notNull(),
     reason: text("reason"),
+    /** Does the claim bear on the question (or its outline point)? Null for runs made before relevance was judged. */
+    relevance: text("relevance").$type<Relevance>(),
+    relevanceReason: text("relevance_reason"),
   },
   (t) => [primaryKey({ columns: [t.runId, t.position] }), index("research_citations_paper_idx").on(t.paperId)],
 );

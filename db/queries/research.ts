@@ -119,6 +119,8 @@ export async function saveAnswer(
           supported: c.supported,
           support: c.support,
           reason: c.reason ?? null,
+          relevance: c.relevance ?? null,
+          relevanceReason: c.relevanceReason ?? null,
         })),
       );
     }
@@ -215,6 +217,8 @@ export async function getRun(db: Database, runId: string): Promise<StoredRun | n
       supported: c.supported,
       support: c.support,
       ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.relevance ? { relevance: c.relevance } : {}),
+      ...(c.relevanceReason ? { relevanceReason: c.relevanceReason } : {}),
     })),
     references: run.references,
     warnings: run.warnings,

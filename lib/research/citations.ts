@@ -21,11 +21,16 @@ export interface EvidencePassage {
 }
 
 /** The answer's sentences with the citations each carries (a citation in a list item belongs to that item). */
-export function citedClaims(markdown: string): { claim: string; citations: CitationMarker[] }[] {
-  const out: { claim: string; citations: CitationMarker[] }[] = [];
+export function citedClaims(
+  markdown: string,
+): { claim: string; citations: CitationMarker[]; heading: string | null }[] {
+  const out: { claim: string; citations: CitationMarker[]; heading: string | null }[] = [];
+  let heading: string | null = null;
   for (const rawLine of markdown.split("\n")) {
     const line = rawLine.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").replace(/^>\s?/, "");
-    if (/^\s*#/.test(line) || line.trim() === "") continue;
+    const h = /^\s*#{1,6}\s+(.*)$/.exec(line);
+    if (h) heading = (h[1] as string).trim();
+    if (h || line.trim() === "") continue;
     for (const s of splitSentences(line)) {
       // citations that open a span follow the previous sentence's full stop: "… tuning. [A, page 2] Next …"
       const lead = /^(?:\s*\[[^[\]\n]{3,400}\])+/.exec(s.text)?.[0] ?? "";
@@ -36,21 +41,84 @@ export function citedClaims(markdown: string): { claim: string; citations: Citat
         s.text = s.text.slice(lead.length);
       }
       const citations = parseCitations(s.text);
-      const claim = s.text
-        .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))
-        .replace(/\s+([.,;:!?])/g, "$1")
-        .replace(/\s+/g, " ")
-        .trim();
+      const claim = claimOf(s.text);
       if (claim.length === 0) {
         // a citation standing after its sentence's full stop belongs to the sentence before
         const prev = out[out.length - 1];
         if (prev && citations.length > 0) prev.citations.push(...citations);
         continue;
       }
-      out.push({ claim, citations });
+      out.push({ claim, citations, heading });
     }
   }
   return out;
+}
+
+/** A sentence as a claim: its citation markers removed, spacing normalised. */
+function claimOf(sentence: string): string {
+  return sentence
+    .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))
+    .replace(/\s+([.,;:!?])/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * The answer without the claims `drop` picks (as `citedClaims` reads them: a claim's citations standing after its
+ * full stop go with it). List items and paragraphs left empty are removed, and so are headings left without content.
+ */
+export function dropClaims(markdown: string, drop: (claim: string) => boolean): string {
+  const lines: string[] = [];
+  for (const rawLine of markdown.split("\n")) {
+    const prefix = /^\s*(?:(?:[-*+]|\d+\.)\s+|>\s?)?/.exec(rawLine)?.[0] ?? "";
+    const body = rawLine.slice(prefix.length);
+    if (/^\s*#/.test(body) || body.trim() === "") {
+      lines.push(rawLine);
+      continue;
+    }
+    let out = "";
+    let dropping = false;
+    for (const s of splitSentences(body)) {
+      const piece = body.slice(s.start, s.end);
+      const lead = /^(?:\s*\[[^[\]\n]{3,400}\])+/.exec(piece)?.[0] ?? "";
+      const rest = piece.slice(lead.length);
+      // citations opening this span belong to the sentence before: they go where it went
+      if (lead && parseCitations(lead).length > 0 && !dropping) out += `${out ? " " : ""}${lead.trim()}`;
+      const claim = claimOf(rest);
+      if (claim.length === 0) continue;
+      dropping = drop(claim);
+      if (!dropping) out += `${out ? " " : ""}${rest.trim()}`;
+    }
+    if (claimOf(out).length > 0) lines.push(`${prefix}${out}`);
+  }
+  return pruneEmptySections(lines.join("\n").replace(/\n{3,}/g, "\n\n"));
+}
+
+/** Removes headings with nothing under them before the next heading of the same or a higher level. */
+function pruneEmptySections(markdown: string): string {
+  const lines = markdown.split("\n");
+  const keep = lines.map(() => true);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const h = /^(#{1,6})\s/.exec(lines[i] as string);
+    if (!h) continue;
+    const level = (h[1] as string).length;
+    let content = false;
+    for (let j = i + 1; j < lines.length; j++) {
+      if (!keep[j]) continue;
+      const next = /^(#{1,6})\s/.exec(lines[j] as string);
+      if (next && (next[1] as string).length <= level) break;
+      if ((lines[j] as string).trim() !== "") {
+        content = true;
+        break;
+      }
+    }
+    if (!content) keep[i] = false;
+  }
+  return lines
+    .filter((_, i) => keep[i])
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 /** Content-word stems (the same tokenizer as the offline embedder). */
@@ -170,6 +238,9 @@ const judgeSchema = z.object({
       i: z.coerce.number().int(),
       supported: z.boolean(),
       reason: z.string().max(300).optional().catch(undefined),
+      // optional: a judge that leaves it out (or writes something else) keeps the lexical relevance verdict
+      relevance: z.enum(["relevant", "partly", "off_topic"]).optional().catch(undefined),
+      relevance_reason: z.string().max(300).optional().catch(undefined),
     }),
   ),
 });
@@ -182,22 +253,27 @@ export async function judgeCitations(
   model: LanguageModel,
   citations: Citation[],
   evidence: EvidencePassage[],
-  { signal }: { signal?: AbortSignal } = {},
+  { signal, topicOf }: { signal?: AbortSignal; topicOf?: (c: Citation) => string } = {},
 ): Promise<Citation[]> {
   const resolved = citations.filter((c) => c.chunkUid);
   if (resolved.length === 0) return citations;
   const byUid = new Map(evidence.map((e) => [e.chunkUid, e]));
   const items = resolved
-    .map((c) => `#${c.index}\nCLAIM: ${c.claim}\nSOURCE: ${judgeWindow(byUid.get(c.chunkUid ?? ""), c)}`)
+    .map(
+      (c) =>
+        `#${c.index}\n${topicOf ? `QUESTION: ${topicOf(c)}\n` : ""}CLAIM: ${c.claim}\nSOURCE: ${judgeWindow(byUid.get(c.chunkUid ?? ""), c)}`,
+    )
     .join("\n\n");
   const { text } = await generateText({
     model,
     instructions:
       "You check whether each claim is supported by its source passage. A claim is supported only if the passage " +
-      'states it (paraphrase allowed). Reply with JSON only: {"verdicts": [{"i": <claim number>, "supported": true|false, "reason": "..."}]}',
+      "states it (paraphrase allowed). Also judge whether the claim bears on its QUESTION: relevant, partly or " +
+      'off_topic. Reply with JSON only: {"verdicts": [{"i": <claim number>, "supported": true|false, "reason": "...", ' +
+      '"relevance": "relevant"|"partly"|"off_topic", "relevance_reason": "..."}]}',
     prompt: items,
     temperature: 0,
-    maxOutputTokens: 200 + 60 * resolved.length,
+    maxOutputTokens: 200 + 100 * resolved.length,
     maxRetries: 0,
     abortSignal: signal,
   });
@@ -207,8 +283,16 @@ export async function judgeCitations(
     const v = c.chunkUid ? byIndex.get(c.index) : undefined;
     if (!v) return c;
     const { reason: _old, ...rest } = c;
+    const judged = v.relevance
+      ? { relevance: v.relevance, relevanceReason: v.relevance_reason ?? "Judged by the model." }
+      : {};
     return v.supported
-      ? { ...rest, supported: true }
-      : { ...rest, supported: false, reason: v.reason ?? "The model judged the passage not to support the claim." };
+      ? { ...rest, ...judged, supported: true }
+      : {
+          ...rest,
+          ...judged,
+          supported: false,
+          reason: v.reason ?? "The model judged the passage not to support the claim.",
+        };
   });
 }

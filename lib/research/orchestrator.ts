@@ -43,9 +43,9 @@ export function runResearch(deps: ResearchDeps, question: string, hooks: RunHook
       const passages = await run.step(contentSearchStep, { queries, papers, analysis });
       const evidence = passages.slice(0, EVIDENCE_PASSAGES).map(toEvidence);
       const body = await run.step(synthesisStep, { evidence, analysis });
-      const citations = await run.step(verificationStep, { body, evidence });
-      const references = await run.step(formattingStep, citations);
-      return { markdown: answerMarkdown(body, references), citations, references };
+      const verified = await run.step(verificationStep, { body, evidence });
+      const references = await run.step(formattingStep, verified.citations);
+      return { markdown: answerMarkdown(verified.body, references), citations: verified.citations, references };
     },
   });
 }

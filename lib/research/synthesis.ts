@@ -1,125 +1,15 @@
 import { type LanguageModel, streamText } from "ai";
-import { splitSentences } from "@/lib/ingest/chunk";
-import { escapeMarkdown } from "@/lib/text/markdown";
-import { tokenize } from "@/lib/text/terms";
-import { type EvidencePassage, HEADING_LINE } from "./citations";
-import type { Intent } from "./types";
+import type { EvidencePassage } from "./citations";
+import { citationOf } from "./compose";
 
-export function citationOf(paperId: string, page: number): string {
-  return `[${paperId}, page ${page}]`;
-}
-
-interface Candidate {
-  text: string;
-  passage: EvidencePassage;
-  rank: number;
-  score: number;
-  stems: Set<string>;
-}
-
-/** Sentences worth quoting: prose of a sensible length, not a table row, a reference entry or a caption fragment. */
-function quotable(s: string): boolean {
-  if (s.length < 50 || s.length > 420) return false;
-  const letters = (s.match(/\p{L}/gu) ?? []).length;
-  if (letters / s.length < 0.6) return false; // tables, equations
-  if (/^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,)/.test(s)) return false; // reference entries
-  if (/\bet al\.,? \d{4}[a-z]?\.\s*$/.test(s) && s.length < 120) return false;
-  if (/\b(figure|fig\.|table)\s*\d+\s*:/i.test(s)) return false; // a caption, often run into figure labels
-  if (/^(\d+|[A-Z](?=\.\d))(\.\d+)*\.?\s+\p{Lu}/u.test(s)) return false; // a section heading run into its first sentence
-  if (!/^[\p{Lu}\p{N}("“]/u.test(s.trim())) return false; // starts mid-sentence (chunk boundary)
-  return true;
-}
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
-  return inter / Math.max(1, a.size + b.size - inter);
-}
-
-export interface ExtractiveOptions {
-  intent: Intent;
-  keywords: string[];
-  /** Sentences in the answer. */
-  maxSentences?: number;
-  /** Sentences from one paper at most. */
-  perPaper?: number;
-}
-
-export interface PickedSentence {
-  text: string;
-  passage: EvidencePassage;
-  score: number;
-}
-
-/**
- * The evidence sentences that best cover the question: scored by the question's keyword coverage, the passage's
- * rank and, for performance questions, numbers; near-duplicates (and sentences in `exclude`) dropped.
- */
-export function pickSentences(
-  question: string,
-  evidence: EvidencePassage[],
-  { intent, keywords, maxSentences = 8, perPaper = 3, exclude = [] }: ExtractiveOptions & { exclude?: string[] },
-): PickedSentence[] {
-  const wanted = new Set([...tokenize(question), ...keywords.flatMap((k) => tokenize(k))]);
-  const excluded = new Set(exclude);
-  const candidates: Candidate[] = [];
-  evidence.forEach((passage, rank) => {
-    for (const s of splitSentences(passage.text)) {
-      // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
-      const raw = passage.text.slice(s.start, s.end);
-      const heading = HEADING_LINE.exec(raw);
-      const text = heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : s.text.trim();
-      if (!quotable(text) || excluded.has(text)) continue;
-      const stems = new Set(tokenize(text));
-      let hit = 0;
-      for (const w of wanted) if (stems.has(w)) hit++;
-      if (hit === 0) continue;
-      const coverage = hit / Math.max(1, wanted.size);
-      const numbers = intent === "performance" && /\d/.test(text) ? 0.1 : 0;
-      const rankPrior = 1 / (1 + rank * 0.15);
-      candidates.push({ text, passage, rank, score: coverage * 0.7 + rankPrior * 0.3 + numbers, stems });
-    }
-  });
-  candidates.sort((a, b) => b.score - a.score);
-  const picked: Candidate[] = [];
-  const perPaperCount = new Map<string, number>();
-  for (const c of candidates) {
-    if (picked.length >= maxSentences) break;
-    if ((perPaperCount.get(c.passage.paperId) ?? 0) >= perPaper) continue;
-    if (picked.some((p) => jaccard(p.stems, c.stems) > 0.6)) continue;
-    picked.push(c);
-    perPaperCount.set(c.passage.paperId, (perPaperCount.get(c.passage.paperId) ?? 0) + 1);
-  }
-  return picked.map((c) => ({ text: c.text, passage: c.passage, score: c.score }));
-}
-
-/** A quoted sentence with its citation, as markdown: the paper's text stays text (no link, image or HTML of its own). */
-export function citeSentence(s: PickedSentence): string {
-  return `${escapeMarkdown(s.text)} ${citationOf(s.passage.paperId, s.passage.page)}`;
-}
-
-/**
- * The offline answer: the evidence sentences that best cover the question, quoted exactly and each cited with its
- * paper and page, organised under headings (the direct answer first, then the supporting evidence by paper).
- */
-export function synthesizeExtractive(question: string, evidence: EvidencePassage[], opts: ExtractiveOptions): string {
-  const picked = pickSentences(question, evidence, opts);
-  if (picked.length === 0) return "";
-  const [lead, ...rest] = picked as [PickedSentence, ...PickedSentence[]];
-  const direct = [lead, ...rest.filter((c) => c.score >= lead.score * 0.85).slice(0, 1)];
-  const others = picked.filter((c) => !direct.includes(c));
-  const sections = [`## Answer\n\n${direct.map(citeSentence).join(" ")}`];
-  if (others.length > 0) {
-    const byPaper = new Map<string, PickedSentence[]>();
-    for (const c of others) byPaper.set(c.passage.paperId, [...(byPaper.get(c.passage.paperId) ?? []), c]);
-    const parts = [...byPaper.values()].map((list) => {
-      const title = escapeMarkdown((list[0] as PickedSentence).passage.title.trim());
-      return `### ${title}\n\n${list.map((c) => `- ${citeSentence(c)}`).join("\n")}`;
-    });
-    sections.push(`## Supporting evidence\n\n${parts.join("\n\n")}`);
-  }
-  return sections.join("\n\n");
-}
+export {
+  type ComposeOptions as ExtractiveOptions,
+  citationOf,
+  citeSentence,
+  type PickedSentence,
+  pickSentences,
+  synthesizeExtractive,
+} from "./compose";
 
 /** Evidence as the model sees it: numbered passages with the exact citation to use for each. */
 export function evidenceBlock(evidence: EvidencePassage[], maxChars = 24_000): string {

@@ -98,6 +98,11 @@ export interface VerificationData {
   unsupported: number;
   /** Word overlap offline; the model as a judge when configured. */
   method: "lexical" | "llm";
+  /** Relevance to the question of the citations kept (absent on runs made before it was judged). */
+  relevant?: number;
+  partly?: number;
+  /** Off-topic sentences dropped from the answer. */
+  offTopic?: number;
 }
 
 export interface FormattingData {
@@ -178,6 +183,9 @@ export interface ResearchError {
 }
 
 /** One `[PAPER_ID, page N]` in the answer, resolved and checked. */
+/** Does a cited claim bear on what was asked (lib/research/relevance.ts)? */
+export type Relevance = "relevant" | "partly" | "off_topic";
+
 export interface Citation {
   /** 1-based order of first appearance in the answer. */
   index: number;
@@ -199,6 +207,10 @@ export interface Citation {
   support: number;
   /** Why it is not supported, when it is not. */
   reason?: string;
+  /** Does the claim bear on the question (or its outline point)? Absent on runs made before it was judged. */
+  relevance?: Relevance;
+  /** Why, in a line. */
+  relevanceReason?: string;
 }
 
 export interface Reference {

@@ -1,4 +1,5 @@
 import { getPapersByIds } from "@/db/queries/papers";
+import { escapeMarkdown } from "@/lib/text/markdown";
 import { analyzeWithRules } from "../analysis";
 import { executeRun, type Runner, StepError } from "../lifecycle";
 import type { RerankedResult } from "../rerank";
@@ -64,6 +65,7 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
 
         const quoted: string[] = [];
         const sections: string[] = [];
+        const covered: string[] = [];
         for (const [pi, point] of points.entries()) {
           const input = {
             point,
@@ -75,15 +77,20 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
             feedback,
             yearsLimited: Boolean(years.yearFrom || years.yearTo),
           };
-          sections.push(await run.step(sectionStep, input, point));
+          const section = await run.step(sectionStep, input, point);
+          sections.push(section.markdown);
+          if (section.covered) covered.push(point.topic);
         }
-        const covered = points.filter((_, i) => (evidence.perPoint[i] ?? []).length > 0).map((p) => p.topic);
         const framing = { outline, covered, evidence: evidence.all, quoted, intent, feedback };
         const { intro, conclusion } = await run.step(framingStep, framing);
         const body = [intro, ...sections, conclusion].filter(Boolean).join("\n\n");
-        const citations = await run.step(verificationStep, { body, evidence: evidence.all });
-        const references = await run.step(formattingStep, citations);
-        return { markdown: answerMarkdown(body, references), citations, references };
+        // the claims under a section's heading should bear on its knowledge point
+        const topics = new Map(
+          points.map((p) => [escapeMarkdown(p.topic), { text: p.topic, keywords: p.search_keywords }] as const),
+        );
+        const verified = await run.step(verificationStep, { body, evidence: evidence.all, topics });
+        const references = await run.step(formattingStep, verified.citations);
+        return { markdown: answerMarkdown(verified.body, references), citations: verified.citations, references };
       },
     });
 }

@@ -1,4 +1,6 @@
 import {
+  citedClaims,
+  dropClaims,
   type EvidencePassage,
   judgeCitations,
   malformedCitations,
@@ -6,6 +8,7 @@ import {
   verifyCitations,
 } from "../citations";
 import { pendingCard, type StepDefinition } from "../lifecycle";
+import { lexicalRelevance, type RelevanceTopic } from "../relevance";
 import { errorMessage } from "../step-kit";
 import type { Citation, StepOf } from "../types";
 
@@ -13,50 +16,84 @@ export interface VerificationInput {
   /** The answer as written, with its `[PAPER_ID, page N]` markers. */
   body: string;
   evidence: EvidencePassage[];
+  /** What the claims under a heading should be about (a deep section's outline point); else the question. */
+  topics?: ReadonlyMap<string, RelevanceTopic>;
+}
+
+export interface VerifiedAnswer {
+  /** The answer without its off-topic claims. */
+  body: string;
+  citations: Citation[];
 }
 
 /**
  * Verification: each citation must resolve to a retrieved passage of that paper and page, and the cited passage must
- * support the sentence (word overlap offline; the model as a judge when configured). Unsupported claims are flagged,
- * never dropped.
+ * support the sentence (word overlap offline; the model as a judge when configured); unsupported claims are flagged,
+ * never dropped. Each claim also gets a relevance verdict for the question (or its section's outline point): a claim
+ * every citation of which is off-topic is dropped from the answer, and counted.
  */
-export const verificationStep: StepDefinition<StepOf<"verification">, VerificationInput, Citation[]> = {
+export const verificationStep: StepDefinition<StepOf<"verification">, VerificationInput, VerifiedAnswer> = {
   card: () =>
     pendingCard<StepOf<"verification">>({ id: "verification", type: "verification", title: "Verifying citations" }),
-  async run(ctx, { body, evidence }) {
+  async run(ctx, { body, evidence, topics }) {
     const malformed = malformedCitations(body);
     if (malformed.length > 0) {
       ctx.warn(`Some citations could not be read and were left as written: ${malformed.slice(0, 5).join(", ")}`);
     }
-    let checked = verifyCitations(body, evidence);
+    const question: RelevanceTopic = { text: ctx.question };
+    const headingOf = new Map<string, string | null>();
+    for (const c of citedClaims(body)) if (!headingOf.has(c.claim)) headingOf.set(c.claim, c.heading);
+    const topicOf = (c: Citation): RelevanceTopic => topics?.get(headingOf.get(c.claim) ?? "") ?? question;
+    const byUid = new Map(evidence.map((e) => [e.chunkUid, e]));
+    let checked: Citation[] = verifyCitations(body, evidence).map((c) => {
+      const v = lexicalRelevance(c.claim, byUid.get(c.chunkUid ?? "")?.text ?? "", topicOf(c));
+      return { ...c, relevance: v.relevance, relevanceReason: v.reason };
+    });
     let method: "lexical" | "llm" = "lexical";
     if (checked.length === 0 && parseCitations(body).length === 0) {
       ctx.warn("The answer carries no citations; treat it with care.");
     }
     if (ctx.llm && checked.some((c) => c.chunkUid)) {
       try {
-        checked = await judgeCitations(ctx.llm, checked, evidence, { signal: ctx.callSignal() });
+        checked = await judgeCitations(ctx.llm, checked, evidence, {
+          signal: ctx.callSignal(),
+          topicOf: (c) => {
+            const t = topicOf(c);
+            return t === question ? t.text : `${ctx.question} — section: ${t.text}`;
+          },
+        });
         method = "llm";
       } catch (e) {
         if (ctx.stopped()) throw e;
         ctx.warn(`The model could not judge the citations (${errorMessage(e)}); the lexical check stands.`);
       }
     }
-    const supported = checked.filter((c) => c.supported).length;
-    const unsupported = checked.length - supported;
+    // a claim goes when every citation it carries is off-topic
+    const claims = new Map<string, boolean>();
+    for (const c of checked) claims.set(c.claim, (claims.get(c.claim) ?? true) && c.relevance === "off_topic");
+    const offTopic = new Set([...claims].filter(([, off]) => off).map(([claim]) => claim));
+    const kept = offTopic.size > 0 ? dropClaims(body, (claim) => offTopic.has(claim)) : body;
+    const citations = checked.filter((c) => !offTopic.has(c.claim)).map((c, i) => ({ ...c, index: i + 1 }));
+    const supported = citations.filter((c) => c.supported).length;
+    const unsupported = citations.length - supported;
+    const relevant = citations.filter((c) => c.relevance === "relevant").length;
+    const partly = citations.filter((c) => c.relevance === "partly").length;
     return {
-      result: checked,
+      result: { body: kept, citations },
       patch: {
-        title: `Verified ${checked.length} ${checked.length === 1 ? "citation" : "citations"}: ${supported} supported`,
+        title: `Verified ${citations.length} ${citations.length === 1 ? "citation" : "citations"}: ${supported} supported`,
         reasoning:
           (method === "llm"
-            ? "Each cited sentence was resolved to its retrieved passage and judged by the model."
-            : "Each cited sentence was resolved to its retrieved passage and checked word by word against it.") +
+            ? "Each cited sentence was resolved to its retrieved passage and judged by the model, for support and for relevance to the question."
+            : "Each cited sentence was resolved to its retrieved passage, checked word by word against it, and checked for the question's key terms.") +
           (unsupported > 0
             ? ` ${unsupported} ${unsupported === 1 ? "claim is" : "claims are"} flagged as unsupported.`
+            : "") +
+          (offTopic.size > 0
+            ? ` ${offTopic.size} off-topic ${offTopic.size === 1 ? "sentence was" : "sentences were"} dropped from the answer.`
             : ""),
-        confidence: checked.length > 0 ? supported / checked.length : null,
-        data: { total: checked.length, supported, unsupported, method },
+        confidence: citations.length > 0 ? supported / citations.length : null,
+        data: { total: citations.length, supported, unsupported, method, relevant, partly, offTopic: offTopic.size },
       },
     };
   },

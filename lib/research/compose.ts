@@ -1,0 +1,384 @@
+/**
+ * The offline answer, composed from sentences: every prose sentence of the retrieved passages is a candidate, scored
+ * for the question — how much of its key terms it covers (terms that are rare among the candidates weigh more), the
+ * question's phrases it repeats, how close together its matches are, whether it gives what the question's kind asks
+ * for (a reason for "why", a number for "how much"), and its passage's retrieval rank. Text that is not prose (labels,
+ * author lists, references…: lib/text/prose.ts) is never used. A sentence that leans on the one before it ("To
+ * counteract this effect, …") brings that sentence along.
+ */
+import { splitSentences } from "@/lib/ingest/chunk";
+import type { Intent } from "@/lib/search/intent";
+import { escapeMarkdown } from "@/lib/text/markdown";
+import { isProse } from "@/lib/text/prose";
+import { tokenize } from "@/lib/text/terms";
+import { type EvidencePassage, HEADING_LINE } from "./citations";
+
+export type QuestionKind = "reason" | "quantity" | "comparison" | "mechanism" | "general";
+
+/** Words that say what kind of answer is wanted, not what it is about ("how does X work", "explain Y"). */
+const QUESTION_FILLER = new Set(
+  [
+    "work",
+    "explain",
+    "describe",
+    "mean",
+    "main",
+    "way",
+    "kind",
+    "type",
+    "role",
+    "happen",
+    "give",
+    "make",
+    "get",
+    "tell",
+  ]
+    .flatMap((w) => tokenize(w))
+    .filter(Boolean),
+);
+
+/** The kind of answer a question (or one part of it) asks for. */
+export function questionKind(question: string, intent: Intent = "unknown"): QuestionKind {
+  const q = question.toLowerCase();
+  if (/\bwhy\b|\bfor what reason\b|\bwhat (?:is|was) the (?:reason|motivation|purpose)\b|\bwhat causes?\b/.test(q)) {
+    return "reason";
+  }
+  if (
+    /\bhow (?:much|many|large|big|fast|long|often|well)\b|\bwhat (?:score|accuracy|percentage|fraction|number|size)\b|\bwhich score\b|\bby how\b/.test(
+      q,
+    ) ||
+    intent === "performance"
+  ) {
+    return "quantity";
+  }
+  if (/\b(?:compare[ds]?|comparison|versus|vs\.?|differ(?:ence|s)?|better|worse|outperform\w*)\b/.test(q)) {
+    return "comparison";
+  }
+  if (/\bhow (?:does|do|is|are|can)\b|\bmechanism\b|\bwork(?:s)?\b/.test(q)) return "mechanism";
+  return "general";
+}
+
+const REASON_CUE =
+  /\b(?:because|since|in order to|so that|due to|owing to|as a result|this is why|the reason|leads? to|caus(?:e|es|ed|ing)|prevent\w*|avoid\w*|counteract\w*|mitigat\w*|to (?:ensure|reduce|allow|enable|keep|make)|therefore|hence|thus|suspect|explain\w*)\b/i;
+const NUMBER = /(?<![\p{L}])\d+(?:[.,]\d+)?\s*(?:%|×|x\b|points?\b|BLEU\b|F1\b)?/u;
+const COMPARATIVE =
+  /\b(?:than|compared|outperform\w*|versus|vs\.?|better|worse|higher|lower|whereas|unlike|improv\w+ (?:over|on|upon))\b/i;
+const MECHANISM_CUE =
+  /\b(?:consists? of|is computed|computes?|maps?|projects?|we (?:use|apply|compute|employ)|by (?:\w+ing)|allows?|is (?:applied|used)|works? by)\b/i;
+/** A sentence that leans on the one before it. */
+const ANAPHORIC =
+  /^(?:This|These|That|Those|Such|It|They|To (?:\w+ ){1,3}(?:this|these|that)|As a result|Therefore|Thus|Hence|Consequently|In this case)\b/;
+
+export interface ComposeOptions {
+  intent: Intent;
+  keywords: string[];
+  /** Words around the question that set its subject but are not what it asks ("why is it scaled" ← "the Transformer's
+   *  attention"): their terms count half. */
+  context?: string;
+  /** Only sentences that give what the question's kind asks for (a reason, a number, a comparison), when any does. */
+  answerKindOnly?: boolean;
+  /** Sentences in the answer. */
+  maxSentences?: number;
+  /** Sentences from one paper at most. */
+  perPaper?: number;
+  /** Sentences not to use (already quoted elsewhere). */
+  exclude?: string[];
+}
+
+export interface PickedSentence {
+  /** The sentence as quoted. */
+  text: string;
+  /** The sentence before it, quoted too when this one leans on it ("To counteract this effect, …"). */
+  previous?: string;
+  /** The sentence after it, quoted too when it gives the reason a "why" question asks for. */
+  next?: string;
+  passage: EvidencePassage;
+  score: number;
+  /** Other passages that state the same (near-duplicates merged into this one). */
+  alsoIn?: EvidencePassage[];
+}
+
+/** Passages of the retrieval's top ranks that each get a sentence in the answer when one bears on the question. */
+const TOP_PASSAGES = 5;
+
+interface Candidate extends PickedSentence {
+  rank: number;
+  stems: Set<string>;
+  order: number;
+  /** It gives what the question's kind asks for. */
+  cue: boolean;
+}
+
+/** What giving the asked-for kind of answer adds to a sentence's score. */
+const KIND_BONUS: Record<QuestionKind, number> = {
+  reason: 0.15,
+  quantity: 0.12,
+  comparison: 0.1,
+  mechanism: 0.05,
+  general: 0,
+};
+
+/** Does the sentence give what a question of this kind asks for? */
+function givesKind(kind: QuestionKind, text: string): boolean {
+  switch (kind) {
+    case "reason":
+      return REASON_CUE.test(text);
+    case "quantity":
+      return NUMBER.test(text);
+    case "comparison":
+      return COMPARATIVE.test(text);
+    case "mechanism":
+      return MECHANISM_CUE.test(text);
+    default:
+      return false;
+  }
+}
+
+/** The key terms of a question: content-word stems, without words that only say what kind of answer is wanted. */
+export function questionTerms(question: string, keywords: string[] = []): string[] {
+  const terms = [...tokenize(question), ...keywords.flatMap((k) => tokenize(k))];
+  return [...new Set(terms.filter((t) => !QUESTION_FILLER.has(t)))];
+}
+
+/** Adjacent key-term pairs of the question ("multi head", "key dimension"), as stems. */
+function questionPairs(question: string): string[] {
+  const stems = tokenize(question);
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < stems.length; i++) pairs.push(`${stems[i]} ${stems[i + 1]}`);
+  return pairs;
+}
+
+/** A footnote's start: a marker glued to a capitalised word ("∗Equal contribution", "†Work done at", "4To illustrate"). */
+const FOOTNOTE_START = /(?:^|\s)(?:[∗*†‡§¶]|\d{1,2}(?=\p{Lu}\p{Ll}{2}))\p{Lu}\p{Ll}/u;
+
+/**
+ * The prose sentences of the passages, each with the one before it (for sentences that lean on it). A footnote runs
+ * from its marker to the end of its page's passage (footnotes sit at the foot of a page), unless a numbered section
+ * heading comes first: none of it is quoted ("Noam proposed scaled dot-product attention…" is a contributions note).
+ */
+function candidateSentences(evidence: EvidencePassage[]) {
+  const out: { text: string; previous: string | null; next: string | null; passage: EvidencePassage; rank: number }[] =
+    [];
+  evidence.forEach((passage, rank) => {
+    let previous: string | null = null;
+    let footnote = false;
+    for (const s of splitSentences(passage.text)) {
+      // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
+      const raw = passage.text.slice(s.start, s.end);
+      const heading = HEADING_LINE.exec(raw);
+      if (heading) footnote = false;
+      const text = heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : s.text.trim();
+      if (FOOTNOTE_START.test(text)) footnote = true;
+      // starts mid-sentence (a chunk boundary) or is not prose: never quoted
+      const usable = !footnote && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
+      const last = out[out.length - 1];
+      if (usable && last && last.passage === passage && last.text === previous && !heading) last.next = text;
+      if (usable) out.push({ text, previous: heading ? null : previous, next: null, passage, rank });
+      previous = usable ? text : null;
+    }
+  });
+  return out;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / Math.max(1, a.size + b.size - inter);
+}
+
+/**
+ * The evidence sentences that best answer the question, best first: scored as described at the top of this file;
+ * near-duplicates merged (the better one kept, the other's passage cited beside it).
+ */
+export function pickSentences(question: string, evidence: EvidencePassage[], opts: ComposeOptions): PickedSentence[] {
+  const { intent, keywords, maxSentences = 8, perPaper = 3, exclude = [], context = "" } = opts;
+  const focus = questionTerms(question, keywords);
+  const around = questionTerms(context).filter((t) => !focus.includes(t));
+  const wanted = [...focus, ...around];
+  if (wanted.length === 0) return [];
+  const kind = questionKind(question, intent);
+  const pairs = new Set(questionPairs(question));
+  const excluded = new Set(exclude);
+  const sentences = candidateSentences(evidence).filter((s) => !excluded.has(s.text));
+  const tokens = sentences.map((s) => tokenize(s.text));
+  // a term's weight: rarer among the candidates → more telling (a smoothed inverse document frequency)
+  const df = new Map<string, number>();
+  for (const t of tokens) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
+  const weight = (w: string) =>
+    Math.log(1 + (sentences.length + 1) / (1 + (df.get(w) ?? 0))) * (around.includes(w) ? 0.5 : 1);
+  const total = wanted.reduce((sum, w) => sum + weight(w), 0);
+
+  const candidates: Candidate[] = [];
+  sentences.forEach((s, i) => {
+    const toks = tokens[i] as string[];
+    const stems = new Set(toks);
+    const matched = wanted.filter((w) => stems.has(w));
+    // it must bear on what the question asks, not only on the subject around it
+    if (!matched.some((w) => focus.includes(w))) return;
+    const coverage = matched.reduce((sum, w) => sum + weight(w), 0) / total;
+    let phrase = 0;
+    for (let j = 0; j + 1 < toks.length; j++) if (pairs.has(`${toks[j]} ${toks[j + 1]}`)) phrase += 0.08;
+    // proximity: the matches close together (a dense span) rather than spread over a long sentence
+    const at = toks.flatMap((t, j) => (matched.includes(t) ? [j] : []));
+    const span = at.length > 1 ? (at[at.length - 1] as number) - (at[0] as number) + 1 : toks.length;
+    const proximity = at.length > 1 ? (0.05 * at.length) / span : 0;
+    // a finding followed by its explanation ("… outperforms it without scaling. We suspect that …") gives the reason
+    const reasonAfter =
+      kind === "reason" && !givesKind(kind, s.text) && s.next && givesKind(kind, s.next) ? s.next : null;
+    const cue = givesKind(kind, s.text) || reasonAfter !== null;
+    const rankPrior = 0.2 / (1 + s.rank * 0.2);
+    const leans = s.previous && ANAPHORIC.test(s.text) ? s.previous : null;
+    candidates.push({
+      text: s.text,
+      ...(leans ? { previous: leans } : {}),
+      ...(reasonAfter ? { next: reasonAfter } : {}),
+      passage: s.passage,
+      rank: s.rank,
+      score: 0.65 * coverage + Math.min(0.16, phrase) + proximity + (cue ? KIND_BONUS[kind] : 0) + rankPrior,
+      cue,
+      stems: leans ? new Set([...stems, ...tokenize(leans)]) : stems,
+      order: i,
+    });
+  });
+  candidates.sort((a, b) => b.score - a.score || a.order - b.order);
+  if (opts.answerKindOnly && KIND_BONUS[kind] > 0 && candidates.some((c) => c.cue)) {
+    candidates.splice(0, candidates.length, ...candidates.filter((c) => c.cue));
+  }
+  const picked: Candidate[] = [];
+  const perPaperCount = new Map<string, number>();
+  const take = (c: Candidate): void => {
+    if (picked.length >= maxSentences || picked.includes(c)) return;
+    const twin = picked.find((p) => jaccard(p.stems, c.stems) > 0.6);
+    if (twin) {
+      // the same statement in another passage: cited beside the better one when it is nearly word for word
+      if (jaccard(twin.stems, c.stems) >= 0.8 && twin.passage.chunkUid !== c.passage.chunkUid) {
+        const same = (e: EvidencePassage) => e.paperId === c.passage.paperId && e.page === c.passage.page;
+        if (!same(twin.passage) && !(twin.alsoIn ?? []).some(same)) twin.alsoIn = [...(twin.alsoIn ?? []), c.passage];
+      }
+      return;
+    }
+    // a sentence already quoted beside another one, or the other way round
+    if (picked.some((p) => overlaps(p, c))) return;
+    if ((perPaperCount.get(c.passage.paperId) ?? 0) >= perPaper) return;
+    picked.push(c);
+    perPaperCount.set(c.passage.paperId, (perPaperCount.get(c.passage.paperId) ?? 0) + 1);
+  };
+  // the retrieval's best passages each speak first (by their best sentence, when it bears on the question nearly as
+  // well as the best one): the search ranked whole passages with the library's statistics, which a sentence's own
+  // word overlap cannot see; then the best sentences overall
+  const best = candidates[0]?.score ?? 0;
+  for (let rank = 0; rank < TOP_PASSAGES; rank++) {
+    const own = candidates.find((c) => c.rank === rank);
+    if (own && own.score >= best * 0.6) take(own);
+  }
+  for (const c of candidates) take(c);
+  picked.sort((a, b) => b.score - a.score || a.order - b.order);
+  return picked.map(({ stems: _s, order: _o, cue: _c, rank: _r, ...p }) => p);
+}
+
+export function citationOf(paperId: string, page: number): string {
+  return `[${paperId}, page ${page}]`;
+}
+
+/** A quoted sentence with its citations, as markdown: the paper's text stays text (no link, image or HTML of its own). */
+export function citeSentence(s: PickedSentence): string {
+  const cites = [s.passage, ...(s.alsoIn ?? [])].map((p) => citationOf(p.paperId, p.page));
+  const own = citationOf(s.passage.paperId, s.passage.page);
+  const before = s.previous ? `${escapeMarkdown(s.previous)} ${own} ` : "";
+  const after = s.next ? ` ${escapeMarkdown(s.next)} ${own}` : "";
+  return `${before}${escapeMarkdown(s.text)} ${cites.join(" ")}${after}`;
+}
+
+/** The parts of a question that ask different things ("How does X work and why is it scaled?" → two). */
+export function questionParts(question: string): { part: string; context: string }[] {
+  const q = question.trim();
+  const at = /,?\s+(?:and|but)\s+(?=(?:why|how|what|which|when|where|whether|does|do|is|are)\b)/i.exec(q);
+  if (!at) return [{ part: q, context: "" }];
+  const first = q.slice(0, at.index).trim();
+  const second = q.slice(at.index + at[0].length).trim();
+  // the second part's pronouns ("why is it scaled") refer to the first part's subject: its terms set the context
+  return [
+    { part: first, context: "" },
+    { part: second, context: first },
+  ];
+}
+
+/**
+ * The named things a question asks about: quoted phrases, acronyms and names written with capitals or digits
+ * ("LoRA", "GLUE", "GPT-3", "HotpotQA"), capitalised words inside the sentence. Plain words are left out: a question
+ * paraphrases its evidence, so "footprint" missing from the passages says nothing.
+ */
+export function namedTerms(question: string): string[] {
+  const out: string[] = [];
+  for (const m of question.matchAll(/["“]([^"”]{2,80})["”]/g)) out.push(m[1] as string);
+  const words = [...question.normalize("NFKC").matchAll(/[\p{L}\p{N}][\p{L}\p{N}\-.]*[\p{L}\p{N}]/gu)];
+  words.forEach((m, i) => {
+    const w = (m[0] as string).replace(/'s$/, "");
+    const named = /\p{Lu}.*\p{Lu}|\p{L}.*\d|\d.*\p{L}/u.test(w) || (i > 0 && /^\p{Lu}\p{Ll}/u.test(w));
+    if (named && !out.includes(w)) out.push(w);
+  });
+  return out;
+}
+
+/** Which of the question's named terms the evidence mentions, and which it never does. */
+export function termCoverage(question: string, evidence: EvidencePassage[]): { found: string[]; missing: string[] } {
+  const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
+  const found: string[] = [];
+  const missing: string[] = [];
+  for (const k of namedTerms(question)) {
+    const stems = tokenize(k);
+    if (stems.length === 0) continue;
+    (stems.every((t) => text.has(t)) ? found : missing).push(k);
+  }
+  return { found, missing };
+}
+
+/** Two picks that quote a sentence in common. */
+function overlaps(a: PickedSentence, b: PickedSentence): boolean {
+  const quoted = (p: PickedSentence) => [p.previous, p.text, p.next].filter(Boolean);
+  const inA = new Set(quoted(a));
+  return quoted(b).some((t) => inA.has(t));
+}
+
+function list(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/**
+ * The offline answer: the sentence that answers most directly first (one per part of a multi-part question), then the
+ * supporting sentences grouped by paper, every sentence quoted exactly and cited with its paper and page; and, when the
+ * retrieved passages never mention some of the question's key terms, a line that says so. Empty when no sentence of
+ * the evidence bears on the question.
+ */
+export function synthesizeExtractive(question: string, evidence: EvidencePassage[], opts: ComposeOptions): string {
+  const picked = pickSentences(question, evidence, opts);
+  if (picked.length === 0) return "";
+  const direct: PickedSentence[] = [];
+  const parts = questionParts(question);
+  for (const { part, context } of parts) {
+    // each part of a multi-part question is answered from its own words (the question's keywords span all parts)
+    const keywords = parts.length > 1 ? [] : opts.keywords;
+    const lead = { ...opts, keywords, context, maxSentences: 3, answerKindOnly: true };
+    const best = pickSentences(part, evidence, lead).find((p) => !direct.some((d) => overlaps(d, p)));
+    if (best) direct.push(best);
+  }
+  if (direct.length === 0) direct.push(picked[0] as PickedSentence);
+  const others = picked.filter((c) => !direct.some((d) => overlaps(d, c)));
+  const sections = [`## Answer\n\n${direct.map(citeSentence).join(" ")}`];
+  const { found, missing } = termCoverage(question, evidence);
+  if (found.length > 0 && missing.length > 0) {
+    sections.push(
+      `_The library's passages discuss ${escapeMarkdown(list(found))} but none mentions ${escapeMarkdown(list(missing))}._`,
+    );
+  }
+  if (others.length > 0) {
+    const byPaper = new Map<string, PickedSentence[]>();
+    for (const c of others) byPaper.set(c.passage.paperId, [...(byPaper.get(c.passage.paperId) ?? []), c]);
+    const parts = [...byPaper.values()].map((items) => {
+      const title = escapeMarkdown((items[0] as PickedSentence).passage.title.trim());
+      return `### ${title}\n\n${items.map((c) => `- ${citeSentence(c)}`).join("\n")}`;
+    });
+    sections.push(`## Supporting evidence\n\n${parts.join("\n\n")}`);
+  }
+  return sections.join("\n\n");
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { notProse } from "./prose";
+
+describe("notProse", () => {
+  it("keeps prose: reasons, results with numbers, definitions, citations of other work", () => {
+    for (const s of [
+      "We suspect that for large values of the key dimension, the dot products grow large in magnitude, pushing the softmax function into regions where it has extremely small gradients.",
+      "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task, improving over the existing best results by over 2 BLEU.",
+      "Multi-head attention allows the model to jointly attend to information from different representation subspaces at different positions.",
+      "Devlin et al. (2019) show that a bidirectional encoder pretrained on masked tokens transfers well to many tasks.",
+      "LoRA freezes the pretrained weights and injects trainable rank decomposition matrices into each layer.",
+    ]) {
+      expect(notProse(s), s).toBeNull();
+    }
+  });
+
+  it("drops figure and table label runs, axis ticks and formulas split into tokens", () => {
+    expect(notProse("0 20 40 60 80 100 Accuracy ( % ) 0.2 0.4 0.6 0.8 1.0 Steps ( k )")).not.toBeNull();
+    expect(notProse("BERT RoBERTa XLNet ALBERT ELECTRA DeBERTa GPT-2 T5 Params Accuracy Speed")).not.toBeNull();
+    expect(notProse("Q K T √ d k V softmax ( ) = W O h i concat head 1 head h")).not.toBeNull();
+    expect(notProse("The results improve steadily over training, as the plot shows. 0.1 0.2 0.3 0.4 0.5 0.6")).toBe(
+      "label_run",
+    );
+  });
+
+  it("drops author lists, affiliations, footnotes, reference entries and running heads", () => {
+    expect(notProse("Ashish Vaswani Noam Shazeer Niki Parmar Jakob Uszkoreit Llion Jones Aidan Gomez")).not.toBeNull();
+    expect(
+      notProse("Google Brain avaswani@google.com Google Research noam@google.com University of Toronto"),
+    ).not.toBeNull();
+    expect(notProse("∗Equal contribution. Listing order is random and was decided by a coin flip.")).toBe("footnote");
+    expect(notProse("1University of Washington, Seattle 2Allen Institute for Artificial Intelligence")).not.toBeNull();
+    expect(
+      notProse("J. Devlin, M. Chang, K. Lee, and K. Toutanova. BERT: Pre-training of deep bidirectional transformers."),
+    ).toBe("reference_entry");
+    expect(
+      notProse("In Proceedings of the 2019 Conference of the North American Chapter, pages 4171–4186, 2019."),
+    ).toBe("reference_entry");
+    expect(notProse("[12] Some Author and Other Author. A study of things that matter a lot. 2020.")).toBe(
+      "reference_entry",
+    );
+    expect(notProse("Published as a conference paper at ICLR 2021 and we show that it works")).toBe("running_head");
+    expect(notProse("arXiv:2106.09685v2 [cs.CL] 16 Oct 2021 where the model is described in detail")).toBe(
+      "running_head",
+    );
+  });
+
+  it("drops fragments too short to stand alone, and word lists without a verb", () => {
+    expect(notProse("See Table 2.")).toBe("too_short");
+    expect(notProse("Training data and batching for the big models of the base configuration")).toBe("no_verb");
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Is a sentence prose a reader would quote, or something else extraction ran together: figure and table label runs,
+ * axis ticks, an equation split into tokens, an author list, affiliations, a footnote, a reference-list entry, a
+ * running head? Decided from the text's shape alone — the share of function words (prose has many, labels and name
+ * lists almost none), token lengths, the share of digits and symbols, runs of capitalised words or of label-like
+ * tokens, a verb — never from a list of one library's strings, so it works on any paper.
+ */
+
+/** English function words: prose is about 40 % of them; labels, names and formulas have next to none. */
+const FUNCTION_WORDS = new Set(
+  (
+    "a an the of to in on at by for from with without into onto over under between among within through across about " +
+    "and or but nor so yet as than that which who whom whose what when where while whereas because since although " +
+    "though if unless whether is are was were be been being am has have had having do does did can could will would " +
+    "shall should may might must it its this these those they them their we our us he she his her i you your one " +
+    "not no also only both each such there here then thus hence however therefore more most less least very all any " +
+    "some other another same even just how why"
+  ).split(" "),
+);
+
+/** Forms that make a clause a clause: auxiliaries and copulas. */
+const AUXILIARY =
+  /\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|must)\b/i;
+/** A lower-case word in a verb form (-ed, -es, -s after a subject, -ize): the "no verb" test's second chance. */
+const VERB_FORM = /\b[a-z]{3,}(?:ed|es|izes?|ises?|ates?|ows|ains|ers|ves)\b/;
+
+export type NotProse =
+  | "too_short"
+  | "symbols"
+  | "no_function_words"
+  | "label_run"
+  | "capitalised_run"
+  | "no_verb"
+  | "footnote"
+  | "affiliation"
+  | "reference_entry"
+  | "running_head";
+
+/** Why a sentence is not prose, or null when it is. */
+export function notProse(sentence: string): NotProse | null {
+  const s = sentence.normalize("NFKC").replace(/\s+/g, " ").trim();
+  const tokens = s.split(" ").filter(Boolean);
+  if (tokens.length < 6 || s.length < 40) return "too_short";
+
+  // running heads and stamps: "Published as a conference paper at …", "arXiv:1706.03762v5 [cs.CL] 6 Dec 2017"
+  if (/^(?:published|under review|accepted|preprint)\b.{0,40}\b(?:paper|conference|workshop|journal)\b/i.test(s)) {
+    return "running_head";
+  }
+  if (/\barXiv:\s?\d{4}\.\d{4,5}(?:v\d+)?\s*\[[a-z-]+\.[A-Za-z]+\]/.test(s)) return "running_head";
+
+  // footnotes: a marker glued to the start ("∗Equal contribution", "†Work done at", "1University of …")
+  if (/^[∗*†‡§¶]/.test(s) || /^\d{1,2}(?=\p{Lu}\p{Ll})/u.test(s)) return "footnote";
+
+  // reference-list entries: venues and page ranges, or several "A. Name," authors in a row
+  if (/^\[\d{1,3}\]\s/.test(s)) return "reference_entry";
+  const initials = s.match(/\b\p{Lu}\.(?:\s?\p{Lu}\.)*\s\p{Lu}[\p{Ll}'-]+,/gu)?.length ?? 0;
+  const venue =
+    /\b(?:In Proceedings|Proceedings of|In Advances in|arXiv preprint|Transactions on|Journal of|pp\.|vol\.|Vol\.|doi:|URL https?:)/.test(
+      s,
+    );
+  if (initials >= 2 || (venue && /\b(?:19|20)\d{2}\b/.test(s))) return "reference_entry";
+
+  // characters: prose is mostly letters
+  const visible = s.replace(/ /g, "");
+  const letters = visible.match(/\p{L}/gu)?.length ?? 0;
+  if (letters / visible.length < 0.65) return "symbols";
+
+  const lower = tokens.map((t) => t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  const functionShare = lower.filter((t) => FUNCTION_WORDS.has(t)).length / tokens.length;
+  if (functionShare < (tokens.length >= 12 ? 0.12 : 0.08)) return "no_function_words";
+
+  // affiliations and addresses: institutions, e-mail addresses, with few function words
+  if (/@[\w-]+\.|\b(?:University|Institute|Laboratory|Department|Inc\.|Ltd\.|Research Center)\b/.test(s)) {
+    if (functionShare < 0.2) return "affiliation";
+  }
+
+  // runs of label-like tokens (numbers, 1–2 character tokens, symbols): axis ticks, table cells, split formulas
+  let run = 0;
+  let longestLabelRun = 0;
+  // runs of capitalised words that are not function words: author lists, legends ("BERT RoBERTa XLNet ALBERT")
+  let caps = 0;
+  let longestCapsRun = 0;
+  tokens.forEach((t, i) => {
+    const word = lower[i] as string;
+    const labelLike = !FUNCTION_WORDS.has(word) && (/^[^\p{L}]*$/u.test(t) || word.length <= 2);
+    run = labelLike ? run + 1 : 0;
+    longestLabelRun = Math.max(longestLabelRun, run);
+    const capitalised = /^[^\p{L}]*\p{Lu}/u.test(t) && !FUNCTION_WORDS.has(word);
+    caps = capitalised ? caps + 1 : 0;
+    longestCapsRun = Math.max(longestCapsRun, caps);
+  });
+  if (longestLabelRun >= 5) return "label_run";
+  if (longestCapsRun >= 6) return "capitalised_run";
+
+  if (!AUXILIARY.test(s) && !VERB_FORM.test(s)) return "no_verb";
+  return null;
+}
+
+/** True when the sentence reads as prose (see `notProse`). */
+export function isProse(sentence: string): boolean {
+  return notProse(sentence) === null;
+}
