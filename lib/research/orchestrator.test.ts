@@ -336,6 +336,72 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     expect(state.citations.length).toBeGreaterThan(0);
   });
 
+  it("lets the model re-rank the passages: the one it scores best leads the evidence synthesis sees", async () => {
+    const prompts: string[] = [];
+    const model = mockModel({
+      reply: (prompt, kind) => {
+        prompts.push(prompt);
+        if (kind === "stream")
+          return `## Answer\n\n${sourcesInPrompt(prompt)[0]?.firstSentence} ${sourcesInPrompt(prompt)[0]?.citation}`;
+        if (prompt.includes("Passages:")) {
+          // the training passage (eight GPUs) is what this model finds best; the rest are weak
+          const n = (prompt.match(/^#\d+ — /gm) ?? []).length;
+          const blocks = prompt.split(/^#\d+ — /m).slice(1);
+          const scores = Array.from({ length: n }, (_, i) => ({
+            i: i + 1,
+            score: blocks[i]?.includes("eight GPUs") ? 10 : 1,
+            reason: blocks[i]?.includes("eight GPUs") ? "states the hardware" : "off the point",
+          }));
+          return JSON.stringify({ scores });
+        }
+        if (prompt.includes("CLAIM:")) return '{"verdicts": []}';
+        if (prompt.includes("Intent:")) return '{"queries": ["training hardware"]}';
+        return '{"intent": "technical", "confidence": 0.9, "keywords": ["training", "GPUs"]}';
+      },
+    });
+    const { state } = await run("How was the scaled attention encoder-decoder trained?", { chatModel: model });
+    expect(state.error).toBeUndefined();
+    expect(state.status).toBe("completed");
+    const step = state.steps.find((s) => s.id === "model_rerank");
+    expect(step?.status).toBe("completed");
+    expect(step?.type === "model_rerank" && step.data).toMatchObject({ method: "llm" });
+    const data = step?.type === "model_rerank" ? step.data : null;
+    expect(data?.verdicts[0]).toMatchObject({ score: 10, reason: "states the hardware" });
+    expect(step?.sources[0]?.excerpt).toContain("eight GPUs");
+    // …which the search had not ranked first
+    const searched = state.steps.find((s) => s.id === "search_content")?.sources ?? [];
+    expect(searched.findIndex((s) => s.excerpt.includes("eight GPUs"))).toBeGreaterThan(0);
+    // the synthesis prompt lists the model's choice first
+    const synthesisPrompt = prompts.find((p) => sourcesInPrompt(p).length > 0 && !p.includes("Passages:")) ?? "";
+    expect(synthesisPrompt.indexOf("eight GPUs")).toBeGreaterThan(-1);
+    expect(synthesisPrompt.indexOf("eight GPUs")).toBeLessThan(synthesisPrompt.indexOf("square root") >>> 0);
+    expect(state.warnings.filter((w) => w.includes("re-rank"))).toEqual([]);
+  });
+
+  it("keeps the search's ranking, with a warning, when the model's re-ranking is malformed or too slow", async () => {
+    const malformed = mockModel({
+      reply: (prompt, kind) =>
+        kind === "stream"
+          ? `## Answer\n\n${sourcesInPrompt(prompt)[0]?.firstSentence} ${sourcesInPrompt(prompt)[0]?.citation}`
+          : prompt.includes("Passages:")
+            ? "Sure! Passage 1 is great."
+            : '{"intent": "technical", "confidence": 0.9, "keywords": ["dot products"]}',
+    });
+    const a = (await run(QUESTION, { chatModel: malformed })).state;
+    expect(a.status).toBe("completed");
+    const stepA = a.steps.find((s) => s.id === "model_rerank");
+    expect(stepA?.type === "model_rerank" && stepA.data?.method).toBe("fallback");
+    expect(a.warnings.some((w) => w.startsWith("The model could not re-rank the passages"))).toBe(true);
+    expect(a.citations.length).toBeGreaterThan(0);
+
+    const { model: slow } = citingModel({ delayMs: 2_000 });
+    const b = (await run(QUESTION, { chatModel: slow, llmTimeoutMs: 100 })).state;
+    expect(b.status).toBe("completed");
+    const stepB = b.steps.find((s) => s.id === "model_rerank");
+    expect(stepB?.type === "model_rerank" && stepB.data?.method).toBe("fallback");
+    expect(b.warnings.some((w) => w.startsWith("The model could not re-rank"))).toBe(true);
+  });
+
   it("stops the whole run at its timeout", async () => {
     const { model } = citingModel({ delayMs: 5_000 });
     const { state } = await run("RWKV scaling", { chatModel: model, llmTimeoutMs: 10_000, runTimeoutMs: 200 });

@@ -5,6 +5,7 @@ import { toEvidence } from "./step-kit";
 import { analysisStep } from "./steps/analysis";
 import { expansionStep, startFeedbackSearch } from "./steps/expansion";
 import { answerMarkdown, formattingStep } from "./steps/formatting";
+import { modelRerankStep } from "./steps/model-rerank";
 import { contentSearchStep } from "./steps/search-content";
 import { summarySearchStep } from "./steps/search-summaries";
 import { synthesisStep } from "./steps/synthesis";
@@ -15,8 +16,8 @@ import type { ResearchRunState } from "./types";
 const EVIDENCE_PASSAGES = 12;
 
 /**
- * A quick research run: analysis → query expansion → summary search (the shortlist) → full-text search →
- * synthesis → verification → references. Each step is a module of ./steps; the lifecycle (./lifecycle.ts) emits
+ * A quick research run: analysis → query expansion → summary search (the shortlist) → full-text search → (with a
+ * model: re-ranking of the passages by the model) → synthesis → verification → references. Each step is a module of ./steps; the lifecycle (./lifecycle.ts) emits
  * the events, times the steps and turns failures, cancellation and timeouts into the run's ending. Never throws for
  * a research failure: the run ends with a `run_finished` event that says what happened.
  */
@@ -26,6 +27,7 @@ export function runResearch(deps: ResearchDeps, question: string, hooks: RunHook
     expansionStep,
     summarySearchStep,
     contentSearchStep,
+    ...(deps.chatModel ? [modelRerankStep] : []),
     synthesisStep,
     verificationStep,
     formattingStep,
@@ -41,7 +43,10 @@ export function runResearch(deps: ResearchDeps, question: string, hooks: RunHook
       const queries = await run.step(expansionStep, { analysis, firstSearch, cache });
       const papers = await run.step(summarySearchStep, { queries, cache });
       const passages = await run.step(contentSearchStep, { queries, papers, analysis });
-      const evidence = passages.slice(0, EVIDENCE_PASSAGES).map(toEvidence);
+      const chosen = deps.chatModel
+        ? await run.step(modelRerankStep, { passages, keep: EVIDENCE_PASSAGES })
+        : passages.slice(0, EVIDENCE_PASSAGES);
+      const evidence = chosen.map(toEvidence);
       const body = await run.step(synthesisStep, { evidence, analysis });
       const verified = await run.step(verificationStep, { body, evidence });
       const references = await run.step(formattingStep, verified.citations);
