@@ -320,16 +320,25 @@ export function namedTerms(question: string): string[] {
   return out;
 }
 
-/** Which of the question's named terms the evidence mentions, and which it never does. */
-export function termCoverage(question: string, evidence: EvidencePassage[]): { found: string[]; missing: string[] } {
+/**
+ * Which of the question's terms the evidence mentions (its named terms first, then its keywords), and which of its
+ * named terms it never does.
+ */
+export function termCoverage(
+  question: string,
+  keywords: string[],
+  evidence: EvidencePassage[],
+): { found: string[]; missing: string[] } {
   const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
-  const found: string[] = [];
-  const missing: string[] = [];
-  for (const k of namedTerms(question)) {
-    const stems = tokenize(k);
-    if (stems.length === 0) continue;
-    (stems.every((t) => text.has(t)) ? found : missing).push(k);
-  }
+  const mentioned = (k: string) => {
+    const stems = tokenize(k).filter((t) => !QUESTION_FILLER.has(t));
+    return stems.length > 0 && stems.every((t) => text.has(t));
+  };
+  const named = namedTerms(question);
+  const found = [...named, ...keywords.filter((k) => !named.some((n) => n.toLowerCase() === k.toLowerCase()))].filter(
+    mentioned,
+  );
+  const missing = named.filter((k) => tokenize(k).length > 0 && !mentioned(k));
   return { found, missing };
 }
 
@@ -365,10 +374,10 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
   if (direct.length === 0) direct.push(picked[0] as PickedSentence);
   const others = picked.filter((c) => !direct.some((d) => overlaps(d, c)));
   const sections = [`## Answer\n\n${direct.map(citeSentence).join(" ")}`];
-  const { found, missing } = termCoverage(question, evidence);
+  const { found, missing } = termCoverage(question, opts.keywords, evidence);
   if (found.length > 0 && missing.length > 0) {
     sections.push(
-      `_The library's passages discuss ${escapeMarkdown(list(found))} but none mentions ${escapeMarkdown(list(missing))}._`,
+      `_The library's passages discuss ${escapeMarkdown(list(found.slice(0, 3)))} but none mentions ${escapeMarkdown(list(missing))}._`,
     );
   }
   if (others.length > 0) {

@@ -286,6 +286,36 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     expect(state.steps.find((s) => s.id === "verification")?.data).toMatchObject({ unsupported: 1 });
   });
 
+  it("drops a claim the judge finds off-topic from the answer, counts it, and shows each kept claim's relevance", async () => {
+    const model = mockModel({
+      reply: (prompt, kind) => {
+        const [first] = sourcesInPrompt(prompt);
+        if (kind === "stream") {
+          const claim = "We divide the dot products of queries and keys by the square root of the key dimension.";
+          return `## Answer\n\n${claim} ${first?.citation} The weather in Paris is mild. ${first?.citation}`;
+        }
+        if (prompt.includes("CLAIM:")) {
+          return JSON.stringify({
+            verdicts: [
+              { i: 1, supported: true, relevance: "relevant", relevance_reason: "states the reason" },
+              { i: 2, supported: false, relevance: "off_topic", relevance_reason: "about the weather" },
+            ],
+          });
+        }
+        if (prompt.includes("Passages:")) return '{"scores": [{"i": 1, "score": 9, "reason": "on the point"}]}';
+        return '{"intent": "technical", "confidence": 0.9, "keywords": ["dot products", "square root"]}';
+      },
+    });
+    const { state } = await run(QUESTION, { chatModel: model });
+    expect(state.status).toBe("completed");
+    expect(state.answer).not.toContain("weather");
+    expect(state.citations).toHaveLength(1);
+    expect(state.citations[0]).toMatchObject({ index: 1, relevance: "relevant", relevanceReason: "states the reason" });
+    const verification = state.steps.find((s) => s.id === "verification");
+    expect(verification?.data).toMatchObject({ total: 1, offTopic: 1, relevant: 1 });
+    expect(verification?.reasoning).toContain("1 off-topic sentence was dropped");
+  });
+
   it("falls back to the offline path when every model call fails", async () => {
     const failing = mockModel({
       reply: () => {

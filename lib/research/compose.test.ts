@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import { citedClaims, dropClaims, type EvidencePassage, verifyCitations } from "./citations";
+import { namedTerms, pickSentences, questionKind, questionParts, synthesizeExtractive } from "./compose";
+import { lexicalRelevance } from "./relevance";
+
+function passage(paperId: string, page: number, text: string, title = `Paper ${paperId}`): EvidencePassage {
+  return { chunkUid: `${paperId}-${page}`, paperId, title, page, charStart: 0, charEnd: text.length, text };
+}
+
+// the reason for the scaling is stated by a sentence that shares no word with "scaled": it follows the finding
+const ATTENTION = passage(
+  "1706.03762v5",
+  4,
+  "While for small values of the key dimension the two mechanisms perform similarly, additive attention outperforms " +
+    "dot product attention without scaling for larger values. We suspect that for large values of the key " +
+    "dimension, the dot products grow large in magnitude, pushing the softmax function into regions where it has " +
+    "extremely small gradients. Multi-head attention allows the model to jointly attend to information from " +
+    "different representation subspaces at different positions.",
+);
+// a contributions footnote that repeats the question's words, and figure labels run into a sentence
+const FRONT = passage(
+  "1706.03762v5",
+  1,
+  "We propose a new network architecture based solely on attention mechanisms. ∗Equal contribution. Noam proposed " +
+    "scaled dot-product attention, multi-head attention and the parameter-free position representation. Niki " +
+    "designed and evaluated countless model variants of multi-head attention.",
+);
+const LABELS = passage(
+  "2109.08668v1",
+  6,
+  "Scaled Multi Head Attention 0.2 0.4 0.6 0.8 1.0 Steps BLEU Multi-head scaled attention results across steps.",
+);
+
+describe("questionKind and questionParts", () => {
+  it("reads what a question asks for", () => {
+    expect(questionKind("Why is attention scaled?")).toBe("reason");
+    expect(questionKind("How much does LoRA reduce the trainable parameters?")).toBe("quantity");
+    expect(questionKind("Which score did the model reach on GLUE?", "performance")).toBe("quantity");
+    expect(questionKind("How does BERT compare with GPT on SQuAD?")).toBe("comparison");
+    expect(questionKind("How does multi-head attention work?")).toBe("mechanism");
+  });
+
+  it("splits a two-part question, the second keeping the first as its context", () => {
+    expect(questionParts("How does the Transformer's multi-head attention work and why is it scaled?")).toEqual([
+      { part: "How does the Transformer's multi-head attention work", context: "" },
+      { part: "why is it scaled?", context: "How does the Transformer's multi-head attention work" },
+    ]);
+    expect(questionParts("What is LoRA?")).toHaveLength(1);
+  });
+});
+
+describe("synthesizeExtractive", () => {
+  const question = "How does the Transformer's multi-head attention work and why is it scaled?";
+  const md = synthesizeExtractive(question, [FRONT, LABELS, ATTENTION], {
+    intent: "technical",
+    keywords: ["Transformer's", "multi-head", "attention", "scaled"],
+  });
+  const answer = md.split("## Supporting evidence")[0] ?? "";
+
+  it("answers each part, the 'why' with the sentence that gives the reason, cited to its page", () => {
+    expect(answer).toContain("Multi-head attention allows the model to jointly attend");
+    expect(answer).toContain("pushing the softmax function into regions where it has extremely small gradients.");
+    expect(answer).toMatch(/extremely small gradients\. \[1706\.03762v5, page 4\]/);
+  });
+
+  it("never quotes a footnote or a run of figure labels", () => {
+    expect(md).not.toContain("Noam proposed");
+    expect(md).not.toContain("Niki designed");
+    expect(md).not.toContain("0.2 0.4");
+  });
+
+  it("cites every quoted sentence, and every citation is supported by its passage", () => {
+    // (the italic note on what the library lacks is the app's, not a claim of a paper)
+    for (const claim of citedClaims(md).filter((c) => !c.claim.startsWith("_"))) {
+      expect(claim.citations.length, claim.claim).toBeGreaterThan(0);
+    }
+    const cs = verifyCitations(md, [FRONT, LABELS, ATTENTION]);
+    expect(cs.length).toBeGreaterThan(0);
+    expect(cs.every((c) => c.supported)).toBe(true);
+  });
+
+  it("says which named terms of the question the library never mentions", () => {
+    const partial = synthesizeExtractive("Does multi-head attention help BERT on GLUE?", [ATTENTION], {
+      intent: "technical",
+      keywords: ["multi-head", "attention", "BERT", "GLUE"],
+    });
+    expect(partial).toContain("none mentions BERT and GLUE");
+    expect(namedTerms("How does LoRA compare with prefix tuning on GLUE?")).toEqual(["LoRA", "GLUE"]);
+  });
+
+  it("leads a 'how much' question with a sentence that has the number", () => {
+    const evidence = [
+      passage(
+        "2106.09685v2",
+        2,
+        "LoRA reduces the number of trainable parameters considerably compared to full fine-tuning of the model.",
+      ),
+      passage(
+        "2106.09685v2",
+        5,
+        "Compared to GPT-3 175B fine-tuned with Adam, LoRA reduces the number of trainable parameters by 10,000 times.",
+      ),
+    ];
+    const out = synthesizeExtractive("How much does LoRA reduce the number of trainable parameters?", evidence, {
+      intent: "performance",
+      keywords: ["LoRA", "trainable", "parameters"],
+    });
+    const lead = out.split("\n\n")[1] ?? "";
+    expect(lead).toContain("10,000 times");
+  });
+
+  it("merges a near-duplicate statement from another paper into one sentence with both citations", () => {
+    const a = passage(
+      "A",
+      3,
+      "Low-rank adapters add no inference latency because the update is merged into the weights.",
+    );
+    const b = passage(
+      "B",
+      7,
+      "Low-rank adapters add no inference latency because the update is merged into the weights.",
+    );
+    const picked = pickSentences("Do low-rank adapters add inference latency?", [a, b], {
+      intent: "technical",
+      keywords: ["low-rank", "adapters", "inference", "latency"],
+    });
+    expect(picked).toHaveLength(1);
+    expect(picked[0]?.alsoIn?.map((p) => p.paperId)).toEqual(["B"]);
+  });
+});
+
+describe("relevance", () => {
+  const topic = { text: "How do multi-agent debate methods improve factuality?" };
+  it("is relevant when the sentence names the topic, partly when it touches it, off-topic when neither it nor its passage does", () => {
+    expect(lexicalRelevance("Multi-agent debate improves factuality of the answers.", "", topic).relevance).toBe(
+      "relevant",
+    );
+    expect(lexicalRelevance("Several agents answer in turn.", "", topic).relevance).toBe("partly");
+    const choices = "Where would you find a ticket booth? (A) train station (B) cinema (C) fairground";
+    const verdict = lexicalRelevance("The answer choices are train station, cinema and fairground.", choices, topic);
+    expect(verdict.relevance).toBe("off_topic");
+    expect(verdict.reason).toContain("“multi”");
+  });
+
+  it("drops claims from the markdown with their citations, and headings left empty", () => {
+    const md = [
+      "## Answer",
+      "",
+      "Debate improves factuality. [A, page 1] The choices are a cinema and a fairground. [B, page 2]",
+      "",
+      "## Supporting evidence",
+      "",
+      "### Paper B",
+      "",
+      "- The booth is at the station. [B, page 3]",
+    ].join("\n");
+    const out = dropClaims(md, (claim) => /cinema|booth/.test(claim));
+    expect(out).toBe("## Answer\n\nDebate improves factuality. [A, page 1]");
+    expect(citedClaims(out).map((c) => c.claim)).toEqual(["Debate improves factuality."]);
+  });
+});
