@@ -155,13 +155,15 @@ describe("outlines", () => {
   });
 
   it("with a model: a valid outline is used; too few points or bad JSON fall back", async () => {
-    const points = [1, 2, 3, 4].map((i) => ({
-      id: `kp${i}`,
-      category: "Methods",
-      topic: `Topic ${i}`,
-      search_keywords: ["attention"],
-      importance: "high",
-    }));
+    const points = ["Scaled dot-product attention", "Low-rank adapters", "Inference latency", "Label smoothing"].map(
+      (topic, i) => ({
+        id: `kp${i + 1}`,
+        category: "Methods",
+        topic,
+        search_keywords: [topic.toLowerCase()],
+        importance: "high",
+      }),
+    );
     const good = mockModel({
       reply: () => JSON.stringify({ title: "A review", knowledge_points: points, search_strategy: "s" }),
     });
@@ -169,7 +171,8 @@ describe("outlines", () => {
       { id: "t", question: "", answer: "since 2021" },
     ]);
     expect(r.method).toBe("llm");
-    expect(r.value.knowledge_points).toHaveLength(4);
+    expect(r.value.knowledge_points.map((p) => p.topic)).toEqual(points.map((p) => p.topic));
+    expect(r.warning).toBeUndefined();
     expect(r.value.year_from).toBe(2021);
     const tooFew = mockModel({ reply: () => JSON.stringify({ title: "T", knowledge_points: points.slice(0, 2) }) });
     const f = await generateOutline({ ...deps, chatModel: tooFew }, QUESTION);
@@ -318,6 +321,41 @@ describe("deep runs", () => {
       outlineForFeedback(outline([ATTENTION_POINT]), "more on the softmax and dot products").addedPoint,
     ).toBeNull();
     await expect(improveRun(deps, first.state.runId, " ", null)).rejects.toThrow(/what to improve/);
+  });
+
+  it("improve with an off-topic request: the new section says the library has little on it, and quotes nothing", async () => {
+    const first = await finish(startDeepRun(deps, { question: QUESTION, outline: outline([ATTENTION_POINT]) }));
+    const { started, addedPoint } = await improveRun(
+      deps,
+      first.state.runId,
+      "improve: add more on multi-agent debate",
+      null,
+    );
+    expect(addedPoint).toBe("Multi-agent debate");
+    const { state } = await finish(started);
+    expect(state.status).toBe("completed");
+    const answer = state.answer ?? "";
+    const section = /## Multi-agent debate\n\n([^\n]*)/.exec(answer)?.[1] ?? "";
+    expect(section).toMatch(/^_There is little in the library on multi-agent debate: /);
+    // no quote from passages that do not mention it
+    expect(section).not.toMatch(/\[[^\]]+, page \d+\]/);
+    expect(state.steps.find((s) => s.id === "section_kp2")?.title).toBe("Little in the library on: Multi-agent debate");
+    // the introduction does not count it among the topics covered
+    expect(answer).toMatch(/in 1 topic: Scaled dot-product attention\./);
+    // the sections that do have evidence still quote it
+    expect(answer).toMatch(/## Scaled dot-product attention\n\n[^_\n][^\n]*\[2001\.00001v1, page \d\]/);
+  });
+
+  it("a section quotes only the passages that mention its topic", async () => {
+    // the keywords pull in the attention paper's training page, which says nothing of adapters
+    const o = outline([{ ...LORA_POINT, search_keywords: ["eight GPUs", "Adam optimizer", "low-rank update"] }]);
+    const { state } = await finish(startDeepRun(deps, { question: QUESTION, outline: o }));
+    const searched = state.steps.find((s) => s.id === "point_b")?.sources ?? [];
+    expect(searched.some((s) => s.paperId === "2001.00001v1")).toBe(true);
+    const section = /## Low-rank adapters\n\n([^\n]*)/.exec(state.answer ?? "")?.[1] ?? "";
+    const cited = [...section.matchAll(/\[([^,\]]+), page \d+\]/g)].map((m) => m[1]);
+    expect(cited.length).toBeGreaterThan(0);
+    expect(new Set(cited)).toEqual(new Set(["2106.00002v2"]));
   });
 
   it("streams each section from the model within its evidence budget", async () => {

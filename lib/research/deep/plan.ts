@@ -2,11 +2,34 @@ import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
 import { timeoutSignal } from "@/lib/abort";
 import { parseQueries } from "@/lib/search/query";
-import { type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
+import { type ContentResult, type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
+import { tokenize } from "@/lib/text/terms";
 import { analyzeWithRules, extractKeywords } from "../analysis";
 import type { ResearchDeps } from "../deps";
 import { parseModelJson } from "../json";
-import { type KeyPhrase, keyPhrases, titleCase } from "./phrases";
+import {
+  acronymExpansion,
+  candidateStems,
+  cleanKeywords,
+  collectPhrases,
+  type Genericity,
+  isGenericStem,
+  isGenericTopic,
+  isNamedToken,
+  type KeyPhrase,
+  keyPhrases,
+  mentionsTopic,
+  NO_LIBRARY,
+  type PhraseSource,
+  questionTopics,
+  rankPhrases,
+  sameStem,
+  sentenceCase,
+  titleCase,
+  titleLead,
+  topicTerms,
+  wordsOf,
+} from "./phrases";
 import {
   type ClarifyingAnswer,
   type ClarifyingQuestion,
@@ -18,6 +41,7 @@ import {
   type Outline,
   outlineSchema,
 } from "./types";
+import { libraryGenericity } from "./vocabulary";
 
 export interface PlanResult<T> {
   value: T;
@@ -37,7 +61,7 @@ async function libraryContext(deps: ResearchDeps, question: string) {
   const passages = await searchContent(deps.db, question, deps.embedder, { k: 15, mmrAlpha: 0.6 }).catch(() => []);
   const years = papers.map((p) => p.year).filter((y): y is number => typeof y === "number");
   const texts = [...papers.flatMap((p) => p.passages.map((s) => s.text)), ...passages.map((r) => r.text)];
-  const phrases = keyPhrases(texts, { max: 12, exclude: [question] });
+  const phrases = keyPhrases(texts, { max: 12, excludeStems: tokenize(question) });
   return {
     papers,
     yearMin: years.length > 0 ? Math.min(...years) : null,
@@ -177,29 +201,6 @@ function categoryOf(text: string): string {
   return "Methods";
 }
 
-/** Phrases grouped by the passages they share: each group becomes one knowledge point. */
-function groupPhrases(phrases: KeyPhrase[], maxGroups: number): KeyPhrase[][] {
-  const groups: KeyPhrase[][] = [];
-  const used = new Set<KeyPhrase>();
-  for (const seed of phrases) {
-    if (used.has(seed)) continue;
-    used.add(seed);
-    const group = [seed];
-    for (const p of phrases) {
-      if (used.has(p) || group.length >= 4) continue;
-      let shared = 0;
-      for (const d of p.docs) if (seed.docs.has(d)) shared++;
-      if (shared / Math.min(p.docs.size, seed.docs.size) >= 0.6) {
-        group.push(p);
-        used.add(p);
-      }
-    }
-    groups.push(group);
-    if (groups.length >= maxGroups) break;
-  }
-  return groups;
-}
-
 function answersText(answers: ClarifyingAnswer[]): string {
   return answers
     .map((a) => a.answer.trim())
@@ -220,9 +221,122 @@ export function yearsFromAnswers(answers: ClarifyingAnswer[]): { year_from?: num
   return {};
 }
 
+/** The headings of a passage's section path, without their numbering ("4 Our method › 4.2 Applying LoRA"). */
+function headingsOf(section: string | null): string[] {
+  if (!section) return [];
+  return section
+    .split("›")
+    .map((h) => h.replace(/^\s*(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+/, "").trim())
+    .filter((h) => h.length > 2);
+}
+
+/** What the outline is built from: the matching papers' titles and summaries, the passages and their headings. */
+/** How much a text is about the question: the share of the question's own specific words it uses, squared. */
+function questionCoverage(anchors: string[]): (text: string) => number {
+  return (text: string) => {
+    if (anchors.length === 0) return 1;
+    const have = tokenize(text);
+    const n = anchors.filter((a) => have.some((h) => sameStem(a, h))).length;
+    return 0.1 + 0.9 * (n / anchors.length) ** 2;
+  };
+}
+
+function outlineSources(
+  papers: PaperResult[],
+  passages: ContentResult[],
+  onQuestion: (text: string) => number,
+): PhraseSource[] {
+  // a source counts by its relevance, and by how many of the question's own specific words it uses
+  const sources: PhraseSource[] = [];
+  const titles = new Set<string>();
+  const headings = new Set<string>();
+  const title = (paperId: string, text: string, weight: number) => {
+    if (titles.has(paperId)) return;
+    titles.add(paperId);
+    sources.push({ text, kind: "title", paperId, weight: weight * onQuestion(text) });
+  };
+  for (const p of papers) {
+    title(p.paperId, p.title, p.relevance);
+    for (const s of p.passages)
+      sources.push({ text: s.text, kind: "passage", paperId: p.paperId, weight: s.relevance });
+  }
+  for (const r of passages) {
+    title(r.paperId, r.title, r.relevance);
+    const weight = r.relevance * onQuestion(r.text);
+    sources.push({ text: r.text, kind: "passage", paperId: r.paperId, weight });
+    for (const h of headingsOf(r.section)) {
+      const key = `${r.paperId}#${h.toLowerCase()}`;
+      if (headings.has(key)) continue;
+      headings.add(key);
+      sources.push({ text: h, kind: "heading", paperId: r.paperId, weight });
+    }
+  }
+  return sources;
+}
+
 /**
- * The offline outline, built from the library: key phrases of the best-matching summaries and passages, grouped by
- * the passages they share into 4–8 topics (more shared passages → higher importance). Returns null when the library
+ * How well each paper matches the question: its summary's relevance plus its best passage's (a paper that only one of
+ * the two searches finds matches less).
+ */
+function paperMatch(
+  papers: PaperResult[],
+  passages: ContentResult[],
+  onQuestion: (text: string) => number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of papers) out.set(p.paperId, p.relevance);
+  const best = new Map<string, number>();
+  for (const r of passages) best.set(r.paperId, Math.max(best.get(r.paperId) ?? 0, r.relevance));
+  for (const [id, r] of best) out.set(id, (out.get(id) ?? 0) + r);
+  // …and by how many of the question's own words the paper's title, summary and passages use
+  for (const [id, m] of out) {
+    const paper = papers.find((p) => p.paperId === id);
+    const own = [
+      paper?.title ?? "",
+      ...(paper?.passages.map((s) => s.text) ?? []),
+      ...passages.filter((r) => r.paperId === id).map((r) => r.text),
+    ];
+    out.set(id, m * onQuestion(own.join("\n")));
+  }
+  return out;
+}
+
+/** A knowledge point while the outline is built. */
+interface Draft {
+  topic: string;
+  /** The stems of each name the topic goes by ("LoRA", "low-rank adaptation"). */
+  names: string[][];
+  keywords: string[];
+  docs: Set<number>;
+  importance?: Importance;
+}
+
+/**
+ * Do two phrases name the same topic: the words of one are all in the other ("LoRA" in "LoRA (low-rank adaptation)"),
+ * or they share their head — last — word and two words more or half of theirs ("graph retrieval-augmented
+ * generation", "retrieval-augmented generation"), unlike "self-correction" and "self-training".
+ */
+function sameTopic(a: string[], b: string[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
+  if (small.every((s) => large.includes(s))) return true;
+  if (a[a.length - 1] !== b[b.length - 1]) return false;
+  const shared = small.filter((s) => large.includes(s)).length;
+  return shared >= 2 && shared / small.length >= 0.5;
+}
+
+/** A paper's name is a point only when the paper matches the question this well, relative to the best match. */
+const NAMED_PAPER_MATCH = 0.85;
+/** Points at most from the names matching papers lead their titles with. */
+const MAX_NAMED_POINTS = 3;
+/** A library phrase becomes a point only with at least this share of the best phrase's score. */
+const MIN_POINT_SCORE_SHARE = 0.15;
+
+/**
+ * The offline outline, built from the library: what the question lists ("self-correction, self-training and
+ * verification"), the named methods the best-matching papers lead their titles with ("LoRA"), then the key phrases of
+ * the matching titles, headings, summaries and passages (`rankPhrases`) — multi-word or named, never filler, with
+ * acronyms as written. Phrases that share the passages of a point become its keywords. Returns null when the library
  * holds too little about the question.
  */
 export async function outlineFromLibrary(
@@ -233,7 +347,9 @@ export async function outlineFromLibrary(
   const focus = answersText(answers.filter((a) => !/^\s*all\b/i.test(a.answer)));
   const queries = focus ? [question, `${extractKeywords(question).join(" ")} ${focus}`] : [question];
   const years = yearsFromAnswers(answers);
-  const [papers, passages] = await Promise.all([
+  const questionStems = tokenize(question);
+  const [questionWords, papers, passages] = await Promise.all([
+    libraryGenericity(deps.db, questionStems),
     searchSummaries(deps.db, queries, deps.embedder, {
       k: 8,
       mmrAlpha: 0.5,
@@ -245,49 +361,159 @@ export async function outlineFromLibrary(
       mmrAlpha: 0.6,
       yearFrom: years.year_from,
       yearTo: years.year_to,
-    }).catch(() => []),
+    }).catch(() => [] as ContentResult[]),
   ]);
-  const texts = [...papers.flatMap((p) => p.passages.map((s) => s.text)), ...passages.map((r) => r.text)];
-  if (texts.length < 2) return null;
-  const questionWords = extractKeywords(question);
-  const phrases = keyPhrases(texts, { max: 40, exclude: [question] });
-  // the question's own phrases lead; then the library's
-  const groups = groupPhrases(phrases, GENERATED_POINTS.max);
-  // the question's most specific word (the longest) joins each point's keywords, to keep searches on the question
-  const anchor = [...questionWords].sort((a, b) => b.length - a.length)[0];
-  const points: KnowledgePoint[] = groups.map((g, i) => {
-    // a group is named by its best multi-word phrase when it has one ("dense vector index" over "index")
-    const name = g.find((p) => p.stems.length > 1) ?? (g[0] as KeyPhrase);
+  // the question's words that say what it is about: not filler, not what every paper of the library says
+  const anchors = questionStems.filter((s) => !isGenericStem(s, questionWords));
+  const onQuestion = questionCoverage(anchors);
+  const sources = outlineSources(papers, passages, onQuestion);
+  if (sources.filter((s) => s.kind === "passage").length < 2) return null;
+
+  // the question's own subject is what every passage shares; what it lists are its topics
+  const listed = questionTopics(question);
+  const listedStems = new Set(listed.flatMap((t) => tokenize(t)));
+  const subject = questionStems.filter((s) => !listedStems.has(s));
+  const inSubject = (s: string) => subject.some((x) => sameStem(s, x));
+  // document frequencies of the candidates' words in the library's summaries tell its common words
+  const candidates = collectPhrases(sources);
+  const library = await libraryGenericity(deps.db, [...questionStems, ...candidateStems(candidates, 150)]);
+  const index = rankPhrases(candidates, { max: 200, excludeStems: subject, library });
+  const form = (phrase: string) => wordsOf(phrase).map((w) => (isNamedToken(w) ? w : index.form(w.toLowerCase())));
+  const texts = sources.map((s) => s.text);
+  const points: Draft[] = [];
+  const taken = (stems: string[]) => points.find((p) => p.names.some((n) => sameTopic(n, stems)));
+
+  // 1. what the question lists, as the library writes it; a lone word by the library's best phrase holding it
+  for (const item of listed) {
+    const stems = tokenize(item);
+    const docs = new Set(sources.flatMap((s, i) => (mentionsTopic(topicTerms(item), s.text) ? [i] : [])));
+    if (!isGenericTopic(item, library) && docs.size > 0) {
+      if (!taken(stems))
+        points.push({ topic: form(item).join(" "), names: [stems], keywords: [item], docs, importance: "high" });
+      continue;
+    }
+    const holder = index.phrases.find((p) => stems.every((s) => p.stems.includes(s)) && !taken(p.stems));
+    if (holder)
+      points.push({
+        topic: holder.text,
+        names: [holder.stems],
+        keywords: [holder.text],
+        docs: holder.docs,
+        importance: "high",
+      });
+  }
+
+  // 2. the named methods the best-matching papers lead their titles with, with the expansion their text gives
+  // (only the papers that match about as well as the best one: the question is about them)
+  const match = paperMatch(papers, passages, onQuestion);
+  const bestMatch = Math.max(0, ...match.values());
+  let named = 0;
+  for (const paper of papers) {
+    if (named >= MAX_NAMED_POINTS) break;
+    if ((match.get(paper.paperId) ?? 0) < NAMED_PAPER_MATCH * bestMatch) continue;
+    const lead = titleLead(paper.title);
+    if (!lead || isGenericTopic(lead, library)) continue;
+    const leadStems = tokenize(lead);
+    if (leadStems.length === 0 || leadStems.every(inSubject) || taken(leadStems)) continue;
+    const own = [
+      paper.title,
+      ...paper.passages.map((s) => s.text),
+      ...passages.filter((r) => r.paperId === paper.paperId).map((r) => r.text),
+    ];
+    const acronym = wordsOf(lead).find(isNamedToken) as string;
+    const expansionText = acronymExpansion(acronym, own);
+    const docs = new Set(sources.flatMap((s, i) => (mentionsTopic(topicTerms(lead), s.text) ? [i] : [])));
+    points.push({
+      topic: expansionText && expansionText.toLowerCase() !== lead.toLowerCase() ? `${lead} (${expansionText})` : lead,
+      names: [leadStems, ...(expansionText ? [tokenize(expansionText)] : [])],
+      keywords: [lead, ...(expansionText ? [expansionText] : [])],
+      docs,
+    });
+    named++;
+  }
+
+  // 3. the library's key phrases; one near a point already taken becomes its keyword
+  const eligible = index.phrases.flatMap((p): { p: KeyPhrase; topic: string; expansion: string | null }[] => {
+    if (wordsOf(p.text).length > 1 || p.stems.length > 1) return [{ p, topic: p.text, expansion: null }];
+    // a lone name is a topic when the library defines it ("DPR (dense passage retriever)") — unless that is the
+    // question's own subject abbreviated ("RAG"), or something generic ("LLMs (large language models)")
+    const expansion = acronymExpansion(p.text, texts);
+    if (!expansion || tokenize(expansion).every(inSubject) || isGenericTopic(expansion, library)) return [];
+    return [{ p, topic: `${p.text} (${expansion})`, expansion }];
+  });
+  const best = Math.max(0, ...eligible.map((e) => e.p.score));
+  for (const { p, topic, expansion } of eligible) {
+    const near = taken(p.stems) ?? (expansion ? taken(tokenize(expansion)) : undefined);
+    if (near) {
+      // a point named by what an acronym stands for goes by the acronym too: "LoRA (low-rank adaptation)"
+      if (expansion && near.names.length === 1 && sameTopic(near.names[0] as string[], tokenize(expansion))) {
+        near.topic = topic;
+        near.names.push(p.stems);
+        near.keywords.unshift(p.text);
+      } else if (near.keywords.length < 4) near.keywords.push(p.text);
+      continue;
+    }
+    if (points.length >= GENERATED_POINTS.max || p.score < best * MIN_POINT_SCORE_SHARE) continue;
+    points.push({
+      topic,
+      names: [p.stems, ...(expansion ? [tokenize(expansion)] : [])],
+      keywords: [p.text, ...(expansion ? [expansion] : [])],
+      docs: p.docs,
+    });
+  }
+  const phrases = eligible.map((e) => e.p);
+  // phrases that occur in the same sources as a point describe it too
+  for (const p of phrases) {
+    if (points.some((d) => d.keywords.some((k) => k.toLowerCase() === p.text.toLowerCase()))) continue;
+    const home = points
+      .filter((d) => d.keywords.length < 4 && d.docs.size > 0)
+      .map((d) => {
+        let shared = 0;
+        for (const x of p.docs) if (d.docs.has(x)) shared++;
+        return { d, share: shared / Math.min(p.docs.size, d.docs.size) };
+      })
+      .sort((a, b) => b.share - a.share)[0];
+    if (home && home.share >= 0.6) home.d.keywords.push(p.text);
+  }
+
+  const drafts = points.slice(0, GENERATED_POINTS.max);
+  const ranked = drafts.filter((d) => !d.importance);
+  const built: KnowledgePoint[] = drafts.map((d, i) => {
+    const r = ranked.indexOf(d);
     const importance: Importance =
-      i < Math.ceil(groups.length / 3) ? "high" : i < Math.ceil((2 * groups.length) / 3) ? "medium" : "low";
-    const keywords = [...new Set([name.text, ...g.map((p) => p.text), ...(anchor ? [anchor] : [])])].slice(0, 6);
+      d.importance ??
+      (r < Math.ceil(ranked.length / 3) ? "high" : r < Math.ceil((2 * ranked.length) / 3) ? "medium" : "low");
+    const keywords = cleanKeywords([...d.keywords], library);
     return {
       id: `kp${i + 1}`,
-      category: categoryOf(g.map((p) => p.text).join(" ")),
-      topic: titleCase(name.text),
-      search_keywords: keywords,
+      category: categoryOf([d.topic, ...d.keywords].join(" ")),
+      topic: sentenceCase(d.topic).slice(0, 200),
+      search_keywords: (keywords.length > 0 ? keywords : [d.topic]).slice(0, 6),
       importance,
     };
   });
   // too few topics: one per matching paper, named by its title
   for (const p of papers) {
-    if (points.length >= GENERATED_POINTS.min) break;
-    if (points.some((k) => k.topic.toLowerCase() === p.title.toLowerCase())) continue;
-    points.push({
-      id: `kp${points.length + 1}`,
+    if (built.length >= GENERATED_POINTS.min) break;
+    if (built.some((k) => k.topic.toLowerCase() === p.title.toLowerCase())) continue;
+    const kw = cleanKeywords(extractKeywords(p.title, 5), library);
+    built.push({
+      id: `kp${built.length + 1}`,
       category: "Papers",
       topic: p.title.slice(0, 200),
-      search_keywords: extractKeywords(p.title, 5).length > 0 ? extractKeywords(p.title, 5) : [p.paperId],
+      search_keywords: kw.length > 0 ? kw : [p.paperId],
       importance: "medium",
     });
   }
-  if (points.length < GENERATED_POINTS.min) return null;
+  if (built.length < GENERATED_POINTS.min) return null;
   return outlineSchema.parse({
     title: titleCase(question.replace(/[?.!]+\s*$/, "")).slice(0, 300),
-    knowledge_points: points.slice(0, GENERATED_POINTS.max),
+    knowledge_points: built.slice(0, GENERATED_POINTS.max),
     search_strategy:
-      `Built from ${papers.length} matching paper summaries and ${passages.length} passages: each topic is a group of ` +
-      "key phrases that occur in the same passages; each is searched on its own (full text and vectors), most important first.",
+      `Built from ${papers.length} matching paper summaries and ${passages.length} passages: the topics the question ` +
+      "lists, the methods the matching papers are named for, and key phrases of their titles, headings and text " +
+      "(keywords: phrases found in the same passages); each is searched on its own (full text and vectors), most " +
+      "important first.",
     ...years,
   });
 }
@@ -364,10 +590,70 @@ export async function generateOutline(
       abortSignal: timeoutSignal(deps.llmTimeoutMs, signal),
     });
     const parsed = parseModelJson(text, llmOutlineSchema);
-    const outline = outlineSchema.parse({ ...parsed, ...yearsFromAnswers(answers) });
-    return { value: outline, method: "llm" };
+    const library = await libraryGenericity(
+      deps.db,
+      parsed.knowledge_points.flatMap((p) => tokenize(`${p.topic} ${p.search_keywords.join(" ")}`)),
+    );
+    const checked = validatePoints(parsed.knowledge_points, library);
+    if (checked.points.length < GENERATED_POINTS.min) {
+      return fromLibrary(
+        `The model's outline had too few specific points (${describeChanges(checked)}); built one from the library.`,
+      );
+    }
+    const outline = outlineSchema.parse({
+      ...parsed,
+      knowledge_points: checked.points,
+      ...yearsFromAnswers(answers),
+    });
+    const changes = describeChanges(checked);
+    return { value: outline, method: "llm", ...(changes ? { warning: `The model's outline: ${changes}.` } : {}) };
   } catch (e) {
     if (signal?.aborted) throw e;
     return fromLibrary(`The model's outline was unusable (${(e as Error).message}); built one from the library.`);
   }
+}
+
+export interface CheckedPoints {
+  points: KnowledgePoint[];
+  /** Generic topics renamed from their keywords: [from, to]. */
+  renamed: [string, string][];
+  /** Generic topics with no specific keyword to be named by. */
+  dropped: string[];
+}
+
+/**
+ * Holds points from elsewhere (a model's outline) to the rules of the library's own: keywords without filler, and no
+ * generic topic (`isGenericTopic`: one ordinary word, or filler only) — such a point is renamed by its first specific
+ * keyword, or dropped when it has none.
+ */
+export function validatePoints(points: KnowledgePoint[], library: Genericity = NO_LIBRARY): CheckedPoints {
+  const out: KnowledgePoint[] = [];
+  const renamed: [string, string][] = [];
+  const dropped: string[] = [];
+  for (const p of points) {
+    const keywords = cleanKeywords(p.search_keywords, library);
+    let topic = p.topic.replace(/\s+/g, " ").trim();
+    if (isGenericTopic(topic, library)) {
+      const name = keywords.find(
+        (k) => !isGenericTopic(k, library) && !out.some((o) => o.topic.toLowerCase() === k.toLowerCase()),
+      );
+      if (!name) {
+        dropped.push(topic);
+        continue;
+      }
+      renamed.push([topic, sentenceCase(name)]);
+      topic = sentenceCase(name);
+    }
+    out.push({ ...p, topic, search_keywords: keywords.length > 0 ? keywords : [topic] });
+  }
+  return { points: out, renamed, dropped };
+}
+
+/** "renamed “Data” to “Training data”; dropped “Set”", or "" when nothing changed. */
+function describeChanges({ renamed, dropped }: CheckedPoints): string {
+  const parts = [
+    ...(renamed.length > 0 ? [`renamed ${renamed.map(([a, b]) => `“${a}” to “${b}”`).join(", ")}`] : []),
+    ...(dropped.length > 0 ? [`dropped ${dropped.map((d) => `“${d}”`).join(", ")} (no specific topic)`] : []),
+  ];
+  return parts.join("; ");
 }

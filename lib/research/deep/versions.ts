@@ -1,5 +1,7 @@
 import { extractKeywords } from "../analysis";
+import { LIMITS } from "../limits";
 import { keywordCoverage } from "../rerank";
+import { cleanKeywords, isFillerWord, isNamedToken, sentenceCase, wordsOf } from "./phrases";
 import type { KnowledgePoint, Outline } from "./types";
 
 export interface OutlineDiff {
@@ -48,44 +50,74 @@ export function isEmptyDiff(d: OutlineDiff): boolean {
   );
 }
 
-/**
- * The outline of an improved version: when the feedback asks for something no point covers (less than half of its
- * keywords in any point's topic and keywords), a high-importance point for it is added, so the run retrieves new
- * evidence; otherwise the outline is kept and the feedback only steers the writing.
- */
-export function outlineForFeedback(
-  outline: Outline,
-  feedback: string,
-): { outline: Outline; addedPoint: KnowledgePoint | null } {
+/** What feedback asks for: "add more on multi-agent debate" → "multi-agent debate" (lead-ins and asks left out). */
+export function feedbackSubject(feedback: string): string {
   const text = feedback.replace(/^\s*improve\s*:\s*/i, "").trim();
   // "add more on X", "expand on X", "cover X" ask for X
-  const subject = text
+  return text
     .replace(
       /^(?:please\s+)?(?:add|include|give|write|say|tell me)?\s*(?:(?:a\s+(?:bit|lot)\s+)?more|some(?:thing)?|details?)?\s*(?:on|about|regarding|of)\s+/i,
       "",
     )
     .replace(/^(?:expand|elaborate|focus|go deeper)\s+(?:on|into)\s+/i, "")
     .replace(/^(?:cover|discuss|explain|describe)\s+/i, "")
+    .replace(/[.!?]+$/, "")
     .trim();
-  const keywords = extractKeywords(subject || text, 6).filter(
-    (k) => !/^(add|more|expand|cover|include|details?)$/i.test(k),
-  );
+}
+
+/**
+ * The feedback's own key phrases: the subject when it is short, each of the things it lists ("X and Y"), and its
+ * content words — filler left out ("more", "details", "way").
+ */
+export function feedbackKeywords(subject: string): string[] {
+  const parts = subject.split(/\s*(?:,|;|\band\b|\bor\b|\bas well as\b)\s*/i).map((p) => p.trim());
+  const phrases = [subject, ...parts].filter((p) => p && wordsOf(p).length <= 4 && wordsOf(p).length > 1);
+  const words = extractKeywords(subject, 8).filter((k) => !isFillerWord(k) || isNamedToken(k));
+  return cleanKeywords([...phrases, ...words]).slice(0, 6);
+}
+
+/**
+ * The outline of an improved version. When the feedback asks for something no point covers (less than half of its
+ * keywords in any point's topic and keywords), a high-importance point named by the feedback's own phrase is added
+ * ("add more on multi-agent debate" → "Multi-agent debate"), so the run retrieves new evidence; when a point covers
+ * it, that point takes the feedback's phrase among its keywords (its search leans towards it); feedback that names no
+ * topic of its own only steers the writing.
+ */
+export function outlineForFeedback(
+  outline: Outline,
+  feedback: string,
+): { outline: Outline; addedPoint: KnowledgePoint | null } {
+  const subject = feedbackSubject(feedback);
+  const keywords = feedbackKeywords(subject);
+  // feedback of filler only ("add more details", "better please") names no topic: it steers the writing only
   if (keywords.length === 0) return { outline, addedPoint: null };
-  const best = Math.max(
-    0,
-    ...outline.knowledge_points.map((p) => keywordCoverage(keywords, `${p.topic} ${p.search_keywords.join(" ")}`)),
-  );
-  if (best >= 0.5 || outline.knowledge_points.length >= 12) return { outline, addedPoint: null };
+  const scored = outline.knowledge_points.map((p) => ({
+    p,
+    coverage: keywordCoverage(keywords, `${p.topic} ${p.search_keywords.join(" ")}`),
+  }));
+  const best = scored.sort((a, b) => b.coverage - a.coverage)[0];
+  if (best && best.coverage >= 0.5) {
+    // reshape the point that covers it: its search takes the feedback's phrase
+    const phrase = keywords[0] as string;
+    if (best.p.search_keywords.some((k) => k.toLowerCase() === phrase.toLowerCase())) {
+      return { outline, addedPoint: null };
+    }
+    const reshaped = {
+      ...best.p,
+      search_keywords: [phrase, ...best.p.search_keywords].slice(0, LIMITS.pointKeywords),
+    };
+    const knowledge_points = outline.knowledge_points.map((p) => (p.id === reshaped.id ? reshaped : p));
+    return { outline: { ...outline, knowledge_points }, addedPoint: null };
+  }
+  if (outline.knowledge_points.length >= LIMITS.outlinePoints.max) return { outline, addedPoint: null };
   let n = outline.knowledge_points.length + 1;
   while (outline.knowledge_points.some((p) => p.id === `kp${n}`)) n++;
+  const topic = sentenceCase(subject);
   const point: KnowledgePoint = {
     id: `kp${n}`,
     category: "Requested",
-    topic: (() => {
-      const t = subject || text;
-      return t.length > 120 ? `${t.slice(0, 119)}…` : t.charAt(0).toUpperCase() + t.slice(1);
-    })(),
-    search_keywords: keywords,
+    topic: topic.length > 120 ? `${topic.slice(0, 119)}…` : topic,
+    search_keywords: keywords.map((k) => k.slice(0, LIMITS.keywordChars)),
     importance: "high",
   };
   return { outline: { ...outline, knowledge_points: [...outline.knowledge_points, point] }, addedPoint: point };

@@ -6,6 +6,7 @@ import { pendingCard, type StepDefinition } from "../../lifecycle";
 import { errorMessage } from "../../step-kit";
 import { citeSentence, evidenceBlock, pickSentences, synthesizeWithLlm } from "../../synthesis";
 import type { StepOf } from "../../types";
+import { isNamedToken, mentionsTopic, topicTerms, wordsOf } from "../phrases";
 import type { KnowledgePoint } from "../types";
 
 /** Evidence characters a section's model prompt may hold (the context budget). */
@@ -31,11 +32,34 @@ export interface SectionInput {
   yearsLimited: boolean;
 }
 
+/** A written section, and whether it found anything on its topic (the introduction lists the topics covered). */
+export interface SectionResult {
+  markdown: string;
+  covered: boolean;
+}
+
+/** The topic inside a sentence: its first letter small unless it is a name ("multi-agent debate", "LoRA"). */
+function topicInSentence(topic: string): string {
+  const first = wordsOf(topic)[0] ?? "";
+  return isNamedToken(first) ? topic : topic.replace(/^\p{Lu}(?=\p{Ll})/u, (c) => c.toLowerCase());
+}
+
+/** What a section says when the library has nothing that mentions its topic. */
+export function littleInLibrary(topic: string, found: number, yearsLimited: boolean): string {
+  const why =
+    found === 0
+      ? `no passage was found for it${yearsLimited ? " in the chosen years" : ""}`
+      : `none of the ${found} ${found === 1 ? "passage" : "passages"} found for it mentions it`;
+  return `_There is little in the library on ${escapeMarkdown(topicInSentence(topic))}: ${why}._`;
+}
+
 /**
  * One section per knowledge point, streamed as it is written: by the model from the point's passages (the extractive
- * section when it fails), or offline from the point's best sentences not quoted yet.
+ * section when it fails), or offline from the point's best sentences not quoted yet. Only the passages that mention
+ * the topic (its words, by stem, or its acronym: `mentionsTopic`) are used: when none does, the section says the
+ * library has little on it rather than quoting what the search happened to find.
  */
-export const sectionStep: StepDefinition<StepOf<"synthesis">, SectionInput, string, KnowledgePoint> = {
+export const sectionStep: StepDefinition<StepOf<"synthesis">, SectionInput, SectionResult, KnowledgePoint> = {
   card: (point) =>
     pendingCard<StepOf<"synthesis">>({
       id: `section_${point.id}`,
@@ -43,15 +67,17 @@ export const sectionStep: StepDefinition<StepOf<"synthesis">, SectionInput, stri
       title: `Writing: ${point.topic}`,
     }),
   async run(ctx, input) {
-    const { point, evidence, feedback } = input;
+    const { point, feedback } = input;
     const heading = `## ${escapeMarkdown(point.topic)}`;
     const sep = input.first ? "" : "\n\n";
+    const terms = topicTerms(point.topic);
+    const evidence = input.evidence.filter((e) => mentionsTopic(terms, e.text));
     if (evidence.length === 0) {
-      const md = `${heading}\n\n_The library holds no passage on this topic${input.yearsLimited ? " in the chosen years" : ""}._`;
+      const md = `${heading}\n\n${littleInLibrary(point.topic, input.evidence.length, input.yearsLimited)}`;
       ctx.delta(`${sep}${md}`);
       return {
-        result: md,
-        patch: { title: `No evidence for: ${point.topic}`, data: { method: "extractive", evidence: 0 } },
+        result: { markdown: md, covered: false },
+        patch: { title: `Little in the library on: ${point.topic}`, data: { method: "extractive", evidence: 0 } },
       };
     }
     if (ctx.llm) {
@@ -68,7 +94,7 @@ export const sectionStep: StepDefinition<StepOf<"synthesis">, SectionInput, stri
           onDelta: (t) => ctx.delta(t),
         });
         return {
-          result: md.trim(),
+          result: { markdown: md.trim(), covered: true },
           patch: { title: `Wrote: ${point.topic}`, data: { method: "llm", evidence: evidence.length } },
         };
       } catch (e) {
@@ -78,22 +104,31 @@ export const sectionStep: StepDefinition<StepOf<"synthesis">, SectionInput, stri
         );
       }
     }
-    const picked = pickSentences(`${point.topic} ${point.search_keywords.join(" ")}`, evidence, {
+    const max = point.importance === "high" ? 5 : point.importance === "medium" ? 4 : 3;
+    const candidates = pickSentences(`${point.topic} ${point.search_keywords.join(" ")}`, evidence, {
       intent: input.intent,
       keywords: [...point.search_keywords, ...(feedback ? extractKeywords(feedback) : [])],
-      maxSentences: point.importance === "high" ? 5 : point.importance === "medium" ? 4 : 3,
+      maxSentences: max * 2,
       exclude: input.quoted,
     });
+    // the sentences that name the topic first (in their order), then the rest of the passages that do
+    const picked = [
+      ...candidates.filter((c) => mentionsTopic(terms, c.text)),
+      ...candidates.filter((c) => !mentionsTopic(terms, c.text)),
+    ].slice(0, max);
     // sentences quoted from borrowed passages stay free for the section that owns them
     input.quoted.push(...picked.filter((p) => !input.borrowed.has(p.passage.chunkUid)).map((p) => p.text));
     const md =
       picked.length > 0
         ? `${heading}\n\n${picked.map(citeSentence).join(" ")}`
-        : `${heading}\n\n_No sentence of the retrieved passages addresses this topic directly._`;
+        : `${heading}\n\n${littleInLibrary(point.topic, input.evidence.length, input.yearsLimited)}`;
     ctx.delta(`${sep}${md}`);
     return {
-      result: md,
-      patch: { title: `Wrote: ${point.topic}`, data: { method: "extractive", evidence: evidence.length } },
+      result: { markdown: md, covered: picked.length > 0 },
+      patch: {
+        title: picked.length > 0 ? `Wrote: ${point.topic}` : `Little in the library on: ${point.topic}`,
+        data: { method: "extractive", evidence: evidence.length },
+      },
     };
   },
 };

@@ -1,0 +1,245 @@
+import { describe, expect, it } from "vitest";
+import {
+  acronymExpansion,
+  acronymOf,
+  cleanKeywords,
+  genericityFrom,
+  isGenericTopic,
+  isNamedToken,
+  keyPhraseIndex,
+  keyPhrases,
+  mentionsTopic,
+  type PhraseSource,
+  questionTopics,
+  sentenceCase,
+  titleLead,
+  topicTerms,
+} from "./phrases";
+import { validatePoints } from "./plan";
+import { feedbackKeywords, feedbackSubject, outlineForFeedback } from "./versions";
+
+describe("named tokens and generic topics", () => {
+  it("tells names and acronyms from ordinary words by how they are written", () => {
+    for (const w of ["LoRA", "BERT", "RLHF", "LLMs", "XLNet", "DeepSeek-R1", "GPT-3", "T5", "Logic-LM"]) {
+      expect(isNamedToken(w), w).toBe(true);
+    }
+    for (const w of ["Data", "Correct", "Layers", "Llms", "Lora", "Low-Rank", "Self-Correction", "II", "42"]) {
+      expect(isNamedToken(w), w).toBe(false);
+    }
+  });
+
+  it("refuses one ordinary word and filler as a topic; keeps phrases, names and noun compounds", () => {
+    for (const t of [
+      "Correct",
+      "Data",
+      "Set",
+      "Layers",
+      "Way",
+      "Results",
+      "Experimental results",
+      "Few-shot",
+      "Post-hoc",
+    ]) {
+      expect(isGenericTopic(t), t).toBe(true);
+    }
+    for (const t of ["LoRA", "Multi-agent debate", "Self-correction", "Scaled dot-product attention", "BERT"]) {
+      expect(isGenericTopic(t), t).toBe(false);
+    }
+  });
+
+  it("counts a library's own common words as generic only when the library is large enough to tell", () => {
+    const big = genericityFrom(
+      new Map([
+        ["languag", 60],
+        ["model", 90],
+        ["debat", 2],
+      ]),
+      100,
+    );
+    expect(isGenericTopic("Language models", big)).toBe(true);
+    expect(isGenericTopic("Multi-agent debate", big)).toBe(false);
+    // two papers: every word of both is in half the summaries, which says nothing
+    const small = genericityFrom(new Map([["languag", 2]]), 4);
+    expect(isGenericTopic("Language models", small)).toBe(false);
+  });
+
+  it("drops filler keywords, keeps names and specific phrases", () => {
+    expect(
+      cleanKeywords(["way", "correct", "set", "LoRA", "low-rank adaptation", "Low-rank adaptations", "data"]),
+    ).toEqual(["LoRA", "low-rank adaptation"]);
+  });
+});
+
+describe("key phrases", () => {
+  const sources: PhraseSource[] = [
+    {
+      text: "Self-Correcting LLMs with Automated Feedback: A Survey",
+      kind: "title",
+      paperId: "a",
+    },
+    {
+      text: "Self-correction lets LLMs revise their outputs with automated feedback. In a correct way, a set of critics scores each draft.",
+      kind: "passage",
+      paperId: "a",
+    },
+    {
+      text: "We study self-correction in LLMs: automated feedback from external tools fixes reasoning errors, a way that scales.",
+      kind: "passage",
+      paperId: "b",
+    },
+    {
+      text: "Multi-agent debate is another form of self-correction for LLMs, where several agents argue until they agree.",
+      kind: "passage",
+      paperId: "c",
+    },
+    {
+      text: "Correct answers to the data set improve when LLMs debate in a multi-agent debate.",
+      kind: "passage",
+      paperId: "c",
+    },
+  ];
+
+  it("finds multi-word phrases and compounds, writes acronyms as the text does, and leaves filler out", () => {
+    const { phrases } = keyPhraseIndex(sources, { max: 20 });
+    const texts = phrases.map((p) => p.text);
+    expect(texts).toContain("automated feedback");
+    expect(texts).toContain("self-correction");
+    expect(texts).toContain("multi-agent debate");
+    // "LLMs" as written, never "llms" or "Llms"
+    expect(texts.some((t) => /\bllms\b/i.test(t))).toBe(true);
+    expect(texts.filter((t) => /\bllms\b/i.test(t)).every((t) => t.includes("LLMs"))).toBe(true);
+    for (const t of texts) expect(isGenericTopic(t), t).toBe(false);
+    for (const filler of ["correct", "way", "set", "data set", "correct way"]) expect(texts).not.toContain(filler);
+  });
+
+  it("leaves out the question's own words", () => {
+    const texts = keyPhrases(
+      ["Sensor networks drift over time. Biofouling raises the error.", "Sensor networks need biofouling guards."],
+      { excludeStems: ["sensor", "network"] },
+    ).map((p) => p.text);
+    expect(texts).not.toContain("sensor networks");
+  });
+});
+
+describe("acronyms, titles and questions", () => {
+  it("finds an acronym's expansion in the text that defines it", () => {
+    expect(acronymExpansion("LoRA", ["We propose Low-Rank Adaptation, or LoRA, which freezes the weights."])).toBe(
+      "low-rank adaptation",
+    );
+    expect(acronymExpansion("STaR", ["We call it the Self-Taught Reasoner (STaR)."])).toBe("self-taught reasoner");
+    expect(acronymExpansion("RAPTOR", ["RAPTOR: Recursive Abstractive Processing for Tree-Organized Retrieval"])).toBe(
+      "recursive abstractive processing for tree-organized retrieval",
+    );
+    expect(acronymExpansion("LoRA", ["LoRA is fast."])).toBeNull();
+    expect(
+      acronymExpansion("FlashAttention", ["FlashAttention: Fast and Memory-Efficient Exact Attention"]),
+    ).toBeNull();
+    expect(acronymOf("multi-agent debate")).toBe("MAD");
+  });
+
+  it("reads the name a title leads with", () => {
+    expect(titleLead("LoRA: Low-Rank Adaptation of Large Language Models")).toBe("LoRA");
+    expect(titleLead("Constitutional AI: Harmlessness from AI Feedback")).toBe("Constitutional AI");
+    expect(titleLead("Take a Step Back: Evoking Reasoning via Abstraction")).toBeNull();
+    expect(titleLead("Attention Is All You Need")).toBeNull();
+  });
+
+  it("reads the topics a question lists", () => {
+    expect(
+      questionTopics(
+        "How do large language models improve their own reasoning through self-correction, self-training and verification?",
+      ),
+    ).toEqual(["self-correction", "self-training", "verification"]);
+    expect(questionTopics("What are the main approaches to parameter-efficient fine-tuning?")).toEqual([]);
+  });
+
+  it("writes topics in sentence case, names kept", () => {
+    expect(sentenceCase("multi-agent debate")).toBe("Multi-agent debate");
+    expect(sentenceCase("LoRA (low-rank adaptation)")).toBe("LoRA (low-rank adaptation)");
+  });
+});
+
+describe("does a passage mention a topic", () => {
+  it("by the stems of one of its parts, or by an acronym as written", () => {
+    const debate = topicTerms("Multi-agent debate");
+    expect(mentionsTopic(debate, "Several agents debate in a multi-agent setting.")).toBe(true);
+    expect(mentionsTopic(debate, "We run MAD with three agents.")).toBe(true);
+    expect(mentionsTopic(debate, "Which is the best answer? (A) bank (B) library (C) river")).toBe(false);
+    expect(mentionsTopic(debate, "An agent answers questions.")).toBe(false);
+    const lora = topicTerms("LoRA (low-rank adaptation)");
+    expect(mentionsTopic(lora, "LoRA freezes the pretrained weights.")).toBe(true);
+    expect(mentionsTopic(lora, "Low-rank adaptations of the weights are merged.")).toBe(true);
+    expect(mentionsTopic(lora, "Lora is a name in this text.")).toBe(false);
+    // a long part: two thirds of its words with its head
+    expect(mentionsTopic(topicTerms("Tide-aware radio scheduling"), "Tide-aware scheduling cut packet loss.")).toBe(
+      true,
+    );
+  });
+});
+
+describe("points from elsewhere held to the same rules", () => {
+  const point = (topic: string, search_keywords: string[]) => ({
+    id: topic.toLowerCase().replace(/\W+/g, "-"),
+    category: "Methods",
+    topic,
+    search_keywords,
+    importance: "high" as const,
+  });
+
+  it("renames a one-word generic point by its first specific keyword, drops one with none, cleans keywords", () => {
+    const checked = validatePoints([
+      point("Data", ["data", "training data mixtures", "way"]),
+      point("Set", ["set", "correct"]),
+      point("LoRA", ["LoRA", "low-rank adaptation", "way"]),
+      point("Multi-agent debate", ["debate", "multi-agent debate", "correct"]),
+    ]);
+    expect(checked.points.map((p) => p.topic)).toEqual(["Training data mixtures", "LoRA", "Multi-agent debate"]);
+    expect(checked.renamed).toEqual([["Data", "Training data mixtures"]]);
+    expect(checked.dropped).toEqual(["Set"]);
+    expect(checked.points[1]?.search_keywords).toEqual(["LoRA", "low-rank adaptation"]);
+    expect(checked.points.flatMap((p) => p.search_keywords)).not.toContain("way");
+  });
+});
+
+describe("improve: the feedback's own key phrases", () => {
+  const outline = {
+    title: "Self-correction",
+    knowledge_points: [
+      {
+        id: "kp1",
+        category: "Methods",
+        topic: "Self-correction",
+        search_keywords: ["self-correction", "automated feedback"],
+        importance: "high" as const,
+      },
+    ],
+    search_strategy: "",
+  };
+
+  it("names an added point by the phrase the feedback asks for", () => {
+    expect(feedbackSubject("improve: add more on multi-agent debate")).toBe("multi-agent debate");
+    expect(feedbackKeywords("multi-agent debate")).toEqual(["multi-agent debate"]);
+    expect(feedbackKeywords("tide-aware radio scheduling and packet loss")).toEqual([
+      "tide-aware radio scheduling",
+      "packet loss",
+    ]);
+    expect(feedbackKeywords("a better way to set the correct data")).toEqual([]);
+    const r = outlineForFeedback(outline, "improve: add more on multi-agent debate");
+    expect(r.addedPoint?.topic).toBe("Multi-agent debate");
+    expect(r.addedPoint?.search_keywords).toContain("multi-agent debate");
+    expect(r.outline.knowledge_points).toHaveLength(2);
+  });
+
+  it("reshapes the point that already covers the feedback instead of adding one", () => {
+    const r = outlineForFeedback(outline, "improve: more about automated feedback for self-correction");
+    expect(r.addedPoint).toBeNull();
+    expect(r.outline.knowledge_points).toHaveLength(1);
+    expect(r.outline.knowledge_points[0]?.search_keywords[0]).toBe("automated feedback for self-correction");
+  });
+
+  it("feedback of filler only adds nothing", () => {
+    const r = outlineForFeedback(outline, "improve: add more details please");
+    expect(r.addedPoint).toBeNull();
+    expect(r.outline).toBe(outline);
+  });
+});
