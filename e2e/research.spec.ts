@@ -35,6 +35,12 @@ const PAGES = [
   ].join("\n"),
 ];
 const QUESTION = "How much does lattice hashing lower the citation error rate on the Orchard benchmark?";
+/**
+ * A question the offline answer meets with one citation only partly relevant (lexically): "The auditor reads every
+ * cited page…" names 2 of its 11 key terms.
+ */
+const BROAD_QUESTION =
+  "Why are tables, footnotes and text extraction unreliable for auditors of long scientific reports and published citations?";
 const ABSENT_TOPIC = "What routes do Arctic terns migrate along over the southern oceans?";
 
 /** Letters and digits of a text, lower-cased: what the viewer's matcher compares. */
@@ -165,6 +171,60 @@ test.describe
       await expect(paper.viewer).toHaveAttribute("data-page", String(SENTENCE_PAGE));
       await expect(paper.highlights(SENTENCE_PAGE).first()).toBeVisible({ timeout: 30_000 });
       expect(fold((await paper.highlights(SENTENCE_PAGE).allTextContents()).join(""))).toBe(fold(SENTENCE));
+    });
+
+    test("an offline answer shows relevance verdicts on its citations and on the verification card", async ({
+      page,
+    }) => {
+      const research = new ResearchPage(page);
+      /** The value of a row of the verification card (open), by its data key. */
+      const verificationRow = (key: string) =>
+        research.step("verification").locator(`[data-testid="research-step-data"][data-key="${key}"] dd`);
+      const openVerification = async () => {
+        const toggle = research.step("verification").getByTestId("research-step-toggle");
+        await toggle.click();
+        await expect(toggle).toHaveAttribute("aria-expanded", "true");
+      };
+
+      // the answer's own sentence is relevant: its panel says so beside the support verdict
+      await research.goto(runId);
+      const chip = research.citationChips(PAPER_ID, SENTENCE_PAGE).first();
+      await expect(chip).toHaveAttribute("data-relevance", "relevant");
+      await chip.click();
+      await expect(research.sheet.getByTestId("citation-sheet-support")).toHaveText("Supported by this passage");
+      const verdict = research.sheet.getByTestId("citation-sheet-relevance");
+      await expect(verdict).toHaveAttribute("data-relevance", "relevant");
+      await expect(verdict).toHaveText("Relevant to the question");
+      await page.keyboard.press("Escape");
+      await expect(research.sheet).toHaveCount(0);
+      // the card counts what the chips show
+      await openVerification();
+      const relevantChips = await research.citationChips().and(page.locator('[data-relevance="relevant"]')).count();
+      expect(relevantChips).toBeGreaterThan(0);
+      await expect(verificationRow("relevant")).toHaveText(String(relevantChips));
+      await expect(verificationRow("partly")).toHaveText("0");
+      await expect(verificationRow("offTopic")).toHaveText("0");
+
+      // a broader question: one claim bears only partly on it, marked on its chip and explained in its panel
+      await research.goto();
+      await research.ask(BROAD_QUESTION);
+      await expect(research.run).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+      const partly = research.citationChips().and(page.locator('[data-relevance="partly"]'));
+      await expect(partly).toHaveCount(1);
+      await expect(partly).toHaveAttribute("aria-label", /\(partly relevant to the question\)$/);
+      await expect(partly.getByTestId("citation-chip-partly")).toBeVisible();
+      await partly.click();
+      const partlyVerdict = research.sheet.getByTestId("citation-sheet-relevance");
+      await expect(partlyVerdict).toHaveAttribute("data-relevance", "partly");
+      await expect(partlyVerdict).toHaveText(/^Partly relevant: Mentions \d+ of the \d+ key terms/);
+      await page.keyboard.press("Escape");
+      await expect(research.sheet).toHaveCount(0);
+      await openVerification();
+      await expect(verificationRow("partly")).toHaveText("1");
+      await expect(verificationRow("relevant")).toHaveText(
+        String(await research.citationChips().and(page.locator('[data-relevance="relevant"]')).count()),
+      );
+      await expect(verificationRow("offTopic")).toHaveText("0");
     });
 
     test("the run's address shows the same run after a reload, and keeps feedback", async ({ page, context }) => {

@@ -1,6 +1,6 @@
 "use client";
 
-import { TriangleAlertIcon } from "lucide-react";
+import { CircleSlashIcon, ContrastIcon, TriangleAlertIcon } from "lucide-react";
 import { memo, useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
@@ -8,7 +8,7 @@ import type { PluggableList } from "unified";
 import { remarkUntrustedLinks, untrustedLinkComponents } from "@/components/markdown/untrusted-links";
 import { cn } from "@/components/ui/cn";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import type { Citation, Reference } from "@/lib/research/types";
+import type { Citation, Reference, Relevance } from "@/lib/research/types";
 import { type MarkerCitation, resolveCitation, sameId, shortPaperId, stripReferencesSection } from "./citation-markers";
 import { CITATION_ATTR, CLAIM_CITES_ATTR, CLAIM_TEXT_ATTR, decodeCites, remarkCitations } from "./remark-citations";
 
@@ -23,7 +23,17 @@ export interface CitationTarget {
   /** Null until verification has run. */
   supported: boolean | null;
   reason?: string;
+  /** Does the claim bear on the question? Null until verification has judged it, and on runs made before it did. */
+  relevance: Relevance | null;
+  relevanceReason?: string;
 }
+
+/** What a chip adds to its accessible name for a claim that is not plainly relevant (off-topic ones are dropped). */
+const RELEVANCE_NOTE: Record<Relevance, string | null> = {
+  relevant: null,
+  partly: "partly relevant to the question",
+  off_topic: "off-topic for the question",
+};
 
 export function citationTarget(
   marker: MarkerCitation,
@@ -42,11 +52,20 @@ export function citationTarget(
     claim: c?.claim ?? claim,
     supported: c ? c.supported : null,
     ...(c?.reason ? { reason: c.reason } : {}),
+    relevance: c?.relevance ?? null,
+    ...(c?.relevanceReason ? { relevanceReason: c.relevanceReason } : {}),
   };
 }
 
 function CitationChip({ target, onOpen }: { target: CitationTarget; onOpen: (t: CitationTarget) => void }) {
   const unsupported = target.supported === false;
+  const relevance = target.relevance;
+  // a claim that is not plainly about the question: a dashed outline and a small marker, named for screen readers
+  const drifting = relevance === "partly" || relevance === "off_topic";
+  const notes = [
+    unsupported ? "claim not supported by this passage" : null,
+    relevance ? RELEVANCE_NOTE[relevance] : null,
+  ].filter((n): n is string => n !== null);
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -57,23 +76,37 @@ function CitationChip({ target, onOpen }: { target: CitationTarget; onOpen: (t: 
             "mx-0.5 inline-flex translate-y-[-1px] items-center gap-1 whitespace-nowrap rounded-md border px-1.5 py-px align-baseline font-medium text-[0.75em] leading-normal outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
             unsupported
               ? "border-warning/50 bg-warning/10 text-warning hover:bg-warning/20"
-              : "border-primary/25 bg-primary/5 text-primary hover:bg-primary/10",
+              : relevance === "off_topic"
+                ? "border-muted-foreground/40 bg-muted text-muted-foreground hover:bg-accent"
+                : "border-primary/25 bg-primary/5 text-primary hover:bg-primary/10",
+            drifting && "border-dashed",
           )}
-          aria-label={`Open ${target.title}, page ${target.page}${unsupported ? " (claim not supported by this passage)" : ""}`}
+          aria-label={`Open ${target.title}, page ${target.page}${notes.length ? ` (${notes.join("; ")})` : ""}`}
           data-testid="citation-chip"
           data-paper-id={target.paperId}
           data-page={target.page}
           data-supported={target.supported === null ? "pending" : String(target.supported)}
+          data-relevance={relevance ?? undefined}
         >
           {unsupported && <TriangleAlertIcon className="size-3" aria-hidden />}
           <span className="font-mono">{shortPaperId(target.paperId)}</span>
           <span className="opacity-75">p.&nbsp;{target.page}</span>
+          {relevance === "partly" && (
+            <ContrastIcon className="size-2.5 opacity-70" aria-hidden data-testid="citation-chip-partly" />
+          )}
+          {relevance === "off_topic" && <CircleSlashIcon className="size-2.5 opacity-70" aria-hidden />}
         </button>
       </TooltipTrigger>
       <TooltipContent className="max-w-sm text-left">
         <p className="font-medium">{target.title}</p>
         <p className="opacity-80">Page {target.page}</p>
         {unsupported && target.reason && <p className="mt-1">Not supported: {target.reason}</p>}
+        {relevance === "partly" && (
+          <p className="mt-1">Partly relevant{target.relevanceReason ? `: ${target.relevanceReason}` : ""}</p>
+        )}
+        {relevance === "off_topic" && (
+          <p className="mt-1">Off-topic{target.relevanceReason ? `: ${target.relevanceReason}` : ""}</p>
+        )}
       </TooltipContent>
     </Tooltip>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { ExternalLinkIcon, TriangleAlertIcon } from "lucide-react";
+import { CircleCheckIcon, CircleSlashIcon, ContrastIcon, ExternalLinkIcon, TriangleAlertIcon } from "lucide-react";
 import Link from "next/link";
 import { usePaperLinks } from "@/components/paper/paper-links";
 import { PdfViewer } from "@/components/pdf/pdf-viewer-loader";
@@ -14,8 +14,71 @@ export function citationViewerParams(target: CitationTarget): Record<string, str
 }
 
 /**
+ * The two verdicts on a cited claim, side by side: does the passage support it, and does it bear on the question
+ * (each shown once verification has given it; runs made before relevance was judged have only the first).
+ */
+export function CitationVerdicts({ target }: { target: CitationTarget }) {
+  const { supported, relevance } = target;
+  if (supported === null && relevance === null) return null;
+  return (
+    <ul className="space-y-1" data-testid="citation-sheet-verdicts">
+      {supported === true && (
+        <li
+          className="flex items-start gap-1.5 text-success"
+          data-testid="citation-sheet-support"
+          data-supported="true"
+        >
+          <CircleCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>Supported by this passage</span>
+        </li>
+      )}
+      {supported === false && (
+        <li
+          className="flex items-start gap-1.5 text-warning"
+          data-testid="citation-sheet-support"
+          data-supported="false"
+        >
+          <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>Not supported by this passage{target.reason ? `: ${target.reason}` : "."}</span>
+        </li>
+      )}
+      {relevance === "relevant" && (
+        <li
+          className="flex items-start gap-1.5 text-success"
+          data-testid="citation-sheet-relevance"
+          data-relevance="relevant"
+        >
+          <CircleCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>Relevant to the question</span>
+        </li>
+      )}
+      {relevance === "partly" && (
+        <li
+          className="flex items-start gap-1.5 text-foreground/80"
+          data-testid="citation-sheet-relevance"
+          data-relevance="partly"
+        >
+          <ContrastIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>Partly relevant{target.relevanceReason ? `: ${target.relevanceReason}` : " to the question."}</span>
+        </li>
+      )}
+      {relevance === "off_topic" && (
+        <li
+          className="flex items-start gap-1.5 text-warning"
+          data-testid="citation-sheet-relevance"
+          data-relevance="off_topic"
+        >
+          <CircleSlashIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>Off-topic{target.relevanceReason ? `: ${target.relevanceReason}` : " for the question."}</span>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+/**
  * The cited page beside the answer: the PDF viewer opened at the page with the quote highlighted, the claim it
- * supports (or not), and a link to the paper's own page (in the library, or inside the share link being read).
+ * supports (or not) and how it bears on the question, and a link to the paper's own page (in the library, or inside the share link being read).
  */
 export function CitationSheet({
   target,
@@ -43,12 +106,7 @@ export function CitationSheet({
                       {target.claim}
                     </blockquote>
                   )}
-                  {target.supported === false && (
-                    <p className="flex items-start gap-1.5 text-warning" data-testid="citation-sheet-unsupported">
-                      <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden />
-                      <span>Not supported by this passage{target.reason ? `: ${target.reason}` : "."}</span>
-                    </p>
-                  )}
+                  <CitationVerdicts target={target} />
                 </div>
               </SheetDescription>
               {paperPage && (

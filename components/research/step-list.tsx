@@ -172,7 +172,7 @@ function StepDetails({ step }: { step: ResearchStep }) {
       {data.length > 0 && (
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-xs">
           {data.map((d) => (
-            <div key={d.key} className="contents">
+            <div key={d.key} className="contents" data-testid="research-step-data" data-key={d.key}>
               <dt className="text-muted-foreground">{d.label}</dt>
               <dd className="min-w-0 break-words">{d.value}</dd>
             </div>

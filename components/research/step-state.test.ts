@@ -174,6 +174,23 @@ describe("formatting", () => {
         data: { total: 5, supported: 4, unsupported: 1, method: "llm" },
       }).map((r) => `${r.label}: ${r.value}`),
     ).toEqual(["Total: 5", "Supported: 4", "Unsupported: 1", "Checked by: the model"]);
+    // with relevance counts (runs made since relevance is judged)
+    expect(
+      stepDataRows({
+        ...base,
+        id: "verification",
+        type: "verification",
+        data: { total: 5, supported: 4, unsupported: 1, method: "lexical", relevant: 3, partly: 2, offTopic: 1 },
+      }).map((r) => `${r.label}: ${r.value}`),
+    ).toEqual([
+      "Total: 5",
+      "Supported: 4",
+      "Unsupported: 1",
+      "Relevant: 3",
+      "Partly relevant: 2",
+      "Off-topic sentences dropped: 1",
+      "Checked by: word overlap",
+    ]);
     expect(
       stepDataRows({
         ...base,

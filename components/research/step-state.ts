@@ -153,6 +153,10 @@ export function stepDataRows(step: ResearchStep): DataRow[] {
         ...row("total", "Total", step.data.total),
         ...row("supported", "Supported", step.data.supported),
         ...row("unsupported", "Unsupported", step.data.unsupported),
+        // relevance counts: absent on runs made before relevance was judged
+        ...row("relevant", "Relevant", step.data.relevant),
+        ...row("partly", "Partly relevant", step.data.partly),
+        ...row("offTopic", "Off-topic sentences dropped", step.data.offTopic),
         ...row("method", "Checked by", step.data.method === "llm" ? "the model" : "word overlap"),
       ];
     case "formatting":
