@@ -47,6 +47,7 @@ const STEP_IDS = [
   "query_expansion",
   "search_summaries",
   "search_content",
+  "model_rerank",
   "synthesis",
   "verification",
   "formatting",
@@ -166,14 +167,16 @@ async function timedRun(deps: ResearchDeps, q: Question, calls?: ModelCall[]): P
   const wallMs = performance.now() - t0;
   const modelMsByStep: Record<string, number> = {};
   const modelCalls: Partial<Record<CallKind, number>> = {};
-  let modelMs = 0;
-  for (const c of calls?.slice(before) ?? []) {
-    const ms = c.end - c.start;
-    modelMs += ms;
+  const byStep: Record<string, ModelCall[]> = {};
+  const mine = calls?.slice(before) ?? [];
+  for (const c of mine) {
     modelCalls[c.kind] = (modelCalls[c.kind] ?? 0) + 1;
     const step = spans.find((s) => c.start >= s.start && c.start <= s.end)?.id ?? "(between steps)";
-    modelMsByStep[step] = (modelMsByStep[step] ?? 0) + ms;
+    (byStep[step] ??= []).push(c);
   }
+  // time spent waiting on the model: the union of the calls' intervals (the re-ranking's calls run at once)
+  for (const [step, list] of Object.entries(byStep)) modelMsByStep[step] = busyMs(list);
+  const modelMs = busyMs(mine);
   return {
     qid: q.qid,
     state,
@@ -187,6 +190,22 @@ async function timedRun(deps: ResearchDeps, q: Question, calls?: ModelCall[]): P
     modelMs,
     modelCalls,
   };
+}
+
+/** The length of the union of the calls' [start, end] intervals. */
+function busyMs(calls: ModelCall[]): number {
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const c of [...calls].sort((a, b) => a.start - b.start)) {
+    if (c.start > end) {
+      total += c.end - c.start;
+      end = c.end;
+    } else if (c.end > end) {
+      total += c.end - end;
+      end = c.end;
+    }
+  }
+  return total;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
