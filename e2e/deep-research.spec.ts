@@ -65,6 +65,7 @@ const QUESTION = "How do tidal pool sensor networks measure salinity and handle 
 const ADDED_TOPIC = "Biofouling and salinity error";
 const ADDED_KEYWORDS = ["biofouling", "salinity error", "copper mesh"];
 const FEEDBACK = "improve: add more on tide-aware radio scheduling and packet loss";
+const OFF_TOPIC_FEEDBACK = "improve: add more on multi-agent debate";
 
 /** Letters and digits of a text, lower-cased: what the viewer's matcher compares. */
 function fold(text: string): string {
@@ -75,7 +76,7 @@ test.use({ library: { papers: PAPERS } });
 
 test.describe
   .serial("deep research", () => {
-    /** The first run (v1), its rerun (v2) and the improved version (v3). */
+    /** The first run (v1), its rerun (v2) and the improved version (v3); v4 improves v3 off topic. */
     const runs: string[] = [];
     let addedId = "";
     let removedTopic = "";
@@ -346,6 +347,33 @@ test.describe
 
       expect((await request.get(`/research/${runId}/export?format=pdf`)).status()).toBe(400);
       expect((await request.get("/research/AAAAAAAAAAAAAAAAAAAAAA/export?format=md")).status()).toBe(404);
+    });
+
+    test("improve with a request the library cannot answer: the new section says there is little on it", async ({
+      page,
+    }) => {
+      test.setTimeout(90_000);
+      const research = new ResearchPage(page);
+      const deep = new DeepResearchPage(page);
+      await research.goto(runs[2] as string);
+      await expect(research.run).toHaveAttribute("data-status", "completed");
+
+      // nothing in two papers on tidal sensors is about multi-agent debate
+      await deep.improve(OFF_TOPIC_FEEDBACK);
+      await expect(page).not.toHaveURL(new RegExp(`/research/${runs[2]}$`));
+      await expect(deep.notice).toContainText("Added a knowledge point for your feedback");
+      await expect(research.run).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+      await expect(deep.diffLines.filter({ hasText: "Added" })).toContainText("Multi-agent debate");
+
+      // its section says so, and quotes nothing of what the search happened to find
+      const heading = research.answer.locator("h2", { hasText: "Multi-agent debate" });
+      await expect(heading).toHaveCount(1);
+      const section = heading.locator("xpath=following-sibling::*[1]");
+      await expect(section).toContainText("There is little in the library on multi-agent debate");
+      await expect(section.getByTestId("citation-chip")).toHaveCount(0);
+      // the sections the library does cover still quote it
+      await expect(research.citationChips(B_ID).first()).toBeVisible();
+      await expect(research.citationChips(A_ID, DRIFT_PAGE).first()).toBeVisible();
     });
 
     test("quick mode skips the clarifying questions; /research/deep opens on deep research", async ({ page }) => {

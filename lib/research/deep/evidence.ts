@@ -3,6 +3,7 @@ import type { EvidencePassage } from "../citations";
 import { keywordCoverage, type RerankedResult } from "../rerank";
 import { toEvidence } from "../step-kit";
 import type { RetrievedRecord } from "../types";
+import { mentionsTopic, type TopicTerms, topicTerms } from "./phrases";
 import type { KnowledgePoint } from "./types";
 
 /** A point that owns fewer passages than this borrows its best ones from the points that own them. */
@@ -27,9 +28,10 @@ export interface PointEvidence {
 }
 
 /**
- * Deduplicates the points' passages: a passage found by several belongs to the point whose keywords it covers best (the
- * more important point on a tie — points come most important first); a point left with almost nothing (a small
- * library, overlapping topics) shares its best passages instead of saying the library holds nothing on it.
+ * Deduplicates the points' passages: a passage found by several belongs to the point whose topic it mentions
+ * (`mentionsTopic`) and whose keywords it covers best (the more important point on a tie — points come most important
+ * first). A point left without a passage that mentions its topic (a small library, overlapping topics) shares the
+ * passages of others that do mention it; with none, its best ones (its section then says the library has little on it).
  */
 export function assignPassages(
   points: KnowledgePoint[],
@@ -37,13 +39,15 @@ export function assignPassages(
   doiOf: (paperId: string) => string | null | undefined,
 ): PointEvidence {
   const keyOf = (r: RerankedResult) => dedupKey({ doi: doiOf(r.paperId), title: r.title, page: r.page, text: r.text });
-  const owner = new Map<string, { pi: number; coverage: number }>();
+  const terms = points.map((p) => topicTerms(p.topic));
+  const mentions = (pi: number, r: RerankedResult) => mentionsTopic(terms[pi] as TopicTerms, r.text);
+  const owner = new Map<string, { pi: number; score: number }>();
   found.forEach((list, pi) => {
     for (const r of list) {
       const key = keyOf(r);
-      const coverage = keywordCoverage((points[pi] as KnowledgePoint).search_keywords, r.text);
+      const score = (mentions(pi, r) ? 1 : 0) + keywordCoverage((points[pi] as KnowledgePoint).search_keywords, r.text);
       const cur = owner.get(key);
-      if (!cur || coverage > cur.coverage) owner.set(key, { pi, coverage });
+      if (!cur || score > cur.score) owner.set(key, { pi, score });
     }
   });
   const kept = new Set<string>();
@@ -55,8 +59,10 @@ export function assignPassages(
       kept.add(key);
       return true;
     });
-    if (own.length >= MIN_POINT_PASSAGES) return own;
-    const shared = list.filter((r) => !own.includes(r)).slice(0, 2);
+    if (own.filter((r) => mentions(pi, r)).length >= MIN_POINT_PASSAGES) return own;
+    const others = list.filter((r) => !own.includes(r));
+    const about = others.filter((r) => mentions(pi, r)).slice(0, 2);
+    const shared = about.length > 0 ? about : own.length >= MIN_POINT_PASSAGES ? [] : others.slice(0, 2);
     for (const r of shared) borrowed[pi]?.add(r.chunkUid);
     return [...own, ...shared];
   });

@@ -385,14 +385,23 @@ export function collectPhrases(sources: PhraseSource[]): PhraseCandidates {
   const infos = new Map<string, WordInfo>();
   sources.forEach((source, di) => {
     const text = source.text.normalize("NFKC").replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, "$1$2");
+    // the words of the whole text, lines joined: a phrase's context is the same wherever a line happens to break
+    // (a summary repeats its paper's abstract with other line ends)
+    const flat = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
+    let at = 0;
     for (const line of text.split(/\n+/)) {
+      const lineWords = line.match(WORD)?.length ?? 0;
+      const lineStart = at;
+      at += lineWords;
       if (source.kind === "passage" && !isProse(line)) continue;
+      let clauseStart = lineStart;
       const casing = source.kind === "heading" ? "caps" : lineCase(line);
       for (const clause of line.split(CLAUSE)) {
         const raw = clause.match(WORD);
         if (!raw) continue;
+        const start = clauseStart;
+        clauseStart += raw.length;
         const words = raw.map((w) => wordInfo(infos, w));
-        const context = words.map((w) => w.lower).join(" ");
         raw.forEach((w, i) => {
           // the first word of a clause is capitalised by position, not by name
           const info = words[i] as WordInfo;
@@ -431,6 +440,8 @@ export function collectPhrases(sources: PhraseSource[]): PhraseCandidates {
               };
               found.set(key, entry);
             }
+            // where it stands: the words around it, two either side
+            const context = flat.slice(Math.max(0, start + i - 2), start + i + n + 2).join(" ");
             if (!entry.contexts.has(context)) {
               entry.contexts.add(context);
               entry.weight += source.weight ?? 1;

@@ -231,15 +231,22 @@ function headingsOf(section: string | null): string[] {
 }
 
 /** What the outline is built from: the matching papers' titles and summaries, the passages and their headings. */
-/** How much a text is about the question: the share of the question's own specific words it uses, squared. */
-function questionCoverage(anchors: string[]): (text: string) => number {
+/** How much a text is about the question: the share of the question's own specific words it uses. */
+function questionShare(anchors: string[]): (text: string) => number {
   return (text: string) => {
     if (anchors.length === 0) return 1;
     const have = tokenize(text);
-    const n = anchors.filter((a) => have.some((h) => sameStem(a, h))).length;
-    return 0.1 + 0.9 * (n / anchors.length) ** 2;
+    return anchors.filter((a) => have.some((h) => sameStem(a, h))).length / anchors.length;
   };
 }
+
+/** A text's weight for the outline: how much of the question it speaks to (a text using none still counts a little). */
+function questionWeight(share: number): number {
+  return 0.1 + 0.9 * share ** 2;
+}
+
+/** A library phrase is a point only when one of its sources uses this share of the question's own words at least. */
+const ON_QUESTION_SHARE = 0.5;
 
 function outlineSources(
   papers: PaperResult[],
@@ -365,8 +372,10 @@ export async function outlineFromLibrary(
   ]);
   // the question's words that say what it is about: not filler, not what every paper of the library says
   const anchors = questionStems.filter((s) => !isGenericStem(s, questionWords));
-  const onQuestion = questionCoverage(anchors);
+  const share = questionShare(anchors);
+  const onQuestion = (text: string) => questionWeight(share(text));
   const sources = outlineSources(papers, passages, onQuestion);
+  const sourceShare = sources.map((s) => share(s.text));
   if (sources.filter((s) => s.kind === "passage").length < 2) return null;
 
   // the question's own subject is what every passage shares; what it lists are its topics
@@ -454,6 +463,8 @@ export async function outlineFromLibrary(
       continue;
     }
     if (points.length >= GENERATED_POINTS.max || p.score < best * MIN_POINT_SCORE_SHARE) continue;
+    // used where the question is discussed, not only beside it
+    if (Math.max(...[...p.docs].map((d) => sourceShare[d] ?? 0)) < ON_QUESTION_SHARE) continue;
     points.push({
       topic,
       names: [p.stems, ...(expansion ? [tokenize(expansion)] : [])],

@@ -49,7 +49,9 @@ export function littleInLibrary(topic: string, found: number, yearsLimited: bool
   const why =
     found === 0
       ? `no passage was found for it${yearsLimited ? " in the chosen years" : ""}`
-      : `none of the ${found} ${found === 1 ? "passage" : "passages"} found for it mentions it`;
+      : found === 1
+        ? "the one passage found for it does not mention it"
+        : `none of the ${found} passages found for it mentions it`;
   return `_There is little in the library on ${escapeMarkdown(topicInSentence(topic))}: ${why}._`;
 }
 
