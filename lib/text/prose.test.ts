@@ -9,6 +9,7 @@ describe("notProse", () => {
       "Multi-head attention allows the model to jointly attend to information from different representation subspaces at different positions.",
       "Devlin et al. (2019) show that a bidirectional encoder pretrained on masked tokens transfers well to many tasks.",
       "LoRA freezes the pretrained weights and injects trainable rank decomposition matrices into each layer.",
+      "Tide-aware scheduling cut packet loss from thirty percent to four percent across three seasons.",
     ]) {
       expect(notProse(s), s).toBeNull();
     }

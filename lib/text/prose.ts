@@ -23,6 +23,18 @@ const AUXILIARY =
   /\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|must)\b/i;
 /** A lower-case word in a verb form (-ed, -es, -s after a subject, -ize): the "no verb" test's second chance. */
 const VERB_FORM = /\b[a-z]{3,}(?:ed|es|izes?|ises?|ates?|ows|ains|ers|ves)\b/;
+/** English irregular verbs (past and present forms), which carry no suffix: "scheduling cut packet loss". */
+const IRREGULAR_VERB = new RegExp(
+  `\\b(?:${(
+    "cut set put let hit run ran make made take took taken give gave given find found get got lead led keep kept " +
+      "hold held leave left meet met pay paid say said see saw seen send sent spend spent stand stood tell told think " +
+      "thought win won write wrote written grow grew grown fall fell fallen rise rose risen drive drove bring brought " +
+      "build built buy bought begin began begun become became come came go went gone know knew known lose lost mean " +
+      "meant read teach taught understand understood choose chose chosen split spread beat draw drew drawn break broke " +
+      "broken sit sat feel felt deal dealt seek sought catch caught fit shed shut quit bet cost hurt burst cast"
+  ).replace(/ /g, "|")})\\b`,
+  "i",
+);
 
 export type NotProse =
   | "too_short"
@@ -92,7 +104,7 @@ export function notProse(sentence: string): NotProse | null {
   if (longestLabelRun >= 5) return "label_run";
   if (longestCapsRun >= 6) return "capitalised_run";
 
-  if (!AUXILIARY.test(s) && !VERB_FORM.test(s)) return "no_verb";
+  if (!AUXILIARY.test(s) && !VERB_FORM.test(s) && !IRREGULAR_VERB.test(s)) return "no_verb";
   return null;
 }
 
