@@ -27,6 +27,16 @@ export async function register() {
     });
     if (interrupted > 0)
       console.log(`[lectern] ${interrupted} research run(s) left by a stopped server marked interrupted`);
+    if (handle.driver === "postgres") {
+      // other instances share this database: the runs of one that dies are ended by the survivors' sweeps
+      const { startLeaseSweeper } = await import("@/lib/research/recovery");
+      const env = getEnv();
+      startLeaseSweeper(
+        handle.db,
+        { runTimeoutMs: env.LECTERN_RESEARCH_TIMEOUT_MS, leaseMs: env.LECTERN_RUN_LEASE_MS },
+        (n) => console.log(`[lectern] ${n} research run(s) whose process stopped (lease expired) marked interrupted`),
+      );
+    }
   } catch (e) {
     // Keep serving: pages show the error, and the next request tries again (e.g. once PostgreSQL is back).
     console.error(`[lectern] database not available at start: ${(e as Error).message}`);

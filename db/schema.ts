@@ -317,6 +317,12 @@ export const researchRuns = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
+    /**
+     * While running: the process executing it (lib/research/lease.ts) and until when it vouches for it; it renews
+     * the lease as it goes. A running run whose lease has expired is dead, whichever instance sees it.
+     */
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
   },
   (t) => [
     index("research_runs_started_idx").on(t.startedAt),

@@ -23,6 +23,12 @@ const envSchema = z.object({
   /** A whole research run (all steps, all model calls) is stopped after this long. */
   LECTERN_RESEARCH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(180_000)),
   /**
+   * The lease of a running research run: its process renews it every third of this; any instance marks a running run
+   * whose lease has expired `interrupted` (checking every half of this), so a run a dead process left is seen as
+   * ended within 1.5 × this.
+   */
+  LECTERN_RUN_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).default(30_000)),
+  /**
    * Signs the session cookies. Unset: a random secret is made on first use and kept in the database (so every
    * instance on one PostgreSQL shares it); set it to rotate it (everyone signs in again).
    */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { researchCitations, researchRuns, researchSteps } from "@/db/schema";
 import type {
@@ -31,10 +31,14 @@ export async function insertRun(
     parentId?: string | null;
     /** The account that asked (null: the command line, or a library from before accounts). */
     ownerId?: string | null;
+    /** The process running it, and until when (lib/research/lease.ts). */
+    lease?: { owner: string; expiresAt: Date };
   },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(researchRuns).values({
+      leaseOwner: run.lease?.owner ?? null,
+      leaseExpiresAt: run.lease?.expiresAt ?? null,
       id: run.id,
       question: run.question,
       status: "running",
@@ -139,8 +143,29 @@ export async function finishRun(
 ): Promise<void> {
   await db
     .update(researchRuns)
-    .set({ status: fin.status, durationMs: fin.durationMs, error: fin.error ?? null, finishedAt: new Date() })
+    .set({
+      status: fin.status,
+      durationMs: fin.durationMs,
+      error: fin.error ?? null,
+      finishedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    })
     .where(eq(researchRuns.id, runId));
+}
+
+/** Extends the leases of `owner`'s running runs among `ids` to `expiresAt`. Returns how many were extended. */
+export async function renewLeases(
+  db: Database,
+  { owner, ids, expiresAt }: { owner: string; ids: string[]; expiresAt: Date },
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .update(researchRuns)
+    .set({ leaseExpiresAt: expiresAt })
+    .where(and(inArray(researchRuns.id, ids), eq(researchRuns.status, "running"), eq(researchRuns.leaseOwner, owner)))
+    .returning({ id: researchRuns.id });
+  return rows.length;
 }
 
 /**
@@ -150,13 +175,29 @@ export async function finishRun(
  */
 export async function markInterruptedRuns(
   db: Database,
-  { startedBefore, error }: { startedBefore: Date; error: ResearchError },
+  {
+    startedBefore,
+    leaseExpiredBefore,
+    error,
+  }: {
+    /** Runs without a lease (started before leases existed) that started before this. */
+    startedBefore: Date;
+    /** Runs whose lease expired before this (all of them: `startedBefore` decides for the lease-less only). */
+    leaseExpiredBefore?: Date;
+    error: ResearchError;
+  },
 ): Promise<number> {
   return db.transaction(async (tx) => {
+    const dead = leaseExpiredBefore
+      ? or(
+          and(isNull(researchRuns.leaseExpiresAt), lt(researchRuns.startedAt, startedBefore)),
+          lt(researchRuns.leaseExpiresAt, leaseExpiredBefore),
+        )
+      : lt(researchRuns.startedAt, startedBefore);
     const rows = await tx
       .update(researchRuns)
-      .set({ status: "interrupted", finishedAt: new Date(), error })
-      .where(and(eq(researchRuns.status, "running"), lt(researchRuns.startedAt, startedBefore)))
+      .set({ status: "interrupted", finishedAt: new Date(), error, leaseOwner: null, leaseExpiresAt: null })
+      .where(and(eq(researchRuns.status, "running"), dead))
       .returning({ id: researchRuns.id });
     const ids = rows.map((r) => r.id);
     if (ids.length > 0) {

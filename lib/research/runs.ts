@@ -10,7 +10,9 @@ import {
   saveRetrieved,
   saveStep,
 } from "@/db/queries/research";
+import { getEnv } from "@/lib/env";
 import type { ResearchDeps } from "./deps";
+import { holdLease, INSTANCE_ID, leaseUntil } from "./lease";
 import type { Runner } from "./lifecycle";
 import { runResearch } from "./orchestrator";
 import type { ResearchEvent, ResearchRunState, RetrievedRecord, RunOptions } from "./types";
@@ -50,8 +52,9 @@ export function newRunId(): string {
 function persister(
   db: Database,
   onError: (e: unknown) => void,
-  meta: { options?: RunOptions; parentId?: string | null; ownerId?: string | null },
+  meta: { options?: RunOptions; parentId?: string | null; ownerId?: string | null; leaseMs: number },
 ) {
+  let release: (() => void) | null = null;
   let chain: Promise<void> = Promise.resolve();
   let runId = "";
   return {
@@ -71,7 +74,9 @@ function persister(
                 options: meta.options,
                 parentId: meta.parentId,
                 ownerId: meta.ownerId,
+                lease: { owner: INSTANCE_ID, expiresAt: leaseUntil(meta.leaseMs) },
               });
+              release = holdLease(db, runId, meta.leaseMs);
               break;
             case "step":
               await saveStep(db, runId, event.step);
@@ -88,6 +93,8 @@ function persister(
             case "run_finished":
               await saveRetrieved(db, runId, extra.retrieved());
               await finishRun(db, runId, { status: event.status, durationMs: event.durationMs, error: event.error });
+              release?.();
+              release = null;
               break;
             case "answer_delta":
               break; // the whole answer is saved with the `answer` event
@@ -97,7 +104,12 @@ function persister(
         }
       });
     },
-    flushed: () => chain,
+    flushed: () =>
+      chain.then(() => {
+        // a run whose `run_finished` could not be saved stops renewing its lease too: the sweep will end it
+        release?.();
+        release = null;
+      }),
   };
 }
 
@@ -122,6 +134,7 @@ export function startRun(
     options,
     parentId,
     ownerId,
+    leaseMs = getEnv().LECTERN_RUN_LEASE_MS,
   }: {
     signal?: AbortSignal;
     onPersistError?: (e: unknown) => void;
@@ -132,6 +145,8 @@ export function startRun(
     parentId?: string | null;
     /** Its author's account (null: the command line). */
     ownerId?: string | null;
+    /** The run's lease (lib/research/lease.ts); LECTERN_RUN_LEASE_MS by default. */
+    leaseMs?: number;
   } = {},
 ): StartedRun {
   const id = newRunId();
@@ -153,6 +168,7 @@ export function startRun(
     options,
     parentId,
     ownerId,
+    leaseMs,
   });
   let retrieved: RetrievedRecord[] = [];
   const emit = (event: ResearchEvent) => {
