@@ -99,7 +99,7 @@ export interface PickedSentence {
 }
 
 /** Passages of the retrieval's top ranks that each get a sentence in the answer when one bears on the question. */
-const TOP_PASSAGES = 5;
+const TOP_PASSAGES = 8;
 
 interface Candidate extends PickedSentence {
   rank: number;
@@ -191,7 +191,7 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * near-duplicates merged (the better one kept, the other's passage cited beside it).
  */
 export function pickSentences(question: string, evidence: EvidencePassage[], opts: ComposeOptions): PickedSentence[] {
-  const { intent, keywords, maxSentences = 8, perPaper = 3, exclude = [], context = "" } = opts;
+  const { intent, keywords, maxSentences = 10, perPaper = 4, exclude = [], context = "" } = opts;
   const focus = questionTerms(question, keywords);
   const around = questionTerms(context).filter((t) => !focus.includes(t));
   const wanted = [...focus, ...around];
