@@ -93,6 +93,7 @@ function CopyLinkButton({ runId }: { runId: string }) {
 const errorTitles: Record<ResearchErrorCode, string> = {
   no_papers: "No relevant papers",
   no_content: "No detailed content",
+  no_answer: "The library does not answer this",
   synthesis_failed: "The answer could not be written",
   citation_warning: "Citation problems",
   timeout: "The research took too long",
@@ -105,6 +106,7 @@ const errorTitles: Record<ResearchErrorCode, string> = {
 const defaultHints: Partial<Record<ResearchErrorCode, string>> = {
   no_papers: "Try other words for the same topic, or add papers about it to the library.",
   no_content: "Rebuild the index (npm run cli -- reembed), or upload the papers again.",
+  no_answer: "Add papers about it to the library, or ask about what the library holds.",
   timeout: "Ask again, perhaps with a narrower question.",
   synthesis_failed: "Ask again; if it keeps failing, check the model server.",
 };
@@ -168,7 +170,7 @@ function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: ((q:
               <RotateCcwIcon />
               Try again
             </Button>
-            {code === "no_papers" && (
+            {(code === "no_papers" || code === "no_answer") && (
               <Button asChild variant="ghost" size="sm">
                 <Link href="/">Go to the library</Link>
               </Button>

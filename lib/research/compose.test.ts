@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { citedClaims, dropClaims, type EvidencePassage, verifyCitations } from "./citations";
-import { namedTerms, pickSentences, questionKind, questionParts, synthesizeExtractive } from "./compose";
+import {
+  absentSubjects,
+  namedTerms,
+  pickSentences,
+  questionKind,
+  questionParts,
+  synthesizeExtractive,
+} from "./compose";
 import { lexicalRelevance } from "./relevance";
 
 function passage(paperId: string, page: number, text: string, title = `Paper ${paperId}`): EvidencePassage {
@@ -126,6 +133,22 @@ describe("synthesizeExtractive", () => {
     });
     expect(picked).toHaveLength(1);
     expect(picked[0]?.alsoIn?.map((p) => p.paperId)).toEqual(["B"]);
+  });
+});
+
+describe("absentSubjects", () => {
+  it("declines a question whose specific subjects and topic are both absent from the passages", () => {
+    const q = "How does a graph network trained on ERA5 reanalysis compare with ECMWF forecasts of the weather?";
+    expect(absentSubjects(q, [ATTENTION, FRONT])).toEqual(["ERA5", "ECMWF"]);
+  });
+
+  it("answers when one subject is there, or when only a named benchmark is missing from an on-topic library", () => {
+    expect(absentSubjects("Does multi-head attention in BERT use the softmax function?", [ATTENTION])).toBeNull();
+    // on topic (scaling, dot products, softmax, gradients): the missing benchmark name alone does not decline it
+    const onTopic = "Why are the dot products scaled before the softmax on WMT14?";
+    expect(absentSubjects(onTopic, [ATTENTION])).toBeNull();
+    // compounds name their capitalised half only: "LLM-written" is about "LLM"
+    expect(namedTerms("Do LLM-written critiques help GPT-3?")).toEqual(["LLM", "GPT-3"]);
   });
 });
 

@@ -313,7 +313,13 @@ export function namedTerms(question: string): string[] {
   for (const m of question.matchAll(/["“]([^"”]{2,80})["”]/g)) out.push(m[1] as string);
   const words = [...question.normalize("NFKC").matchAll(/[\p{L}\p{N}][\p{L}\p{N}\-.]*[\p{L}\p{N}]/gu)];
   words.forEach((m, i) => {
-    const w = (m[0] as string).replace(/'s$/, "");
+    // a compound's lower-case half is not part of the name ("LLM-written" names "LLM"; "GPT-3", "RAG-Token" stay)
+    const w = (m[0] as string)
+      .replace(/'s$/, "")
+      .split("-")
+      .filter((part, _, all) => all.length === 1 || !/^\p{Ll}+$/u.test(part))
+      .join("-");
+    if (!w) return;
     const named = /\p{Lu}.*\p{Lu}|\p{L}.*\d|\d.*\p{L}/u.test(w) || (i > 0 && /^\p{Lu}\p{Ll}/u.test(w));
     if (named && !out.includes(w)) out.push(w);
   });
@@ -341,6 +347,29 @@ export function termCoverage(
   const missing = named.filter((k) => tokenize(k).length > 0 && !mentioned(k));
   return { found, missing };
 }
+
+/**
+ * What the question is specifically about that the evidence never mentions — its quoted phrases and its names written
+ * with capitals inside or digits ("ERA5", "ECMWF", "GPT-3"; a plain capitalised word such as an author's name does not
+ * count) — when the evidence mentions none of them; else null. A question whose every specific subject is absent from
+ * the passages found for it is not answered by them, however many of its common words they share.
+ */
+export function absentSubjects(question: string, evidence: EvidencePassage[]): string[] | null {
+  const specific = namedTerms(question).filter((t) => /\p{Lu}.*\p{Lu}|\d/u.test(t) || /\s/.test(t));
+  if (specific.length === 0) return null;
+  const { missing } = termCoverage(question, [], evidence);
+  if (!specific.every((t) => missing.includes(t))) return null;
+  // …and the passages are about something else: much of the question's other vocabulary is not in them either (a
+  // question on the library's topic whose one named benchmark was not found still gets the answer it can have)
+  const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
+  const named = new Set(specific.flatMap((t) => tokenize(t)));
+  const terms = questionTerms(question).filter((t) => !named.has(t));
+  const covered = terms.filter((t) => text.has(t)).length / Math.max(1, terms.length);
+  return covered < ABSENT_TOPIC_COVERAGE ? specific : null;
+}
+
+/** Below this share of the question's other key terms in the passages, an absent subject means an absent topic. */
+const ABSENT_TOPIC_COVERAGE = 0.7;
 
 /** Two picks that quote a sentence in common. */
 function overlaps(a: PickedSentence, b: PickedSentence): boolean {

@@ -108,6 +108,7 @@ describe("declinedRun", () => {
   it("declines without a cited answer", () => {
     expect(declinedRun({ status: "failed", errorCode: "no_papers", citations: 0 })).toBe("no_sources");
     expect(declinedRun({ status: "failed", errorCode: "no_content", citations: 0 })).toBe("no_sources");
+    expect(declinedRun({ status: "failed", errorCode: "no_answer", citations: 0 })).toBe("no_sources");
     expect(declinedRun({ status: "completed", citations: 0 })).toBe("no_citations");
     expect(declinedRun({ status: "completed", citations: 2, declined: true })).toBe("marked");
   });

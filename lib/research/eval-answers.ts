@@ -132,8 +132,8 @@ export function evidenceInAnswer(
   return best;
 }
 
-/** Run outcomes that decline a question: no papers or no passages found. */
-export const DECLINING_ERRORS = ["no_papers", "no_content"] as const;
+/** Run outcomes that decline a question: no papers or no passages found, or passages that never mention its subject. */
+export const DECLINING_ERRORS = ["no_papers", "no_content", "no_answer"] as const;
 
 export interface RunOutcome {
   status: string;

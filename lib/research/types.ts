@@ -167,6 +167,8 @@ export type StepPatch<S extends ResearchStep> = Partial<Omit<S, "id" | "type" | 
 export type ResearchErrorCode =
   | "no_papers"
   | "no_content"
+  /** The passages found never mention what the question is specifically about (lib/research/compose.ts). */
+  | "no_answer"
   | "synthesis_failed"
   | "citation_warning"
   | "timeout"

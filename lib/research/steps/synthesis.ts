@@ -1,5 +1,6 @@
 import type { QueryAnalysis } from "../analysis";
 import type { EvidencePassage } from "../citations";
+import { absentSubjects } from "../compose";
 import { modelIdOf } from "../deps";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { errorMessage } from "../step-kit";
@@ -19,6 +20,15 @@ export interface SynthesisInput {
 export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, string> = {
   card: () => pendingCard<StepOf<"synthesis">>({ id: "synthesis", type: "synthesis", title: "Writing the answer" }),
   async run(ctx, { evidence, analysis }) {
+    const absent = absentSubjects(ctx.question, evidence);
+    if (absent) {
+      const names = absent.map((t) => `“${t}”`);
+      throw new StepError({
+        code: "no_answer",
+        message: `The library does not answer this: none of the passages found for the question mentions ${names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0]}.`,
+        hint: "Add papers about it to the library, or ask about what the library holds.",
+      });
+    }
     const offline = () => synthesizeExtractive(ctx.question, evidence, analysis);
     const { llm } = ctx;
     if (llm) {
