@@ -15,6 +15,7 @@ import { runReembed } from "./commands/reembed";
 import { runResearchCommand } from "./commands/research";
 import { runSearch } from "./commands/search";
 import { runStats } from "./commands/stats";
+import { runSweep } from "./commands/sweep";
 import { runUser } from "./commands/user";
 import { type CliIo, info, printJson, withOutput } from "./output";
 
@@ -35,6 +36,8 @@ commands:
   research --outline file.json   a sectioned review over an (edited) outline
   export <run_id>                a saved run as --format md (answer + references) or bibtex (cited papers)
   reembed                        re-embed the whole library with the configured embedder
+  sweep                          remove stored PDFs no paper names (a failed or killed ingest's), once older than
+                                 --grace-minutes N (60); from the data directory or LECTERN_STORAGE_URL's store
   migrate                        apply database migrations (also done automatically)
   user add <email>               an account: --name "…" --role owner|member|viewer, and --password P or --invite (a
                                  one-time link); no password given: one is generated and printed once
@@ -88,6 +91,7 @@ async function runCommand(argv: string[]): Promise<number> {
     "export",
     "user",
     "audit",
+    "sweep",
   ];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
@@ -126,6 +130,8 @@ async function runCommand(argv: string[]): Promise<number> {
         return await runUser(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "audit":
         return await runAudit(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "sweep":
+        return await runSweep(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "migrate":
         if (json) printJson({ ok: true, database: handle.location });
         else info(`Migrations applied (${handle.driver}: ${handle.location}).`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { configurationError, databaseConfigOf, databaseEnvShape, emptyToUndefined } from "@/db/config";
+import { type StorageSettings, storageSettingsOf } from "@/lib/storage/settings";
 
 /**
  * Configuration, validated once. Everything reads settings through `getEnv()`; nothing else touches process.env —
@@ -37,9 +38,27 @@ const envSchema = z.object({
   LECTERN_PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   /** The server runs one offline question at start so the first user's is not slowed by cold caches; "0" skips it. */
   LECTERN_WARMUP: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("1")),
+  /**
+   * Where stored PDFs go: unset, `<LECTERN_DATA_DIR>/pdfs`; `s3://bucket/prefix`, an S3-compatible store reached with
+   * the AWS variables below — checked only then, by storageSettingsOf (lib/storage/settings.ts).
+   */
+  LECTERN_STORAGE_URL: z.preprocess(emptyToUndefined, z.string().optional()),
+  AWS_ENDPOINT_URL: z.preprocess(emptyToUndefined, z.string().optional()),
+  AWS_REGION: z.preprocess(emptyToUndefined, z.string().optional()),
+  AWS_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  AWS_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  AWS_SESSION_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Path-style S3 addresses (`endpoint/bucket/key`): "1" by default with AWS_ENDPOINT_URL, "0" without. */
+  LECTERN_S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).optional()),
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; maxUploadBytes: number; llmConfigured: boolean };
+export type Env = z.infer<typeof envSchema> & {
+  dataDir: string;
+  maxUploadBytes: number;
+  llmConfigured: boolean;
+  /** Where stored PDFs live (lib/storage). */
+  storage: StorageSettings;
+};
 
 let cached: Env | undefined;
 
@@ -48,12 +67,15 @@ export function getEnv(): Env {
   const parsed = envSchema.safeParse(process.env);
   if (!parsed.success) throw configurationError(parsed.error.issues);
   const e = parsed.data;
+  const storage = storageSettingsOf(e);
+  if (!storage.ok) throw configurationError(storage.issues.map((i) => ({ path: [i.key], message: i.message })));
   cached = {
     ...e,
     dataDir: databaseConfigOf(e).dataDir,
     maxUploadBytes: Math.round(e.LECTERN_MAX_UPLOAD_MB * 1024 * 1024),
     // OPENAI_BASE_URL alone is enough for local servers (Ollama, vLLM) that need no key.
     llmConfigured: Boolean(e.OPENAI_API_KEY || e.OPENAI_BASE_URL),
+    storage: storage.value,
   };
   return cached;
 }

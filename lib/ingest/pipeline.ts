@@ -15,6 +15,7 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { asDatabaseUnavailable, briefError, isLecternError, LecternError } from "@/lib/errors";
 import { type EditableField, editableFields } from "@/lib/library/metadata";
+import { getPdfStorage, type PdfStorage, pdfKey } from "@/lib/storage";
 import { annotateChunks } from "./annotate";
 import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
@@ -22,14 +23,16 @@ import { type ExtractOptions, extractPdf } from "./extract";
 import { extractMetadata, paperIdFor } from "./metadata";
 import type { IngestFileResult, IngestInput, IngestProgressEvent, IngestStage } from "./progress";
 import { savePaperContent } from "./save";
-import { removeStoredPdf, storePdf } from "./storage";
 import { chunkSummary, summarizeExtractive, summarizeWithLlm } from "./summarize";
 import type { ExtractedPdf, PaperSummary } from "./types";
 import { assertTextLayer, checkUploadSize, validatePdfBytes } from "./validate";
 
 export interface IngestContext {
   db: Database;
+  /** The data directory (uploads are spooled under it). */
   dataDir: string;
+  /** Where the PDFs are stored: by default the configured store (the local one under `dataDir`, or S3). */
+  storage: PdfStorage;
   maxUploadBytes: number;
   embedder: EmbeddingProvider;
   /** null = offline: extractive summaries. */
@@ -46,9 +49,11 @@ export function createIngestContext(
   overrides: Partial<IngestContext> = {},
 ): IngestContext {
   const env = getEnv();
+  const dataDir = overrides.dataDir ?? env.dataDir;
   return {
     db: handle.db,
-    dataDir: env.dataDir,
+    dataDir,
+    storage: getPdfStorage(env, dataDir),
     maxUploadBytes: env.maxUploadBytes,
     embedder: getEmbeddingProvider(env),
     chatModel: getChatModel(env),
@@ -246,7 +251,10 @@ async function ingestPrepared(
   stage("saving");
   signal?.throwIfAborted();
   const previous = await getPaper(ctx.db, { id: paperId });
-  const filePath = await storePdf(ctx.dataDir, docId, bytes);
+  // the object first, then the row: a paper row never names a PDF that is not stored (a crash between the two leaves
+  // an object no row names, which the sweep removes: lib/storage/sweep.ts)
+  const filePath = pdfKey(docId);
+  await ctx.storage.put(filePath, bytes);
   let saved: { title: string };
   try {
     saved = await savePaperContent(
@@ -297,12 +305,12 @@ async function ingestPrepared(
   } catch (e) {
     // nothing was written; drop the stored file unless another paper already used these bytes
     if ((await countPapersUsingFile(ctx.db, { filePath }).catch(() => 1)) === 0) {
-      await removeStoredPdf(ctx.dataDir, filePath).catch(() => {});
+      await ctx.storage.delete(filePath).catch(() => {});
     }
     throw wrapDatabaseError(e);
   }
   if (previous && previous.filePath !== filePath) {
-    await removeStoredPdf(ctx.dataDir, previous.filePath).catch(() => {});
+    await ctx.storage.delete(previous.filePath).catch(() => {});
   }
   return {
     file: input.name,

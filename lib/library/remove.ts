@@ -2,8 +2,9 @@ import type { Database } from "@/db";
 import { deletePaper } from "@/db/queries/papers";
 import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { getEnv } from "@/lib/env";
 import { briefError } from "@/lib/errors";
-import { removeStoredPdf } from "@/lib/ingest/storage";
+import { getPdfStorage, type PdfStorage } from "@/lib/storage";
 
 export interface Removal {
   /**
@@ -18,17 +19,20 @@ export interface Removal {
 
 /**
  * Deletes a paper (pages, chunks and summary cascade), then its stored PDF, then starts the library step. Null when
- * there was no such paper. `embedder`: the configured one (null when it could not be made: hubness only).
+ * there was no such paper. `embedder`: the configured one (null when it could not be made: hubness only). `storage`:
+ * where the PDF is; by default the configured store (the local one under `dataDir`). A PDF left behind when its
+ * removal fails is an orphan the sweep removes (lib/storage/sweep.ts).
  */
 export async function removePaper(
-  ctx: { db: Database; dataDir: string; embedder: EmbeddingProvider | null },
+  ctx: { db: Database; dataDir: string; embedder: EmbeddingProvider | null; storage?: PdfStorage },
   id: string,
 ): Promise<Removal | null> {
   const deleted = await deletePaper(ctx.db, { id });
   if (!deleted) return null;
-  await removeStoredPdf(ctx.dataDir, deleted.filePath).catch((e) =>
-    console.warn(`[library] could not remove ${deleted.filePath}: ${(e as Error).message}`),
-  );
+  const storage = ctx.storage ?? getPdfStorage(getEnv(), ctx.dataDir);
+  await storage
+    .delete(deleted.filePath)
+    .catch((e) => console.warn(`[library] could not remove ${deleted.filePath}: ${(e as Error).message}`));
   const vectors = refreshLibraryVectors(ctx.db, ctx.embedder).catch((e) => {
     console.error(`[library] the library's vectors were not updated after deleting ${id}: ${briefError(e)}`);
     return null;

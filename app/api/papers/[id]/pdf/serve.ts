@@ -1,37 +1,39 @@
-import fs from "node:fs";
-import { Readable } from "node:stream";
 import { getDb } from "@/db";
 import { getPaper } from "@/db/queries/papers";
-import { getEnv } from "@/lib/env";
 import { isLecternError, userMessage } from "@/lib/errors";
-import { resolveStoredPath } from "@/lib/ingest/storage";
+import { getPdfStorage, type PdfStorage } from "@/lib/storage";
 import { parseRange } from "./range";
 
 /**
  * Serving a paper's stored PDF, with byte ranges (pdf.js reads a large file a range at a time): the library's route
  * (`/api/papers/<id>/pdf`) and a share link's (`/s/<token>/papers/<id>/pdf`) decide who may read which paper, then
- * hand the paper id here.
+ * hand the paper id here. The bytes come from the configured PDF store (the data directory, or S3), a range at a time.
  */
 
 export interface StoredPdf {
   id: string;
-  file: string;
+  /** The object's key in `storage` (the paper's `file_path`). */
+  key: string;
   size: number;
+  storage: PdfStorage;
 }
 
 export function textResponse(status: number, message: string, headers?: HeadersInit): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
 }
 
-/** The stored file of a paper, found by id only: the path comes from the database, never from the request. */
-export async function locatePaperPdf(paperId: string): Promise<StoredPdf | Response> {
+/**
+ * The stored PDF of a paper, found by id only: the key comes from the database, never from the request. `storage`:
+ * the configured store unless given (tests).
+ */
+export async function locatePaperPdf(paperId: string, given?: PdfStorage): Promise<StoredPdf | Response> {
   try {
+    const storage = given ?? getPdfStorage();
     const paper = await getPaper(await getDb(), { id: paperId });
     if (!paper) return textResponse(404, "No such paper.");
-    const file = resolveStoredPath(getEnv().dataDir, paper.filePath);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat?.isFile()) return textResponse(404, "The paper's PDF file is missing from the data directory.");
-    return { id: paper.id, file, size: stat.size };
+    const stored = await storage.head(paper.filePath);
+    if (!stored) return textResponse(404, "The paper's PDF is missing from the PDF store.");
+    return { id: paper.id, key: paper.filePath, size: stored.size, storage };
   } catch (e) {
     if (!isLecternError(e)) console.error("[pdf]", e);
     return textResponse(isLecternError(e) ? e.status : 500, userMessage(e));
@@ -51,8 +53,8 @@ function baseHeaders(id: string): Record<string, string> {
 }
 
 /** The PDF (GET) or its headers (HEAD): 200 whole, 206 for a satisfiable `Range`, 416 otherwise (RFC 9110 §14). */
-export function pdfResponse(request: Request, pdf: StoredPdf, withBody: boolean): Response {
-  const { id, file, size } = pdf;
+export async function pdfResponse(request: Request, pdf: StoredPdf, withBody: boolean): Promise<Response> {
+  const { id, key, size, storage } = pdf;
   const headers = baseHeaders(id);
   const range = parseRange(request.headers.get("range"), size);
 
@@ -71,9 +73,13 @@ export function pdfResponse(request: Request, pdf: StoredPdf, withBody: boolean)
 
   if (!withBody || length === 0) return new Response(null, { status, headers });
 
-  const nodeStream = fs.createReadStream(file, { start, end });
-  // Stop reading when the client goes away (pdf.js cancels range requests it no longer needs).
-  request.signal.addEventListener("abort", () => nodeStream.destroy(), { once: true });
-  const body = Readable.toWeb(nodeStream) as ReadableStream<Uint8Array>;
-  return new Response(body, { status, headers });
+  try {
+    // the signal stops the read when the client goes away (pdf.js cancels range requests it no longer needs)
+    const body = await storage.read(key, { range: { start, end }, signal: request.signal });
+    return new Response(body, { status, headers });
+  } catch (e) {
+    // removed since it was looked up, or the store failed: an answer, not a broken stream
+    if (!isLecternError(e)) console.error("[pdf]", e);
+    return textResponse(isLecternError(e) ? e.status : 500, userMessage(e));
+  }
 }

@@ -38,7 +38,7 @@ async function serve(request: Request, ctx: Context, withBody: boolean): Promise
       return withShareHeaders(textResponse(404, "Not found."));
     }
     const found = await locatePaperPdf(paperId.data);
-    return withShareHeaders(found instanceof Response ? found : pdfResponse(request, found, withBody));
+    return withShareHeaders(found instanceof Response ? found : await pdfResponse(request, found, withBody));
   } catch (e) {
     if (!isLecternError(e)) console.error("[share pdf]", e);
     return withShareHeaders(textResponse(isLecternError(e) ? e.status : 500, userMessage(e)));

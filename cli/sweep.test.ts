@@ -1,0 +1,137 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db";
+import { papers } from "@/db/schema";
+import { createServerDatabase } from "@/db/testing";
+import { resetEnvForTests } from "@/lib/env";
+import { run } from "./index";
+
+/**
+ * `npm run cli -- sweep` over a fresh library (a PGlite directory, or a new database on DATABASE_URL's server) with
+ * the local store: an old orphan removed, the referenced PDF and a young orphan kept, in JSON and in text.
+ */
+
+const SERVER = process.env.DATABASE_URL;
+const HOUR = 60 * 60 * 1000;
+let dir = "";
+let dataDir = "";
+let savedEnv: Record<string, string | undefined> | undefined;
+let drop: (() => Promise<void>) | undefined;
+
+const key = (n: number) => `pdfs/${n.toString(16).padStart(64, "0")}.pdf`;
+
+function replaceEnv(vars: Record<string, string | undefined>): void {
+  for (const k of Object.keys(process.env)) if (!(k in vars)) delete process.env[k];
+  for (const [k, v] of Object.entries(vars)) if (v !== undefined) process.env[k] = v;
+  resetEnvForTests();
+}
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+async function storeFile(k: string, ageMs: number): Promise<void> {
+  const file = path.join(dataDir, k);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, `%PDF-1.4 ${k}`);
+  const when = new Date(Date.now() - ageMs);
+  await fs.utimes(file, when, when);
+}
+
+const exists = (k: string) =>
+  fs.access(path.join(dataDir, k)).then(
+    () => true,
+    () => false,
+  );
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-sweep-"));
+  dataDir = path.join(dir, "data");
+  const rest = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|DATABASE_URL$)/.test(k)),
+  );
+  const env: Record<string, string | undefined> = { ...rest, LECTERN_DATA_DIR: dataDir, NO_COLOR: "1" };
+  if (SERVER) {
+    const db = await createServerDatabase(SERVER);
+    env.DATABASE_URL = db.url;
+    drop = db.drop;
+  }
+  savedEnv = { ...process.env };
+  replaceEnv(env);
+  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir, role: "cli sweep test" });
+  try {
+    await handle.db.insert(papers).values({
+      id: "2401.00001",
+      docId: "1".padStart(64, "0"),
+      title: "A stored paper",
+      filePath: key(1),
+      fileName: "a.pdf",
+      fileSize: 10,
+      pageCount: 1,
+      status: "ready",
+    });
+  } finally {
+    await handle.close();
+  }
+  await storeFile(key(1), 5 * HOUR); // referenced
+  await storeFile(key(2), 3 * HOUR); // orphan, old
+  await storeFile(key(3), 0); // orphan, young
+}, 300_000);
+
+afterAll(async () => {
+  if (savedEnv) replaceEnv(savedEnv);
+  try {
+    await drop?.();
+  } finally {
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+describe("npm run cli -- sweep", () => {
+  it("refuses a grace period that is not a whole number of minutes", async () => {
+    for (const bad of ["soon", "-5", "1.5", "99999999"]) {
+      const res = await cli("sweep", "--grace-minutes", bad, "--json");
+      expect(res.code, bad).toBe(1);
+      const { error } = JSON.parse(res.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe("bad_request:input");
+      expect(error.message).toContain("--grace-minutes is a whole number from 0 to 10080");
+    }
+    expect(await exists(key(2))).toBe(true);
+  });
+
+  it("removes the orphan older than the grace period and reports it as JSON; keeps the rest", async () => {
+    const res = await cli("sweep", "--grace-minutes", "120", "--json");
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout) as {
+      location: string;
+      graceMinutes: number;
+      checked: number;
+      referenced: number;
+      fresh: number;
+      removed: { key: string; size: number; lastModified: string }[];
+    };
+    expect(out).toMatchObject({ location: dataDir, graceMinutes: 120, checked: 3, referenced: 1, fresh: 1 });
+    expect(out.removed.map((o) => o.key)).toEqual([key(2)]);
+    expect(out.removed[0]?.size).toBe(`%PDF-1.4 ${key(2)}`.length);
+    expect(await exists(key(2))).toBe(false);
+    expect(await exists(key(1))).toBe(true);
+    expect(await exists(key(3))).toBe(true);
+  });
+
+  it("in text: a line per removed object on stdout, the summary on stderr; the default grace is an hour", async () => {
+    await storeFile(key(4), 2 * HOUR);
+    const res = await cli("sweep");
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(new RegExp(`^removed {2}${key(4)} {2}\\d+ B {2}\\d{4}-\\d\\d-\\d\\dT`));
+    expect(res.stdout.trim().split("\n")).toHaveLength(1);
+    expect(res.stderr).toContain(
+      `${dataDir}: 3 stored PDFs, 1 named by a paper, 1 orphans removed, 1 orphans younger than 60 min kept.`,
+    );
+    expect(await exists(key(3))).toBe(true);
+  });
+});
