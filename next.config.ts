@@ -24,6 +24,9 @@ const nextConfig: NextConfig = {
   // Next buffers an action's whole body before the action runs, so its limit stays Next's default.
   experimental: {
     serverActions: { bodySizeLimit: "1mb" },
+    // A build in a fresh CI checkout has no cache to reuse, and writing one costs it 10–20 s on 2 cores
+    // (scripts/e2e-server.sh sets this in CI only: local rebuilds keep their cache).
+    ...(process.env.LECTERN_BUILD_NO_CACHE === "1" ? { turbopackFileSystemCacheForBuild: false } : {}),
   },
   // The headers that need no nonce, on every response (pages, route handlers, static files). The CSP, with its
   // per-request nonce, and the Referrer-Policy (no-referrer on share pages) come from proxy.ts, for pages.

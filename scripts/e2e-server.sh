@@ -49,7 +49,8 @@ export DATABASE_URL="${DATABASE_URL:-}"
 
 if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
   echo "[e2e-server] next build (types were checked by \`npm run typecheck\`)" >&2
-  LECTERN_BUILD_SKIP_TYPECHECK=1 npx next build
+  # (in CI the checkout is fresh: no build cache to reuse, none worth writing)
+  LECTERN_BUILD_SKIP_TYPECHECK=1 LECTERN_BUILD_NO_CACHE="$([ -n "${CI:-}" ] && echo 1 || echo 0)" npx next build
 elif [ ! -f .next/BUILD_ID ]; then
   echo "e2e-server.sh: E2E_SKIP_BUILD=1 but there is no build in .next (run \`npx next build\` first)" >&2
   exit 1
