@@ -72,6 +72,12 @@ export function dropClaims(markdown: string, drop: (claim: string) => boolean): 
   for (const rawLine of markdown.split("\n")) {
     const prefix = /^\s*(?:(?:[-*+]|\d+\.)\s+|>\s?)?/.exec(rawLine)?.[0] ?? "";
     const body = rawLine.slice(prefix.length);
+    // a table row goes whole when a claim in it goes (cutting a cell would break the table)
+    if (/^\s*\|/.test(rawLine)) {
+      const claims = splitSentences(body).map((s) => claimOf(body.slice(s.start, s.end)));
+      if (!claims.some((c) => c.length > 0 && drop(c))) lines.push(rawLine);
+      continue;
+    }
     if (/^\s*#/.test(body) || body.trim() === "") {
       lines.push(rawLine);
       continue;

@@ -179,6 +179,12 @@ describe("relevance", () => {
     ].join("\n");
     const out = dropClaims(md, (claim) => /cinema|booth/.test(claim));
     expect(out).toBe("## Answer\n\nDebate improves factuality. [A, page 1]");
+    // a table keeps its shape: the row with the claim goes whole
+    const table =
+      "| Method | Finding |\n|---|---|\n| A | Debate helps. [A, page 1] |\n| B | The booth is red. [B, page 3] |";
+    expect(dropClaims(table, (claim) => /booth/.test(claim))).toBe(
+      "| Method | Finding |\n|---|---|\n| A | Debate helps. [A, page 1] |",
+    );
     expect(citedClaims(out).map((c) => c.claim)).toEqual(["Debate improves factuality."]);
   });
 });

@@ -316,6 +316,24 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     expect(verification?.reasoning).toContain("1 off-topic sentence was dropped");
   });
 
+  it("ends with no_answer when the judge finds every cited sentence off the question", async () => {
+    const model = mockModel({
+      reply: (prompt, kind) => {
+        const [first] = sourcesInPrompt(prompt);
+        if (kind === "stream") return `## Answer\n\nThe weather in Paris is mild. ${first?.citation}`;
+        if (prompt.includes("CLAIM:")) {
+          return '{"verdicts": [{"i": 1, "supported": false, "relevance": "off_topic", "relevance_reason": "weather"}]}';
+        }
+        if (prompt.includes("Passages:")) return '{"scores": [{"i": 1, "score": 9, "reason": "on the point"}]}';
+        return '{"intent": "technical", "confidence": 0.9, "keywords": ["dot products", "square root"]}';
+      },
+    });
+    const { state } = await run(QUESTION, { chatModel: model });
+    expect(state.status).toBe("failed");
+    expect(state.error).toMatchObject({ code: "no_answer" });
+    expect(state.error?.message).toContain("was off the question");
+  });
+
   it("falls back to the offline path when every model call fails", async () => {
     const failing = mockModel({
       reply: () => {

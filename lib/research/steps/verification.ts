@@ -7,7 +7,7 @@ import {
   parseCitations,
   verifyCitations,
 } from "../citations";
-import { pendingCard, type StepDefinition } from "../lifecycle";
+import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { lexicalRelevance, type RelevanceTopic } from "../relevance";
 import { errorMessage } from "../step-kit";
 import type { Citation, StepOf } from "../types";
@@ -73,6 +73,14 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
     for (const c of checked) claims.set(c.claim, (claims.get(c.claim) ?? true) && c.relevance === "off_topic");
     const offTopic = new Set([...claims].filter(([, off]) => off).map(([claim]) => claim));
     const kept = offTopic.size > 0 ? dropClaims(body, (claim) => offTopic.has(claim)) : body;
+    if (offTopic.size > 0 && citedClaims(kept).every((c) => c.citations.length === 0)) {
+      // nothing cited is left: the passages found do not answer the question
+      throw new StepError({
+        code: "no_answer",
+        message: `The library does not answer this: every cited sentence the answer had (${offTopic.size}) was off the question.`,
+        hint: "Add papers about it to the library, or ask about what the library holds.",
+      });
+    }
     const citations = checked.filter((c) => !offTopic.has(c.claim)).map((c, i) => ({ ...c, index: i + 1 }));
     const supported = citations.filter((c) => c.supported).length;
     const unsupported = citations.length - supported;
