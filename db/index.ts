@@ -25,8 +25,15 @@ export interface DbHandle {
   driver: Driver;
   /** Human-readable location: the data directory or the server (password masked). */
   location: string;
+  /**
+   * Calls `onPayload` with the payload of each `NOTIFY` on `channel` (a plain identifier) until the returned stop is
+   * called. On PostgreSQL one connection of its own (outside the pool) carries every channel of this handle.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export interface OpenOptions {
   /** PostgreSQL URL; when absent, embedded PGlite is used. */
@@ -121,6 +128,13 @@ async function openPglite(dataDir: string | null, role: string, loadDataDir?: Bl
       db,
       driver: "pglite",
       location: pgDir ?? "memory",
+      async listen(channel, onPayload) {
+        if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+        const stop = await client.listen(channel, onPayload);
+        return async () => {
+          await stop();
+        };
+      },
       async close() {
         await client.close();
         release();
@@ -151,7 +165,53 @@ async function openPostgres(url: string): Promise<DbHandle> {
     );
   }
   const db = drizzle({ client: pool, schema }) as unknown as Database;
-  return { db, driver: "postgres", location: maskUrl(url), close: () => pool.end() };
+  // LISTEN holds its connection for as long as it listens: one connection of its own, opened on first use, carries
+  // every channel (a follower per pooled connection would drain the pool)
+  const subscribers = new Map<string, Set<(payload: string) => void>>();
+  let listener: Promise<import("pg").Client> | null = null;
+  const connectListener = () => {
+    listener ??= (async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+      client.on("notification", (msg) => {
+        for (const cb of subscribers.get(msg.channel) ?? []) cb(msg.payload ?? "");
+      });
+      client.on("error", (err) => {
+        console.error("[db] listening connection lost:", err.message);
+        listener = null; // the next listen() connects again; followers also poll
+      });
+      await client.connect();
+      return client;
+    })().catch((e) => {
+      listener = null;
+      throw e;
+    });
+    return listener;
+  };
+  return {
+    db,
+    driver: "postgres",
+    location: maskUrl(url),
+    async listen(channel, onPayload) {
+      if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      const client = await connectListener();
+      let set = subscribers.get(channel);
+      if (!set) {
+        set = new Set();
+        subscribers.set(channel, set);
+        await client.query(`LISTEN ${channel}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    async close() {
+      const l = listener;
+      listener = null;
+      if (l) await (await l.catch(() => null))?.end().catch(() => {});
+      await pool.end();
+    },
+  };
 }
 
 export async function migrateDatabase(handle: DbHandle): Promise<void> {

@@ -154,6 +154,14 @@ export async function finishRun(
     .where(eq(researchRuns.id, runId));
 }
 
+/** The channel on which a saved change of a run is announced (its id as the payload). */
+export const RUN_CHANNEL = "lectern_run";
+
+/** Tells the instances listening on RUN_CHANNEL that `runId` changed (they read it again). */
+export async function notifyRun(db: Database, runId: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${RUN_CHANNEL}, ${runId})`);
+}
+
 /** Extends the leases of `owner`'s running runs among `ids` to `expiresAt`. Returns how many were extended. */
 export async function renewLeases(
   db: Database,
@@ -171,7 +179,7 @@ export async function renewLeases(
 /**
  * Marks runs still `running` that started before `startedBefore` as `interrupted` with `error` — runs whose process
  * is gone (lib/research/recovery.ts decides which) — and their steps that were in progress as failed with it, in one
- * transaction. Returns how many runs.
+ * transaction. Returns their ids.
  */
 export async function markInterruptedRuns(
   db: Database,
@@ -186,7 +194,7 @@ export async function markInterruptedRuns(
     leaseExpiredBefore?: Date;
     error: ResearchError;
   },
-): Promise<number> {
+): Promise<string[]> {
   return db.transaction(async (tx) => {
     const dead = leaseExpiredBefore
       ? or(
@@ -210,7 +218,7 @@ export async function markInterruptedRuns(
         })
         .where(and(inArray(researchSteps.runId, ids), eq(researchSteps.status, "in_progress")));
     }
-    return ids.length;
+    return ids;
   });
 }
 

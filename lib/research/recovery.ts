@@ -1,5 +1,5 @@
 import type { Database, Driver } from "@/db";
-import { markInterruptedRuns } from "@/db/queries/research";
+import { markInterruptedRuns, notifyRun } from "@/db/queries/research";
 import type { ResearchError } from "./types";
 
 export const INTERRUPTED_ERROR: ResearchError = {
@@ -19,10 +19,14 @@ export async function recoverInterruptedRuns(
   db: Database,
   { driver, runTimeoutMs, now = new Date() }: { driver: Driver; runTimeoutMs: number; now?: Date },
 ): Promise<number> {
-  if (driver === "pglite") return markInterruptedRuns(db, { startedBefore: now, error: INTERRUPTED_ERROR });
+  if (driver === "pglite")
+    return (await markInterruptedRuns(db, { startedBefore: now, error: INTERRUPTED_ERROR })).length;
   // a minute's grace for a lease-less run finishing its last writes
   const startedBefore = new Date(now.getTime() - runTimeoutMs - 60_000);
-  return markInterruptedRuns(db, { startedBefore, leaseExpiredBefore: now, error: INTERRUPTED_ERROR });
+  const ids = await markInterruptedRuns(db, { startedBefore, leaseExpiredBefore: now, error: INTERRUPTED_ERROR });
+  // whoever follows them from another instance sees them end now (lib/research/follow.ts)
+  await Promise.all(ids.map((id) => notifyRun(db, id).catch(() => {})));
+  return ids.length;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   getRun,
   insertRun,
   listRunAndVersionIds,
+  notifyRun,
   saveAnswer,
   saveRetrieved,
   saveStep,
@@ -97,8 +98,10 @@ function persister(
               release = null;
               break;
             case "answer_delta":
-              break; // the whole answer is saved with the `answer` event
+              return; // the whole answer is saved with the `answer` event
           }
+          // other instances following the run read it again (lib/research/follow.ts)
+          await notifyRun(db, runId);
         } catch (e) {
           onError(e);
         }

@@ -15,6 +15,10 @@ vi.mock("@/db", async (importOriginal) => ({
     if (!db.handle) throw new Error("no test database");
     return db.handle.db;
   },
+  getDbHandle: async () => {
+    if (!db.handle) throw new Error("no test database");
+    return db.handle;
+  },
 }));
 
 const { cancelRunAction, deleteRunAction, feedbackAction, startResearchAction, watchRunAction } = await import(

@@ -1,12 +1,13 @@
 "use server";
 
-import { getDb } from "@/db";
+import { getDb, getDbHandle } from "@/db";
 import { setFeedback } from "@/db/queries/research";
 import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import type { SessionUser } from "@/lib/auth/session";
 import { LecternError, type Result, toErrorResult } from "@/lib/errors";
 import { loadOwnRun } from "@/lib/research/access";
 import { getResearchDeps } from "@/lib/research/deps";
+import { followStoredRun } from "@/lib/research/follow";
 import { cancelRun, deleteRunFamily, startRun, subscribeRun } from "@/lib/research/runs";
 import type { FeedbackRating, ResearchStreamEvent, RunFeedback } from "@/lib/research/types";
 import { requireUser } from "../../access";
@@ -42,8 +43,9 @@ export async function* startResearchAction(question: string): AsyncGenerator<Res
 }
 
 /**
- * The events of a run in flight in this server, from its first (a page reloaded mid-run catches up, then follows it
- * live). Nothing when the run is not running here: the page already shows the stored run. The author's only.
+ * The events of a run in flight, from its first (a page reloaded mid-run catches up, then follows it live): from this
+ * server's memory when it runs here, else read from the database as the instance running it saves them
+ * (lib/research/follow.ts). Nothing when the run has ended: the page already shows the stored run. The author's only.
  */
 export async function* watchRunAction(runId: string): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield* streamAction(
@@ -52,8 +54,10 @@ export async function* watchRunAction(runId: string): AsyncGenerator<ResearchStr
     { runId },
     { code: "bad_request:input", message: "That is not a research run id." },
     async ({ runId: id }, user) => {
-      await loadOwnRun(await getDb(), id, user.id);
-      const events = subscribeRun(id);
+      const handle = await getDbHandle();
+      const stored = await loadOwnRun(handle.db, id, user.id);
+      // running here: its live events; running in another instance: followed through the database
+      const events = subscribeRun(id) ?? (stored.status === "running" ? followStoredRun(handle, id) : null);
       return events ? { events } : null;
     },
   );

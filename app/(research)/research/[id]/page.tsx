@@ -8,7 +8,6 @@ import type { ResearchRunView } from "@/components/research/types";
 import { getDb } from "@/db";
 import { getRun } from "@/db/queries/research";
 import { can } from "@/lib/auth/roles";
-import { isRunLive } from "@/lib/research/runs";
 import { currentUser, pageUser } from "../../../access";
 import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "../actions";
 import { loadResearchPageData } from "../data";
@@ -36,7 +35,8 @@ const loadRun = cache(async (rawId: string): Promise<Loaded> => {
   if (!user || stored.ownerId !== user.id) return { kind: "private" };
   // what the page shows of the stored run: not the retrieval log kept for evaluation
   const { parentId: _parent, retrieved: _retrieved, ownerId: _owner, options: _options, feedback, ...run } = stored;
-  return { kind: "run", view: { run, live: run.status === "running" && isRunLive(run.runId), feedback } };
+  // a run still running is followed live, here or from another instance (its lease ends it if that one died)
+  return { kind: "run", view: { run, live: run.status === "running", feedback } };
 });
 
 export async function generateMetadata({ params }: Props, parent: ResolvingMetadata): Promise<Metadata> {
