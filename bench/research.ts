@@ -172,7 +172,9 @@ async function timedRun(deps: ResearchDeps, q: Question, calls?: ModelCall[]): P
   for (const c of mine) {
     modelCalls[c.kind] = (modelCalls[c.kind] ?? 0) + 1;
     const step = spans.find((s) => c.start >= s.start && c.start <= s.end)?.id ?? "(between steps)";
-    (byStep[step] ??= []).push(c);
+    const list = byStep[step] ?? [];
+    list.push(c);
+    byStep[step] = list;
   }
   // time spent waiting on the model: the union of the calls' intervals (the re-ranking's calls run at once)
   for (const [step, list] of Object.entries(byStep)) modelMsByStep[step] = busyMs(list);
