@@ -5,9 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db";
 import { createServerDatabase } from "@/db/testing";
-import { resetEnvForTests } from "@/lib/env";
 import { makeTestPdf } from "@/lib/testing/pdf";
-import { run } from "./index";
+import { cli, type Run, replaceEnv } from "./testing";
 
 /**
  * The CLI as a user runs it, over a fresh library (a PGlite directory, or a new database on the PostgreSQL server of
@@ -27,27 +26,6 @@ let env: Record<string, string | undefined>;
 let savedEnv: Record<string, string | undefined> | undefined;
 let drop: (() => Promise<void>) | undefined;
 let firstIngest: Run;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Makes `vars` this process's environment, as the settings read (lib/env.ts) see it. */
-function replaceEnv(vars: Record<string, string | undefined>): void {
-  for (const key of Object.keys(process.env)) if (!(key in vars)) delete process.env[key];
-  for (const [key, value] of Object.entries(vars)) if (value !== undefined) process.env[key] = value;
-  resetEnvForTests();
-}
-
-/** A command run in this process (its environment: `env`, set in beforeAll). */
-async function cli(...args: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 /** A command run as its own process: `node --import tsx cli/index.ts …args` (what `npm run cli` runs). */
 function spawnCli(...args: string[]): Promise<Run> {

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db";
 import { papers } from "@/db/schema";
 import { createServerDatabase } from "@/db/testing";
-import { resetEnvForTests } from "@/lib/env";
-import { run } from "./index";
+import { cli, replaceEnv } from "./testing";
 
 /**
  * `npm run cli -- sweep` over a fresh library (a PGlite directory, or a new database on DATABASE_URL's server) with
@@ -21,19 +20,6 @@ let savedEnv: Record<string, string | undefined> | undefined;
 let drop: (() => Promise<void>) | undefined;
 
 const key = (n: number) => `pdfs/${n.toString(16).padStart(64, "0")}.pdf`;
-
-function replaceEnv(vars: Record<string, string | undefined>): void {
-  for (const k of Object.keys(process.env)) if (!(k in vars)) delete process.env[k];
-  for (const [k, v] of Object.entries(vars)) if (v !== undefined) process.env[k] = v;
-  resetEnvForTests();
-}
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 async function storeFile(k: string, ageMs: number): Promise<void> {
   const file = path.join(dataDir, k);

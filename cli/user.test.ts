@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db";
 import { createServerDatabase } from "@/db/testing";
 import { signIn } from "@/lib/auth/session";
-import { resetEnvForTests } from "@/lib/env";
-import { run } from "./index";
+import { cli, type Run, replaceEnv } from "./testing";
 
 /**
  * `cli user …` and `cli audit` as a user runs them (in this process: `run` from cli/index.ts, stdout and stderr
@@ -19,25 +18,6 @@ let dir: string;
 let env: Record<string, string | undefined>;
 let savedEnv: Record<string, string | undefined> | undefined;
 let drop: (() => Promise<void>) | undefined;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function replaceEnv(vars: Record<string, string | undefined>): void {
-  for (const key of Object.keys(process.env)) if (!(key in vars)) delete process.env[key];
-  for (const [key, value] of Object.entries(vars)) if (value !== undefined) process.env[key] = value;
-  resetEnvForTests();
-}
-
-async function cli(...args: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 /** The one JSON document on stdout (no stack trace on stderr). */
 function json<T>(r: Run): T {
