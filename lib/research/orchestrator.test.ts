@@ -213,17 +213,24 @@ describe("runResearch with a model (AI SDK mocks)", () => {
 
   it("searches the summaries with the queries it already has while the model writes its own", async () => {
     const log: string[] = [];
+    // the model's queries come back only once the search ahead has embedded (whatever the machine's speed)
+    let embedded = () => {};
+    const firstEmbed = new Promise<void>((r) => {
+      embedded = r;
+    });
     const recording: EmbeddingProvider = {
       ...embedder,
       embed: async (texts, o) => {
         log.push(`embed ${JSON.stringify(texts)}`);
+        embedded();
         return embedder.embed(texts, o);
       },
     };
-    const { model } = citingModel({ delayMs: 150 });
+    const { model } = citingModel();
     const inner = model.doGenerate.bind(model);
     model.doGenerate = async (options) => {
       const r = await inner(options);
+      if (JSON.stringify(options.prompt).includes("Intent:")) await firstEmbed;
       const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
       if (text.includes('"queries"')) log.push("model queries returned");
       return r;
