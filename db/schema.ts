@@ -1,6 +1,7 @@
 import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   customType,
   date,
@@ -13,6 +14,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
   vector,
 } from "drizzle-orm/pg-core";
 import type {
@@ -506,3 +508,128 @@ export const auditLog = pgTable(
   (t) => [index("audit_log_at_idx").on(t.at)],
 );
 export type AuditRow = InferSelectModel<typeof auditLog>;
+
+// ---- Knowledge graph (lib/graph) -----------------------------------------------------------------------------------
+
+export const graphEntityTypes = ["Method", "Model", "Dataset", "Metric", "Task", "Concept"] as const;
+export type GraphEntityType = (typeof graphEntityTypes)[number];
+
+export const graphRelations = ["improves_on", "extends", "uses", "evaluates_on", "introduces", "compares_to"] as const;
+export type GraphRelation = (typeof graphRelations)[number];
+
+export const graphEdgeStatuses = ["accepted", "review", "rejected"] as const;
+export type GraphEdgeStatus = (typeof graphEdgeStatuses)[number];
+
+/** How an alias link was made: A = exact, normalised or an acronym the paper defines; B = embedding + shared alias; manual = review. */
+export const graphAliasTiers = ["A", "B", "manual"] as const;
+export type GraphAliasTier = (typeof graphAliasTiers)[number];
+
+/**
+ * An entity of the graph's ontology. One row per canonical name (lib/graph/normalize.ts `canonicalName`); names that
+ * denote the same thing are linked, never merged: `alias_of` points at the entity that stands for the group (one
+ * level: a root has no alias_of), and queries resolve it when they read. Unlinking sets it back to null.
+ */
+export const graphEntities = pgTable(
+  "graph_entities",
+  {
+    id: serial("id").primaryKey(),
+    /** As a paper writes it ("Dense Passage Retriever"). */
+    name: text("name").notNull(),
+    /** The lookup key: lower case, dashes and spaces folded, a leading article dropped. */
+    canonicalName: text("canonical_name").notNull().unique(),
+    type: text("type").$type<GraphEntityType>().notNull(),
+    description: text("description"),
+    /** The library's embedder's vector of the name (and description); null when it has none (offline, unknown words). */
+    embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
+    aliasOf: integer("alias_of").references((): AnyPgColumn => graphEntities.id, { onDelete: "set null" }),
+    aliasTier: text("alias_tier").$type<GraphAliasTier>(),
+    /** Why it was linked ("defined as DPR in 2004.04906", "similarity 0.97, shared acronym BERT"). */
+    aliasReason: text("alias_reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("graph_entities_alias_idx").on(t.aliasOf), index("graph_entities_type_idx").on(t.type)],
+);
+export type GraphEntityRow = InferSelectModel<typeof graphEntities>;
+
+/** Which papers mention an entity (found by the extractor in that paper), and the first page it was seen on. */
+export const graphMentions = pgTable(
+  "graph_mentions",
+  {
+    entityId: integer("entity_id")
+      .notNull()
+      .references(() => graphEntities.id, { onDelete: "cascade" }),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    page: integer("page"),
+    count: integer("count").notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.paperId] }), index("graph_mentions_paper_idx").on(t.paperId)],
+);
+
+/**
+ * A typed relation claimed by a paper, with its evidence: `quote` is verbatim page text (≤ 300 characters) at
+ * `char_start`..`char_end` of `pages.text` for (`paper_id`, `page`). Replaced whenever its paper is extracted again;
+ * gone with its paper.
+ */
+export const graphEdges = pgTable(
+  "graph_edges",
+  {
+    id: serial("id").primaryKey(),
+    sourceId: integer("source_id")
+      .notNull()
+      .references(() => graphEntities.id, { onDelete: "cascade" }),
+    targetId: integer("target_id")
+      .notNull()
+      .references(() => graphEntities.id, { onDelete: "cascade" }),
+    relation: text("relation").$type<GraphRelation>().notNull(),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    page: integer("page").notNull(),
+    quote: text("quote").notNull(),
+    charStart: integer("char_start").notNull(),
+    charEnd: integer("char_end").notNull(),
+    confidence: real("confidence").notNull(),
+    status: text("status").$type<GraphEdgeStatus>().notNull(),
+    /** Why it is in review or was rejected (a person's reason, or the rule's). */
+    reason: text("reason"),
+    /** `rules` or the model's name. */
+    extractor: text("extractor").notNull(),
+    /** Set when a person accepted or rejected it in review: kept over a re-extraction of the same claim. */
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("graph_edges_target_idx").on(t.targetId, t.relation),
+    index("graph_edges_source_idx").on(t.sourceId, t.relation),
+    index("graph_edges_paper_idx").on(t.paperId),
+  ],
+);
+export type GraphEdgeRow = InferSelectModel<typeof graphEdges>;
+
+export const graphSuggestionStatuses = ["pending", "accepted", "rejected"] as const;
+export type GraphSuggestionStatus = (typeof graphSuggestionStatuses)[number];
+
+/**
+ * Alias links proposed for a person to confirm (tier B below the auto-link bar). A rejected pair is never proposed or
+ * linked again; splitting an automatic link records one.
+ */
+export const graphAliasSuggestions = pgTable(
+  "graph_alias_suggestions",
+  {
+    id: serial("id").primaryKey(),
+    entityId: integer("entity_id")
+      .notNull()
+      .references(() => graphEntities.id, { onDelete: "cascade" }),
+    candidateId: integer("candidate_id")
+      .notNull()
+      .references(() => graphEntities.id, { onDelete: "cascade" }),
+    similarity: real("similarity"),
+    reason: text("reason").notNull(),
+    status: text("status").$type<GraphSuggestionStatus>().notNull().default("pending"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("graph_alias_suggestions_pair_idx").on(t.entityId, t.candidateId)],
+);
+export type GraphAliasSuggestionRow = InferSelectModel<typeof graphAliasSuggestions>;
