@@ -50,6 +50,12 @@ const envSchema = z.object({
   AWS_SESSION_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Path-style S3 addresses (`endpoint/bucket/key`): "1" by default with AWS_ENDPOINT_URL, "0" without. */
   LECTERN_S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).optional()),
+  /** The arXiv API (Atom feed) used to add papers by id and to search arXiv; tests point it at a local stand-in. */
+  LECTERN_ARXIV_API_URL: z.preprocess(emptyToUndefined, z.string().url().default("https://export.arxiv.org/api/query")),
+  /** Where arXiv PDFs are downloaded from: `<this>/<id>v<version>`. */
+  LECTERN_ARXIV_PDF_URL: z.preprocess(emptyToUndefined, z.string().url().default("https://arxiv.org/pdf")),
+  /** A contact address put in the User-Agent of requests to arXiv (arXiv asks heavy users for one). */
+  LECTERN_ARXIV_CONTACT: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -28,7 +28,9 @@ export type ErrorSubject =
   | "role"
   | "user"
   | "invite"
-  | "share";
+  | "share"
+  /** An outside source of papers (arXiv, an imported bibliography). */
+  | "source";
 export type ErrorCode = `${ErrorKind}:${ErrorSubject}`;
 
 const statusByKind: Record<ErrorKind, number> = {

@@ -1,4 +1,5 @@
 import type { PaperMetadata, PdfInfo } from "@/lib/ingest/types";
+import type { TrustedMetadata } from "./progress";
 
 /**
  * Bibliographic metadata from a paper's text: arXiv id, categories and date from the arXiv stamp (or the file name),
@@ -516,4 +517,57 @@ export function paperIdFor(meta: PaperMetadata, fileName: string): string {
   if (fromTitle) return fromTitle;
   const base = (fileName.split(/[\\/]/).pop() ?? fileName).replace(/\.pdf$/i, "");
   return slugify(base) || "paper";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Metadata from a trusted source
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+
+/** One line of text from outside: control characters dropped, whitespace collapsed, capped; blank → undefined. */
+function cleanField(s: string | undefined, max: number): string | undefined {
+  if (typeof s !== "string") return undefined;
+  const t = s.replace(CONTROL_CHARS, " ").replace(/\s+/g, " ").trim();
+  return t ? t.slice(0, max) : undefined;
+}
+
+/**
+ * The PDF's metadata with a trusted source's fields (the arXiv API, a reference manager's export) in place of what the
+ * heuristics guessed. Only fields the source gives (non-blank) replace; their text is cleaned and capped, as a user's
+ * correction would be. The year follows the source when it gives one (else its date, else its arXiv id).
+ */
+export function applyTrustedMetadata(meta: PaperMetadata, trusted: TrustedMetadata | undefined): PaperMetadata {
+  if (!trusted) return meta;
+  const out: PaperMetadata = { ...meta };
+  const title = cleanField(trusted.title, 500);
+  if (title) out.title = title;
+  const authors = [
+    ...new Set((trusted.authors ?? []).map((a) => cleanField(a, 200)).filter((a): a is string => Boolean(a))),
+  ];
+  if (authors.length > 0) out.authors = authors.slice(0, 500);
+  const abstract = cleanField(trusted.abstract, 20_000);
+  if (abstract) out.abstract = abstract;
+  const categories = [
+    ...new Set((trusted.categories ?? []).map((c) => cleanField(c, 40)).filter((c): c is string => Boolean(c))),
+  ];
+  if (categories.length > 0) out.categories = categories.slice(0, 50);
+  const doi = cleanField(trusted.doi, 200);
+  if (doi) out.doi = doi;
+  const arxivId = cleanField(trusted.arxivId, 60);
+  if (arxivId && /^[\w./-]+$/.test(arxivId)) out.arxivId = arxivId;
+  const date = cleanField(trusted.publishedDate, 10);
+  const validDate =
+    date && /^\d{4}-\d{2}-\d{2}$/.test(date) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date)
+      ? date
+      : undefined;
+  if (validDate) out.publishedDate = validDate;
+  const year =
+    (Number.isInteger(trusted.year) && (trusted.year as number) >= 1600 && (trusted.year as number) <= 3000
+      ? trusted.year
+      : undefined) ??
+    (validDate ? Number(validDate.slice(0, 4)) : undefined) ??
+    (arxivId && arxivId === out.arxivId ? yearFromArxivId(arxivId) : undefined);
+  if (year) out.year = year;
+  return out;
 }

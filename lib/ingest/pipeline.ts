@@ -20,7 +20,7 @@ import { annotateChunks } from "./annotate";
 import { chunkPage, chunkUid } from "./chunk";
 import { cleanPages } from "./clean";
 import { type ExtractOptions, extractPdf } from "./extract";
-import { extractMetadata, paperIdFor } from "./metadata";
+import { applyTrustedMetadata, extractMetadata, paperIdFor } from "./metadata";
 import type { IngestFileResult, IngestInput, IngestProgressEvent, IngestStage } from "./progress";
 import { savePaperContent } from "./save";
 import { chunkSummary, summarizeExtractive, summarizeWithLlm } from "./summarize";
@@ -213,7 +213,11 @@ async function ingestPrepared(
   const { bytes, docId, extracted } = ready;
   const pageTexts = cleanPages(extracted.pages);
   assertTextLayer(pageTexts);
-  const meta = extractMetadata({ pages: pageTexts, info: extracted.info, fileName: input.name });
+  // a trusted source's fields (arXiv, a reference manager's export) replace what the heuristics read off the PDF
+  const meta = applyTrustedMetadata(
+    extractMetadata({ pages: pageTexts, info: extracted.info, fileName: input.name }),
+    input.metadata,
+  );
   const paperId = paperIdFor(meta, input.name);
 
   stage("chunking");
@@ -250,7 +254,10 @@ async function ingestPrepared(
 
   stage("saving");
   signal?.throwIfAborted();
-  const previous = await getPaper(ctx.db, { id: paperId });
+  // a new version under a new id (`…v2` for `…v1`) replaces the paper it names, as a same-id one does
+  const previous =
+    (input.replaces && input.replaces !== paperId ? await getPaper(ctx.db, { id: input.replaces }) : undefined) ??
+    (await getPaper(ctx.db, { id: paperId }));
   // the object first, then the row: a paper row never names a PDF that is not stored (a crash between the two leaves
   // an object no row names, which the sweep removes: lib/storage/sweep.ts)
   const filePath = pdfKey(docId);

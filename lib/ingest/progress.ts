@@ -42,4 +42,28 @@ export interface IngestInput {
   read(): Promise<Uint8Array>;
   /** Size in bytes, when known before reading (checked against the limit without reading). */
   size?: number;
+  /**
+   * Metadata from a source trusted over the PDF's own text (the arXiv API, a reference manager's export): each field
+   * given replaces what the heuristics read off the PDF. Fields a user corrected on a paper this one replaces still win.
+   */
+  metadata?: TrustedMetadata;
+  /**
+   * The id of a stored paper this file is a new version of, when its id differs (`2106.09685v1` replaced by the
+   * `2106.09685v2` PDF): that paper is replaced in the same transaction, as a same-id paper would be.
+   */
+  replaces?: string;
+}
+
+/** Bibliographic fields a trusted source gives; every one optional, blank ones ignored. */
+export interface TrustedMetadata {
+  title?: string;
+  authors?: string[];
+  abstract?: string;
+  categories?: string[];
+  /** ISO date `YYYY-MM-DD`. */
+  publishedDate?: string;
+  year?: number;
+  doi?: string;
+  /** With version when known (`1706.03762v5`): it becomes the paper's id. */
+  arxivId?: string;
 }
