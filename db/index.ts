@@ -30,6 +30,11 @@ export interface DbHandle {
    * called. On PostgreSQL one connection of its own (outside the pool) carries every channel of this handle.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * The driver's own connection, for a library that brings its own SQL (the job queue, lib/jobs): the PGlite instance,
+   * or the PostgreSQL server's URL (such a library opens a pool of its own).
+   */
+  native: { driver: "pglite"; client: import("@electric-sql/pglite").PGlite } | { driver: "postgres"; url: string };
   close(): Promise<void>;
 }
 
@@ -128,6 +133,7 @@ async function openPglite(dataDir: string | null, role: string, loadDataDir?: Bl
       db,
       driver: "pglite",
       location: pgDir ?? "memory",
+      native: { driver: "pglite", client },
       async listen(channel, onPayload) {
         if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
         const stop = await client.listen(channel, onPayload);
@@ -191,6 +197,7 @@ async function openPostgres(url: string): Promise<DbHandle> {
     db,
     driver: "postgres",
     location: maskUrl(url),
+    native: { driver: "postgres", url },
     async listen(channel, onPayload) {
       if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
       const client = await connectListener();

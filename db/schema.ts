@@ -633,3 +633,74 @@ export const graphAliasSuggestions = pgTable(
   (t) => [uniqueIndex("graph_alias_suggestions_pair_idx").on(t.entityId, t.candidateId)],
 );
 export type GraphAliasSuggestionRow = InferSelectModel<typeof graphAliasSuggestions>;
+
+// ---- Ingestion jobs (lib/jobs) ---------------------------------------------------------------------------------------
+
+export const ingestFileStatuses = ["queued", "running", "ingested", "unchanged", "replaced", "error"] as const;
+export type IngestFileStatus = (typeof ingestFileStatuses)[number];
+export const libraryStepStatuses = ["waiting", "running", "done", "error", "skipped"] as const;
+
+/**
+ * One upload (a web request, a CLI command): its files are jobs of their own (any worker takes any file); the library
+ * step (vectors, hubness, the knowledge graph) runs once its files are done, for this batch and any other waiting.
+ */
+export const ingestBatches = pgTable(
+  "ingest_batches",
+  {
+    id: text("id").primaryKey(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** "web" or "cli" (or an importer: "arxiv", "bibliography"). */
+    origin: text("origin").notNull(),
+    total: integer("total").notNull(),
+    libraryStatus: text("library_status", { enum: libraryStepStatuses }).notNull().default("waiting"),
+    libraryStage: text("library_stage"),
+    libraryDone: integer("library_done"),
+    libraryOf: integer("library_of"),
+    /** The library step's outcome (`LibraryVectorsRefresh` and the graph's counts) or its error. */
+    libraryResult: jsonb("library_result").$type<Record<string, unknown>>(),
+    libraryError: text("library_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("ingest_batches_created_idx").on(t.createdAt)],
+);
+export type IngestBatchRow = InferSelectModel<typeof ingestBatches>;
+
+export const ingestFiles = pgTable(
+  "ingest_files",
+  {
+    id: text("id").primaryKey(),
+    batchId: text("batch_id")
+      .notNull()
+      .references(() => ingestBatches.id, { onDelete: "cascade" }),
+    /** Position in its batch (the order the files were given in). */
+    position: integer("position").notNull(),
+    /** The name the user gave (a file name; the CLI's path). */
+    fileName: text("file_name").notNull(),
+    size: integer("size"),
+    /** Where the upload waits in the PDF store (`uploads/<id>.pdf`) until its job is done; null once removed. */
+    uploadKey: text("upload_key"),
+    /** Metadata from a trusted source (arXiv, a bibliography) that overrides the PDF's guesses. */
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    status: text("status", { enum: ingestFileStatuses }).notNull().default("queued"),
+    stage: text("stage"),
+    stageDone: integer("stage_done"),
+    stageOf: integer("stage_of"),
+    attempts: integer("attempts").notNull().default(0),
+    paperId: text("paper_id"),
+    title: text("title"),
+    pages: integer("pages"),
+    chunks: integer("chunks"),
+    error: text("error"),
+    errorCode: text("error_code"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("ingest_files_batch_idx").on(t.batchId, t.position),
+    index("ingest_files_status_idx").on(t.status, t.updatedAt),
+  ],
+);
+export type IngestFileRow = InferSelectModel<typeof ingestFiles>;
+export type NewIngestFile = InferInsertModel<typeof ingestFiles>;
