@@ -1,0 +1,293 @@
+/**
+ * Building the graph for a set of papers: extract (rules offline, or the model), settle each entity's type over the
+ * batch, validate every candidate against the stored pages, then write each paper's edges in one transaction —
+ * replacing whatever that paper had — and finally drop orphan entities, embed new entities and link aliases (tier B).
+ * A paper that fails is reported and skipped; the others are written.
+ */
+import type { LanguageModel } from "ai";
+import type { Database } from "@/db";
+import {
+  type GraphAliasInput,
+  type GraphEdgeInput,
+  type GraphEntityInput,
+  getBibliographySpans,
+  getGraphPages,
+  listGraphEntities,
+  listGraphPapers,
+  pruneOrphanEntities,
+  replacePaperGraph,
+} from "@/db/queries/graph";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { briefError } from "@/lib/errors";
+import { extractWithModel } from "./extract-model";
+import { extractWithRules, type PaperText } from "./extract-rules";
+import { canonicalName } from "./normalize";
+import { embedNewEntities, resolveAliasesTierB, type TierBResult } from "./resolve";
+import type { Candidate, GraphEntityType, PaperExtraction, RejectReason, ValidEdge } from "./types";
+import { PageIndex, validateCandidate } from "./validate";
+
+export type GraphBuildStage = "extracting" | "writing" | "resolving";
+
+export type GraphBuildProgress =
+  | { type: "paper"; stage: GraphBuildStage; done: number; of: number; paperId: string }
+  | { type: "stage"; stage: GraphBuildStage; detail: string };
+
+export interface GraphBuildOptions {
+  /** Papers to (re)build; all ready papers when absent. */
+  paperIds?: string[];
+  /** The model extractor; null or absent: the offline rules. */
+  model?: LanguageModel | null;
+  /** The model's name as stored in `extractor` (default: its modelId). */
+  modelName?: string;
+  /** The library's embedder, for entity vectors and tier-B alias links; absent: no vectors, no tier B. */
+  embedder?: EmbeddingProvider | null;
+  onProgress?: (e: GraphBuildProgress) => void;
+  signal?: AbortSignal;
+  /** Per model call (ms). */
+  callTimeoutMs?: number;
+}
+
+export interface GraphBuildReport {
+  papers: number;
+  /** Papers that could not be built (their previous edges are kept). */
+  failed: { paperId: string; error: string }[];
+  extractor: string;
+  candidates: number;
+  accepted: number;
+  review: number;
+  /** Candidates validation turned away, by reason (never written). */
+  rejected: Partial<Record<RejectReason, number>>;
+  /** Model output of the wrong shape (counted, dropped). */
+  malformed: number;
+  /** Sections the model failed on with both prompts. */
+  failedSections: number;
+  entitiesCreated: number;
+  orphansRemoved: number;
+  aliases: { tierA: number; tierB: TierBResult };
+  durationMs: number;
+  /** Where the time went (ms). */
+  timings: { extract: number; write: number; resolve: number };
+}
+
+const STRONG_TYPES: ReadonlySet<GraphEntityType> = new Set(["Dataset", "Metric", "Task"]);
+
+/** Settles one type per canonical name over the batch: votes from mentions and candidates; a stored type stays. */
+function settleTypes(
+  extractions: PaperExtraction[],
+  existing: Map<string, GraphEntityType>,
+): (name: string) => GraphEntityType {
+  const votes = new Map<string, Map<GraphEntityType, number>>();
+  const vote = (name: string, type: GraphEntityType, weight: number) => {
+    const key = canonicalName(name);
+    let v = votes.get(key);
+    if (!v) votes.set(key, (v = new Map()));
+    v.set(type, (v.get(type) ?? 0) + weight);
+  };
+  for (const x of extractions) {
+    for (const m of x.mentions) vote(m.entity.name, m.entity.type, STRONG_TYPES.has(m.entity.type) ? 2 : 1);
+    for (const c of x.candidates) {
+      const w = c.extractor === "rules" ? 1 : 2;
+      vote(c.source.name, c.source.type, w);
+      vote(c.target.name, c.target.type, STRONG_TYPES.has(c.target.type) ? 2 * w : w);
+    }
+    if (x.ownMethod) vote(x.ownMethod, "Method", 1);
+  }
+  return (name) => {
+    const key = canonicalName(name);
+    const stored = existing.get(key);
+    if (stored) return stored;
+    const v = votes.get(key);
+    if (!v) return "Method";
+    return [...v.entries()].sort((a, b) => b[1] - a[1] || (a[0] === "Method" ? -1 : 1))[0]?.[0] ?? "Method";
+  };
+}
+
+async function loadPaperText(db: Database, p: { id: string; title: string; abstract: string | null }): Promise<PaperText> {
+  const [pages, skip] = await Promise.all([
+    getGraphPages(db, { paperId: p.id }),
+    getBibliographySpans(db, { paperId: p.id }),
+  ]);
+  return { id: p.id, title: p.title, abstract: p.abstract, pages, skip };
+}
+
+/**
+ * Builds the graph for `paperIds` (or the whole library): each paper's edges are replaced by a fresh extraction.
+ * Throws only when `signal` aborts or the database cannot be read at all; a paper that fails is in `failed`.
+ */
+export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Promise<GraphBuildReport> {
+  const started = performance.now();
+  const emit = opts.onProgress ?? (() => {});
+  const model = opts.model ?? null;
+  const extractor = model ? (opts.modelName ?? (typeof model === "string" ? model : model.modelId)) : "rules";
+  const report: GraphBuildReport = {
+    papers: 0,
+    failed: [],
+    extractor,
+    candidates: 0,
+    accepted: 0,
+    review: 0,
+    rejected: {},
+    malformed: 0,
+    failedSections: 0,
+    entitiesCreated: 0,
+    orphansRemoved: 0,
+    aliases: { tierA: 0, tierB: { linked: 0, suggested: 0, embedded: 0 } },
+    durationMs: 0,
+    timings: { extract: 0, write: 0, resolve: 0 },
+  };
+  const paperRows = await listGraphPapers(db, { ids: opts.paperIds });
+  const known = await listGraphEntities(db);
+  const existingTypes = new Map(known.map((e) => [e.canonicalName, e.type]));
+  // names that stand for the same entity (alias groups already stored): any of them found in the text will do
+  const groupNames = new Map<number, string[]>();
+  for (const e of known) {
+    const root = e.aliasOf ?? e.id;
+    groupNames.set(root, [...(groupNames.get(root) ?? []), e.name]);
+  }
+  const storedAliases = new Map<string, string[]>();
+  for (const e of known) storedAliases.set(e.canonicalName, groupNames.get(e.aliasOf ?? e.id) ?? []);
+
+  // 1. extract
+  const extracted: { text: PaperText; x: PaperExtraction }[] = [];
+  for (const [i, p] of paperRows.entries()) {
+    opts.signal?.throwIfAborted();
+    emit({ type: "paper", stage: "extracting", done: i, of: paperRows.length, paperId: p.id });
+    try {
+      const text = await loadPaperText(db, p);
+      const x = model
+        ? await extractWithModel(text, {
+            model,
+            modelName: extractor,
+            signal: opts.signal,
+            callTimeoutMs: opts.callTimeoutMs,
+          })
+        : extractWithRules(text);
+      extracted.push({ text, x });
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      report.failed.push({ paperId: p.id, error: briefError(e) });
+    }
+  }
+  const extractedAt = performance.now();
+  report.timings.extract = Math.round(extractedAt - started);
+  const typeOf = settleTypes(
+    extracted.map((e) => e.x),
+    existingTypes,
+  );
+
+  // 2. validate and write, paper by paper
+  for (const [i, { text, x }] of extracted.entries()) {
+    opts.signal?.throwIfAborted();
+    emit({ type: "paper", stage: "writing", done: i, of: extracted.length, paperId: text.id });
+    report.malformed += x.malformed;
+    report.failedSections += x.failedSections;
+    report.candidates += x.candidates.length;
+    const pages = new PageIndex(text.pages);
+    const acronymOf = new Map<string, string[]>();
+    for (const a of x.acronyms) {
+      acronymOf.set(canonicalName(a.short), [...(acronymOf.get(canonicalName(a.short)) ?? []), a.long]);
+      acronymOf.set(canonicalName(a.long), [...(acronymOf.get(canonicalName(a.long)) ?? []), a.short]);
+    }
+    const aliases = (name: string) => {
+      const key = canonicalName(name);
+      return [...(acronymOf.get(key) ?? []), ...(storedAliases.get(key) ?? [])];
+    };
+    const sameThing = (a: string, b: string) =>
+      aliases(a).some((n) => canonicalName(n) === canonicalName(b)) || canonicalName(a) === canonicalName(b);
+    const valid: ValidEdge[] = [];
+    const seen = new Set<string>();
+    for (const c of x.candidates) {
+      const typed: Candidate =
+        c && c.source && c.target
+          ? {
+              ...c,
+              source: { ...c.source, type: typeOf(c.source.name) },
+              target: { ...c.target, type: typeOf(c.target.name) },
+            }
+          : c;
+      if (typed?.source?.name && typed?.target?.name && sameThing(typed.source.name, typed.target.name)) {
+        report.rejected.self_edge = (report.rejected.self_edge ?? 0) + 1;
+        continue;
+      }
+      const r = validateCandidate(typed, { pages, aliases, ownMethod: x.ownMethod });
+      if (!r.ok) {
+        report.rejected[r.reason] = (report.rejected[r.reason] ?? 0) + 1;
+        continue;
+      }
+      const e = r.edge;
+      const key = `${e.relation}|${canonicalName(e.source.name)}|${canonicalName(e.target.name)}|${e.page}|${e.charStart}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      valid.push(e);
+    }
+    const entities = new Map<string, GraphEntityInput>();
+    const addEntity = (name: string, description?: string | null) => {
+      const key = canonicalName(name);
+      if (!key || entities.has(key)) return;
+      entities.set(key, { name, canonicalName: key, type: typeOf(name), description: description ?? null });
+    };
+    for (const e of valid) {
+      addEntity(e.source.name, e.source.description);
+      addEntity(e.target.name, e.target.description);
+    }
+    // the paper's acronyms for entities it has edges for: both names stored, the long form an alias of the short
+    const aliasLinks: GraphAliasInput[] = [];
+    for (const a of x.acronyms) {
+      const s = canonicalName(a.short);
+      const l = canonicalName(a.long);
+      if (!entities.has(s) && !entities.has(l)) continue;
+      addEntity(a.short);
+      addEntity(a.long);
+      aliasLinks.push({ alias: l, root: s, tier: "A", reason: `“${a.long} (${a.short})” in ${text.id}, page ${a.page}` });
+    }
+    const edges: GraphEdgeInput[] = valid.map((e) => ({
+      source: canonicalName(e.source.name),
+      target: canonicalName(e.target.name),
+      relation: e.relation,
+      page: e.page,
+      quote: e.quote,
+      charStart: e.charStart,
+      charEnd: e.charEnd,
+      confidence: e.confidence,
+      status: e.status,
+      reason: e.reason,
+      extractor: e.extractor,
+    }));
+    const mentions = x.mentions
+      .map((m) => ({ canonicalName: canonicalName(m.entity.name), page: m.page, count: m.count }))
+      .filter((m) => entities.has(m.canonicalName));
+    try {
+      const w = await replacePaperGraph(db, { paperId: text.id, entities: [...entities.values()], edges, mentions, aliases: aliasLinks });
+      report.papers++;
+      report.entitiesCreated += w.entitiesCreated;
+      report.aliases.tierA += w.aliasesLinked;
+      for (const e of valid) {
+        if (e.status === "accepted") report.accepted++;
+        else report.review++;
+      }
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      report.failed.push({ paperId: text.id, error: briefError(e) });
+    }
+  }
+
+  // 3. orphans, vectors, tier-B aliases
+  const writtenAt = performance.now();
+  report.timings.write = Math.round(writtenAt - extractedAt);
+  emit({ type: "stage", stage: "resolving", detail: "removing orphan entities" });
+  report.orphansRemoved = await pruneOrphanEntities(db);
+  if (opts.embedder) {
+    emit({ type: "stage", stage: "resolving", detail: "embedding new entities" });
+    try {
+      const embedded = await embedNewEntities(db, opts.embedder, opts.signal);
+      emit({ type: "stage", stage: "resolving", detail: "linking aliases" });
+      report.aliases.tierB = { ...(await resolveAliasesTierB(db)), embedded };
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      report.failed.push({ paperId: "(entity resolution)", error: briefError(e) });
+    }
+  }
+  report.timings.resolve = Math.round(performance.now() - writtenAt);
+  report.durationMs = Math.round(performance.now() - started);
+  return report;
+}

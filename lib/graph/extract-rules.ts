@@ -1,0 +1,467 @@
+/**
+ * The offline extractor: sentence patterns over a paper's stored pages. It knows English and the shape of names
+ * (acronyms, CamelCase, capitalised runs, version numbers), never a list of any library's method names, so it works
+ * on any paper. What it proposes is untrusted like a model's output: `validateCandidate` (validate.ts) decides.
+ *
+ * - The paper's own method: the name before the title's colon ("XLNet: Generalized …"), else "we propose / introduce
+ *   / present … X" in the first pages.
+ * - Acronyms the paper defines: "Dense Passage Retriever (DPR)" (Schwartz & Hearst's rule, normalize.ts).
+ * - Relations, one verb pattern each: "X outperforms / surpasses / improves on / is better than Y" (improves_on),
+ *   "X extends / builds on Y" (extends), "we use / adopt / initialise with X" (uses), "evaluated / experiments /
+ *   results on D" (evaluates_on), "we propose / introduce X" (introduces, when X is not the paper's method), "compared
+ *   with / to / against Y" (compares_to). "we" and "our model" stand for the paper's own method.
+ * - Types from the text around a name: "X dataset / benchmark / corpus", "evaluated on X", a table caption's "results
+ *   on X" → Dataset; the usual evaluation measures' names or "X score" → Metric; "X model", a size suffix → Model;
+ *   otherwise Method.
+ * Sentences in the reference list, and text that is not prose (tables, formulas, author lists), are skipped; table
+ * captions are read for datasets only.
+ */
+import { splitSentences } from "@/lib/ingest/chunk";
+import { isProse } from "@/lib/text/prose";
+import { canonicalName, longFormFor, looksLikeAcronym } from "./normalize";
+import type {
+  AcronymDefinition,
+  Candidate,
+  EntityRef,
+  GraphEntityType,
+  GraphRelation,
+  PaperExtraction,
+} from "./types";
+import { MAX_QUOTE_CHARS } from "./types";
+
+export interface PaperText {
+  id: string;
+  title: string;
+  abstract?: string | null;
+  pages: { pageNumber: number; text: string }[];
+  /** Spans of page text to leave out (the reference list), by page. */
+  skip?: { page: number; start: number; end: number }[];
+}
+
+/** Capitalised words that begin or label things but do not name an entity. */
+const NOT_NAMES = new Set(
+  (
+    "table tables figure figures fig fig. section sections sec appendix eq eq. equation algorithm step steps stage " +
+    "we our us i it its this these those that the a an in on at for of to from by with as and or but if when while " +
+    "however moreover furthermore thus hence therefore also further finally first second third then here there " +
+    "note notably specifically recently similarly additionally unlike like both each all most many some such " +
+    "january february march april may june july august september october november december " +
+    "left right top bottom above below example examples case cases part parts following previous next " +
+    "english german french chinese japanese spanish russian arabic " +
+    "model models method methods dataset datasets task tasks results result experiments experiment baseline " +
+    "baselines approach approaches system systems work works paper papers question questions answer answers " +
+    "given using based since after before during without within across among between through over under " +
+    "one two three four five six seven eight nine ten new large small big open"
+  ).split(" "),
+);
+
+/** The usual names of evaluation measures (generic vocabulary of the field, not any library's entities). */
+const METRIC_NAME =
+  /^(?:accuracy|acc|f1|f-1|f1 score|em|exact match|bleu|rouge(?:-[12l]|-lsum)?|meteor|cider|spice|perplexity|ppl|precision|recall|mrr|map|ndcg(?:@\d+)?|recall@\d+|r@\d+|p@\d+|hits@\d+|top-\d+ accuracy|auc|roc auc|wer|cer|ter|chrf|bertscore|pass@\d+|mse|rmse|mae|psnr|ssim|fid|inception score)$/i;
+const DATASET_AFTER = /^\s*(?:dataset|datasets|data set|benchmark|benchmarks|corpus|corpora|collection|test set|dev set|development set|training set|leaderboard|challenge|split)\b/i;
+const METRIC_AFTER = /^\s*(?:score|scores|metric|metrics)\b/i;
+const MODEL_AFTER = /^\s*(?:model|models|network|networks|architecture|encoder|decoder|LM|language model)\b/;
+const MODEL_SIZE = /[-\s](?:base|large|small|xl|xxl|tiny|mini|medium|\d+(?:\.\d+)?[BMK])$/i;
+const TASK_AFTER = /^\s*(?:task|tasks)\b/i;
+
+/** "we" and "our model" stand for the paper's own method. */
+export const SELF_REFERENCE =
+  /\b(?:we|our(?:\s+(?:\S+\s+){0,2}?(?:model|models|method|approach|system|framework|retriever|reader|architecture|algorithm|technique|pipeline|agent|variant)s?))\b/i;
+
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+}
+
+interface NameSpan {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/** Replaces citations and bracketed references with spaces (offsets unchanged). */
+export function maskCitations(s: string): string {
+  const blank = (m: string) => " ".repeat(m.length);
+  return s
+    .replace(/\[[\d,;\s–-]+\]/g, blank)
+    .replace(/\((?:[^()]*?\bet al\.?|[^()]*?\b(?:19|20)\d{2}[a-z]?)[^()]*\)/g, blank)
+    .replace(/\b\p{Lu}[\p{L}'-]+(?:\s+(?:et al\.?|and\s+\p{Lu}[\p{L}'-]+))?,?\s*\(?(?:19|20)\d{2}[a-z]?\)?/gu, blank)
+    .replace(/\b\p{Lu}[\p{L}'-]+\s+et al\.?/gu, blank);
+}
+
+function tokens(s: string): Token[] {
+  const out: Token[] = [];
+  for (const m of s.matchAll(/[^\s,;:()[\]"“”]+/g)) {
+    let text = m[0];
+    let start = m.index ?? 0;
+    // strip sentence punctuation and possessives at the edges
+    const lead = /^['‘’]+/.exec(text)?.[0].length ?? 0;
+    text = text.slice(lead);
+    start += lead;
+    text = text.replace(/(?:['’]s|['’])$/u, "").replace(/[.!?]+$/u, "");
+    if (text.length > 0) out.push({ text, start, end: start + text.length });
+  }
+  return out;
+}
+
+/** Is this token name-like (an acronym, CamelCase, letters with digits, or a capitalised word not at the start)? */
+function nameLike(t: string, atSentenceStart: boolean): boolean {
+  if (!/\p{L}/u.test(t)) return false;
+  if (/^[\p{P}\p{S}]/u.test(t) && !/^[(]/.test(t)) return false;
+  const bare = t.toLowerCase();
+  if (NOT_NAMES.has(bare)) return false;
+  if (/^\p{Lu}[\p{Ll}'’]*$/u.test(t) && t.length <= 2) return false;
+  if (/\p{Lu}/u.test(t.slice(1)) && /^\p{L}/u.test(t)) return true; // BERT, XLNet, SQuAD, GPT-3, Lucene-BM25
+  if (/\p{L}/u.test(t) && /\d/.test(t) && /^\p{Lu}/u.test(t)) return true; // T5, BM25, Llama2
+  if (/^\p{Lu}\p{Ll}+(?:-\p{L}+)*$/u.test(t)) return !atSentenceStart; // Transformer, Retrieval-Augmented
+  return false;
+}
+
+/** A version or size after a name ("SQuAD 1.1", "v2.0", "GPT 3"). */
+const VERSION = /^(?:v?\d+(?:\.\d+)*[a-z]?|\d+[BMK])$/i;
+
+/**
+ * Names in a (citation-masked) sentence: maximal runs of name-like tokens, with a version number after them.
+ * A run of one capitalised word that starts the sentence is no name.
+ */
+export function findNames(masked: string): NameSpan[] {
+  const ts = tokens(masked);
+  const out: NameSpan[] = [];
+  let i = 0;
+  const first = ts[0]?.start ?? 0;
+  while (i < ts.length) {
+    const t = ts[i] as Token;
+    if (!nameLike(t.text, t.start === first)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < ts.length) {
+      const next = ts[j] as Token;
+      const gap = masked.slice((ts[j - 1] as Token).end, next.start);
+      if (!/^\s+$/.test(gap) || gap.length > 2) break;
+      if (nameLike(next.text, false) || (VERSION.test(next.text) && j === i + 1)) j++;
+      else break;
+    }
+    const start = t.start;
+    const end = (ts[j - 1] as Token).end;
+    const name = masked.slice(start, end).replace(/\s+/g, " ");
+    // long capitalised runs are headings or author lists, not names
+    if (j - i <= 5 && name.length >= 2 && name.length <= 60) out.push({ name, start, end });
+    i = j;
+  }
+  return out;
+}
+
+/** The type the words around a name suggest, with how sure (votes are summed per entity over the library). */
+export function typeHint(name: string, after: string, before: string): { type: GraphEntityType; weight: number } {
+  if (METRIC_NAME.test(name) || METRIC_AFTER.test(after) || /\bin terms of\s*$/i.test(before)) {
+    return { type: "Metric", weight: 3 };
+  }
+  if (DATASET_AFTER.test(after) || /\b(?:trained|pre-?trained|fine-?tuned)\s+on\s+(?:the\s+)?$/i.test(before)) {
+    return { type: "Dataset", weight: 3 };
+  }
+  if (TASK_AFTER.test(after)) return { type: "Task", weight: 2 };
+  if (MODEL_AFTER.test(after) || MODEL_SIZE.test(name)) return { type: "Model", weight: 1 };
+  return { type: "Method", weight: 0.5 };
+}
+
+interface Pattern {
+  relation: GraphRelation;
+  /** Finds the verb; the subject is before it, the object after. */
+  verb: RegExp;
+  confidence: number;
+  /** "Y is outperformed by X": object and subject swap. */
+  passive?: boolean;
+  /** The subject is always the paper's own method ("we use X"). */
+  selfSubject?: boolean;
+  /** The target's type is known from the pattern. */
+  targetType?: GraphEntityType;
+  /** Object must follow the verb within this many characters. */
+  reach?: number;
+}
+
+const PATTERNS: Pattern[] = [
+  {
+    relation: "improves_on",
+    verb: /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beats?|improves?\s+(?:up)?on|improved\s+(?:up)?on|(?:is|are|was|were|performs?|does|do)\s+(?:\S+\s+){0,2}?(?:better than|superior to)|exceeds?|exceeded)\b/gi,
+    confidence: 0.85,
+  },
+  { relation: "improves_on", verb: /\b(?:is|are|was|were)\s+outperformed\s+by\b/gi, confidence: 0.8, passive: true },
+  {
+    relation: "extends",
+    verb: /\b(?:extends|extended|is an extension of|generali[sz]es|builds\s+(?:up)?on|built\s+(?:up)?on|build\s+(?:up)?on)\b/gi,
+    confidence: 0.8,
+  },
+  {
+    relation: "uses",
+    verb: /\bwe\s+(?:also\s+|first\s+|then\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed)\b/gi,
+    confidence: 0.75,
+    selfSubject: true,
+    reach: 40,
+  },
+  {
+    relation: "uses",
+    verb: /\b(?:initiali[sz]e|initiali[sz]ed|initiali[sz]ing)\s+(?:\S+\s+){0,4}?(?:with|from)\b/gi,
+    confidence: 0.75,
+    reach: 40,
+  },
+  {
+    relation: "evaluates_on",
+    verb: /\b(?:evaluat(?:e|ed|ing)|test(?:ed)?|experiments?|results?|performance|benchmark(?:ed)?)\s+(?:\S+\s+){0,3}?on\b/gi,
+    confidence: 0.75,
+    targetType: "Dataset",
+    reach: 30,
+  },
+  {
+    relation: "introduces",
+    verb: /\bwe\s+(?:also\s+)?(?:propose|proposed|introduce|introduced|present|presented)\b/gi,
+    confidence: 0.7,
+    selfSubject: true,
+    reach: 80,
+  },
+  {
+    relation: "compares_to",
+    verb: /\b(?:compared?\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:with|to|against)|in comparison (?:with|to))\b/gi,
+    confidence: 0.7,
+    reach: 30,
+  },
+];
+
+/** Words before a verb that undo or hedge the claim. */
+const NEGATION = /\b(?:not|never|no|fails? to|failed to|cannot|can't|doesn't|don't|didn't|unable to)\s+(?:\S+\s+)?$/i;
+const HEDGE = /\b(?:may|might|could|would|can|should|hope|expect|conjecture|hypothes[ie][sz]e)\b/i;
+const CLAUSE_BREAK = /[;]|\b(?:while|whereas|although|but|which|where|because|since)\b/i;
+
+interface Side {
+  name: string;
+  self: boolean;
+  start: number;
+  end: number;
+}
+
+function subjectBefore(masked: string, names: NameSpan[], at: number, ownMethod: string | null): Side | null {
+  const clauseStart = (() => {
+    const head = masked.slice(0, at);
+    let cut = 0;
+    for (const m of head.matchAll(new RegExp(CLAUSE_BREAK.source, "gi"))) cut = (m.index ?? 0) + m[0].length;
+    return cut;
+  })();
+  const before = names.filter((n) => n.end <= at && n.start >= clauseStart && at - n.end <= 80);
+  const last = before[before.length - 1];
+  const selfRef = ownMethod ? lastMatch(masked.slice(clauseStart, at), SELF_REFERENCE) : null;
+  if (selfRef && ownMethod && (!last || clauseStart + selfRef.index > last.end)) {
+    return { name: ownMethod, self: true, start: clauseStart + selfRef.index, end: clauseStart + selfRef.end };
+  }
+  if (!last) return null;
+  // "X and Y outperform Z": the subject is the run up to the verb, take its last name only when nothing but words sit between
+  return { name: last.name, self: false, start: last.start, end: last.end };
+}
+
+function lastMatch(s: string, re: RegExp): { index: number; end: number } | null {
+  let found: { index: number; end: number } | null = null;
+  for (const m of s.matchAll(new RegExp(re.source, "gi"))) found = { index: m.index ?? 0, end: (m.index ?? 0) + m[0].length };
+  return found;
+}
+
+/** The objects after a verb: the first name within reach, then names joined to it by "and", "or" and commas. */
+function objectsAfter(masked: string, names: NameSpan[], at: number, reach: number): NameSpan[] {
+  const after = names.filter((n) => n.start >= at);
+  const first = after[0];
+  if (!first || first.start - at > reach) return [];
+  const gap = masked.slice(at, first.start);
+  if (CLAUSE_BREAK.test(gap) || /[.]/.test(gap)) return [];
+  const out = [first];
+  for (let i = 1; i < after.length; i++) {
+    const prev = out[out.length - 1] as NameSpan;
+    const n = after[i] as NameSpan;
+    const between = masked.slice(prev.end, n.start);
+    if (/^\s*(?:,\s*)?(?:and|or|as well as)?\s*(?:the\s+)?$/.test(between) && between.trim().length > 0) out.push(n);
+    else if (/^\s*,\s*$/.test(between)) out.push(n);
+    else break;
+  }
+  return out;
+}
+
+/** The paper's own method from its title ("XLNet: Generalized …") or its first pages ("we propose X"). */
+export function ownMethodOf(paper: PaperText): string | null {
+  const title = paper.title.normalize("NFKC").trim();
+  const colon = /^([^:]{2,40}):\s/.exec(title);
+  if (colon) {
+    const head = (colon[1] as string).trim();
+    const words = head.split(/\s+/);
+    const nameish = words.every((w) => /^[\p{Lu}\d]/u.test(w) || /\p{Lu}/u.test(w.slice(1)));
+    if (words.length <= 3 && nameish) return head;
+  }
+  const opening = [paper.abstract ?? "", ...paper.pages.slice(0, 2).map((p) => p.text)].join("\n");
+  const propose =
+    /\bwe\s+(?:propose|introduce|present)\s+(?:a|an|the)?\s*(?:[\p{Ll}-]+\s+){0,6}?(?:called|named|dubbed|termed)?\s*,?\s*(?:the\s+)?([\p{Lu}][\p{L}\d-]*(?:\s+[\p{Lu}][\p{L}\d-]*){0,2})/gu;
+  for (const m of opening.replace(/\s+/g, " ").matchAll(propose)) {
+    const name = (m[1] as string).trim();
+    const first = name.split(" ")[0] as string;
+    if (NOT_NAMES.has(first.toLowerCase())) continue;
+    if (looksLikeAcronym(first) || /\p{Lu}/u.test(first.slice(1)) || /\d/.test(first) || name.includes(" ") || m[0].includes(",")) {
+      return name;
+    }
+  }
+  return null;
+}
+
+/** Acronyms a paper defines in its text: "Dense Passage Retriever (DPR)". */
+export function acronymDefinitions(paper: PaperText): AcronymDefinition[] {
+  const out: AcronymDefinition[] = [];
+  const seen = new Set<string>();
+  for (const page of paper.pages) {
+    const text = page.text.replace(/-\s*\n\s*(?=\p{Ll})/gu, "").replace(/\s+/g, " ");
+    for (const m of text.matchAll(/\(([\p{Lu}][\p{L}\d-]{1,11})\)/gu)) {
+      const short = m[1] as string;
+      if (!looksLikeAcronym(short) || seen.has(short)) continue;
+      const before = text.slice(Math.max(0, (m.index ?? 0) - 200), m.index ?? 0);
+      const long = longFormFor(short, before);
+      if (!long || /[.;:]/.test(long) || long.split(" ").length > 8) continue;
+      if (canonicalName(long) === canonicalName(short)) continue;
+      seen.add(short);
+      out.push({ short, long: tidyLongForm(long), page: page.pageNumber });
+    }
+  }
+  return out;
+}
+
+function tidyLongForm(long: string): string {
+  return long.replace(/^(?:the|a|an|our)\s+/i, "").replace(/[,\s]+$/, "");
+}
+
+function inSkip(paper: PaperText, page: number, start: number, end: number): boolean {
+  return (paper.skip ?? []).some((s) => s.page === page && start < s.end && end > s.start);
+}
+
+const CAPTION = /^\s*(?:Table|Tab\.)\s*[A-Z]?\d+\s*[:.|]/;
+
+/**
+ * The quote for a claim: the whole sentence when it fits, else a window of the sentence around the two names, cut at
+ * word boundaries (offsets into the page text).
+ */
+function quoteSpan(
+  sentence: { start: number; end: number },
+  pageText: string,
+  focus: { start: number; end: number },
+): { start: number; end: number } {
+  if (sentence.end - sentence.start <= MAX_QUOTE_CHARS) return sentence;
+  const mid = Math.floor((focus.start + focus.end) / 2);
+  const half = Math.floor(MAX_QUOTE_CHARS / 2);
+  let start = Math.max(sentence.start, Math.min(focus.start - 20, mid - half));
+  let end = Math.min(sentence.end, start + MAX_QUOTE_CHARS);
+  start = Math.max(sentence.start, Math.min(start, end - MAX_QUOTE_CHARS));
+  while (start > sentence.start && /\S/.test(pageText[start - 1] as string)) start++;
+  while (end < sentence.end && /\S/.test(pageText[end] as string)) end--;
+  return { start, end };
+}
+
+/**
+ * Extracts candidate relations, acronym definitions and mentions from one paper's pages. Pure and synchronous:
+ * about a millisecond per page.
+ */
+export function extractWithRules(paper: PaperText): PaperExtraction {
+  const ownMethod = ownMethodOf(paper);
+  const acronyms = acronymDefinitions(paper);
+  const candidates: Candidate[] = [];
+  const mentionMap = new Map<string, { entity: EntityRef; page: number; count: number; votes: Map<GraphEntityType, number> }>();
+
+  const mention = (name: string, page: number, hint: { type: GraphEntityType; weight: number }) => {
+    const key = canonicalName(name);
+    if (!key) return;
+    let m = mentionMap.get(key);
+    if (!m) {
+      m = { entity: { name, type: hint.type }, page, count: 0, votes: new Map() };
+      mentionMap.set(key, m);
+    }
+    m.count++;
+    m.votes.set(hint.type, (m.votes.get(hint.type) ?? 0) + hint.weight);
+  };
+
+  for (const page of paper.pages) {
+    const text = page.text;
+    for (const sentence of splitSentences(text)) {
+      if (inSkip(paper, page.pageNumber, sentence.start, sentence.end)) continue;
+      const raw = text.slice(sentence.start, sentence.end);
+      const flat = raw.replace(/\s/g, " ");
+      const caption = CAPTION.test(flat);
+      if (!caption && !isProse(raw)) continue;
+      const masked = maskCitations(flat);
+      const names = findNames(masked);
+      for (const n of names) {
+        mention(n.name, page.pageNumber, typeHint(n.name, masked.slice(n.end, n.end + 30), masked.slice(0, n.start)));
+      }
+      if (names.length === 0 && !SELF_REFERENCE.test(masked)) continue;
+      for (const p of PATTERNS) {
+        if (caption && p.relation !== "evaluates_on") continue;
+        for (const v of masked.matchAll(p.verb)) {
+          const at = v.index ?? 0;
+          const verbEnd = at + v[0].length;
+          if (NEGATION.test(masked.slice(Math.max(0, at - 30), at))) continue;
+          const objects = objectsAfter(masked, names, verbEnd, p.reach ?? 60);
+          if (objects.length === 0) continue;
+          let subject: Side | null;
+          if (p.selfSubject || caption) {
+            subject = ownMethod ? { name: ownMethod, self: true, start: at, end: at } : null;
+          } else {
+            subject = subjectBefore(masked, names, at, ownMethod);
+          }
+          if (!subject) continue;
+          let confidence = p.confidence;
+          let note: string | undefined;
+          if (subject.self && !p.selfSubject) {
+            confidence -= 0.1;
+            note = "the paper's own method, as “we” or “our …”";
+          }
+          if (caption) {
+            confidence = 0.65;
+            note = "from a table caption";
+          }
+          const clause = masked.slice(Math.max(0, subject.start), verbEnd);
+          if (HEDGE.test(clause)) {
+            confidence = Math.min(confidence, 0.5);
+            note = "hedged (may, could, …)";
+          }
+          for (const object of objects) {
+            const [src, dst] = p.passive
+              ? [{ name: object.name, self: false, start: object.start, end: object.end }, subject]
+              : [subject, object];
+            if (p.passive && subject.self) continue;
+            if (canonicalName(src.name) === canonicalName(dst.name)) continue;
+            if (p.relation === "introduces" && ownMethod && canonicalName(dst.name) === canonicalName(ownMethod)) continue;
+            const after = masked.slice(dst.end, dst.end + 30);
+            const before = masked.slice(0, dst.start);
+            const targetHint = p.targetType
+              ? { type: p.targetType, weight: 2 }
+              : typeHint(dst.name, after, before);
+            const sourceHint = typeHint(src.name, masked.slice(src.end, src.end + 30), masked.slice(0, src.start));
+            const focus = {
+              start: sentence.start + Math.min(src.start, dst.start, at),
+              end: sentence.start + Math.max(src.end, dst.end, verbEnd),
+            };
+            const span = quoteSpan(sentence, text, focus);
+            candidates.push({
+              relation: p.relation,
+              source: { name: src.name, type: src.self ? "Method" : sourceHint.type },
+              target: { name: dst.name, type: targetHint.type },
+              page: page.pageNumber,
+              quote: text.slice(span.start, span.end),
+              confidence: Math.round(confidence * 100) / 100,
+              extractor: "rules",
+              ...(note ? { note } : {}),
+            });
+            if (p.targetType) mention(dst.name, page.pageNumber, targetHint);
+          }
+        }
+      }
+    }
+  }
+  const mentions = [...mentionMap.values()].map((m) => {
+    const type = [...m.votes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? m.entity.type;
+    return { entity: { name: m.entity.name, type }, page: m.page, count: m.count };
+  });
+  return { paperId: paper.id, ownMethod, candidates, acronyms, mentions, malformed: 0, failedSections: 0 };
+}
+
