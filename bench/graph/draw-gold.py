@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Draws the papers of the knowledge-graph gold set (bench/graph/README.md), reproducibly.
+
+  python3 bench/graph/draw-gold.py [corpus_dir]   (default ../shared/corpus/papers, relative to the repo)
+
+Lists the corpus PDFs (file names = arXiv ids), sorts them, shuffles them with a seeded PRNG written out here
+(splitmix64 + Fisher-Yates, so the order does not depend on Python's `random` implementation), and takes the first
+20. The first 12 drawn papers are the dev split, the next 8 the held-out split (all edges of a paper in one split).
+"""
+
+import json
+import os
+import sys
+
+SEED = 20261126
+N_PAPERS = 20
+N_DEV = 12
+MASK = (1 << 64) - 1
+
+
+def splitmix64(state):
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        yield z ^ (z >> 31)
+
+
+def shuffled(items, seed):
+    out = list(items)
+    rng = splitmix64(seed)
+    for i in range(len(out) - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    corpus = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "..", "shared", "corpus", "papers")
+    ids = sorted(f[:-4] for f in os.listdir(corpus) if f.endswith(".pdf"))
+    drawn = shuffled(ids, SEED)[:N_PAPERS]
+    print(json.dumps({"seed": SEED, "corpus_size": len(ids), "dev": drawn[:N_DEV], "heldout": drawn[N_DEV:]}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
