@@ -39,6 +39,14 @@ const envSchema = z.object({
   /** The server runs one offline question at start so the first user's is not slowed by cold caches; "0" skips it. */
   LECTERN_WARMUP: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("1")),
   /**
+   * Whether this app process works the job queue (ingestion, the library step, the storage sweep): `inline` (default;
+   * the embedded database always does, one process holds it) or `off` — an app instance of a lab deployment, whose
+   * jobs go to `npm run worker` processes.
+   */
+  LECTERN_WORKER: z.preprocess(emptyToUndefined, z.enum(["inline", "off"]).default("inline")),
+  /** Files one worker process ingests at once. */
+  LECTERN_WORKER_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).default(2)),
+  /**
    * Where stored PDFs go: unset, `<LECTERN_DATA_DIR>/pdfs`; `s3://bucket/prefix`, an S3-compatible store reached with
    * the AWS variables below — checked only then, by storageSettingsOf (lib/storage/settings.ts).
    */
@@ -56,6 +64,22 @@ const envSchema = z.object({
   LECTERN_ARXIV_PDF_URL: z.preprocess(emptyToUndefined, z.string().url().default("https://arxiv.org/pdf")),
   /** A contact address put in the User-Agent of requests to arXiv (arXiv asks heavy users for one). */
   LECTERN_ARXIV_CONTACT: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /**
+   * Web search (the research step that looks beyond the library): a SearXNG instance whose JSON API is on (the
+   * default, self-hosted choice), else Tavily or Brave by key. None set: the step is not offered.
+   */
+  LECTERN_SEARXNG_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  TAVILY_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  LECTERN_TAVILY_URL: z.preprocess(emptyToUndefined, z.string().url().default("https://api.tavily.com")),
+  BRAVE_SEARCH_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  LECTERN_BRAVE_URL: z.preprocess(emptyToUndefined, z.string().url().default("https://api.search.brave.com")),
+  /** Fetching a result page: the whole exchange (ms), and the most of it read (KB). */
+  LECTERN_WEB_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10_000)),
+  LECTERN_WEB_MAX_PAGE_KB: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(2048)),
+  /** auto: the research plan adds web search for recent work and weak library evidence; on_request: only when asked. */
+  LECTERN_WEB_SEARCH: z.preprocess(emptyToUndefined, z.enum(["auto", "on_request"]).default("auto")),
+  /** Tests only: hosts (or addresses) web pages may be fetched from although not public, comma-separated. */
+  LECTERN_WEB_ALLOW_HOSTS: z.preprocess(emptyToUndefined, z.string().optional()),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -1,0 +1,64 @@
+import robotsParser from "robots-parser";
+import { decodeBody, type SafeFetchOptions, safeFetch, WebFetchError } from "./fetch";
+
+/**
+ * robots.txt, per origin, cached (RFC 9309): a 2xx file is obeyed for our user-agent token; 4xx (none) allows all;
+ * a 5xx or an unreachable file disallows all for the moment (§2.3.1.3–4). Parsing by robots-parser.
+ */
+
+type Rules = { isAllowed(url: string, ua?: string): boolean | undefined } | "allow_all" | "disallow_all";
+
+interface Cached {
+  rules: Rules;
+  until: number;
+}
+
+/** How long an origin's robots.txt is trusted. */
+const ROBOTS_TTL_MS = 60 * 60 * 1000;
+/** How long an unreachable robots.txt keeps the origin closed before it is asked again. */
+const ROBOTS_RETRY_MS = 5 * 60 * 1000;
+const ROBOTS_MAX_BYTES = 512 * 1024;
+
+export class RobotsCache {
+  private readonly byOrigin = new Map<string, Cached>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** True when `url` may be fetched by `agent` (the product token, e.g. "Lectern"). */
+  async allowed(url: URL, agent: string, opts: SafeFetchOptions): Promise<boolean> {
+    const rules = await this.rulesFor(url, opts);
+    if (rules === "allow_all") return true;
+    if (rules === "disallow_all") return false;
+    return rules.isAllowed(url.toString(), agent) !== false;
+  }
+
+  private async rulesFor(url: URL, opts: SafeFetchOptions): Promise<Rules> {
+    const origin = url.origin;
+    const hit = this.byOrigin.get(origin);
+    if (hit && hit.until > this.now()) return hit.rules;
+    const robotsUrl = `${origin}/robots.txt`;
+    let rules: Rules;
+    let ttl = ROBOTS_TTL_MS;
+    try {
+      const r = await safeFetch(robotsUrl, { ...opts, maxBytes: ROBOTS_MAX_BYTES, accept: undefined, maxRedirects: 5 });
+      rules = robotsParser(robotsUrl, decodeBody(r));
+    } catch (e) {
+      if (
+        e instanceof WebFetchError &&
+        e.code === "http_status" &&
+        e.status !== undefined &&
+        e.status >= 400 &&
+        e.status < 500
+      ) {
+        rules = "allow_all";
+      } else if (e instanceof WebFetchError && (e.code === "blocked_address" || e.code === "bad_url")) {
+        throw e;
+      } else {
+        if (opts.signal?.aborted) throw e;
+        rules = "disallow_all";
+        ttl = ROBOTS_RETRY_MS;
+      }
+    }
+    this.byOrigin.set(origin, { rules, until: this.now() + ttl });
+    return rules;
+  }
+}
