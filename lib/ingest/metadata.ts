@@ -555,7 +555,9 @@ export function applyTrustedMetadata(meta: PaperMetadata, trusted: TrustedMetada
   const doi = cleanField(trusted.doi, 200);
   if (doi) out.doi = doi;
   const arxivId = cleanField(trusted.arxivId, 60);
-  if (arxivId && /^[\w./-]+$/.test(arxivId)) out.arxivId = arxivId;
+  // an id without version defers to the PDF's stamp of the same paper, which names its version
+  const sameWithVersion = arxivId && meta.arxivId?.replace(/v\d+$/, "") === arxivId && meta.arxivId !== arxivId;
+  if (arxivId && /^[\w./-]+$/.test(arxivId) && !sameWithVersion) out.arxivId = arxivId;
   const date = cleanField(trusted.publishedDate, 10);
   const validDate =
     date && /^\d{4}-\d{2}-\d{2}$/.test(date) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date)

@@ -43,6 +43,11 @@ describe("applyTrustedMetadata", () => {
     });
   });
 
+  it("an arXiv id without version defers to the PDF's stamp of the same paper", () => {
+    expect(applyTrustedMetadata(guessed, { arxivId: "2401.01234" }).arxivId).toBe("2401.01234v1");
+    expect(applyTrustedMetadata(guessed, { arxivId: "2401.05555" }).arxivId).toBe("2401.05555");
+  });
+
   it("ignores blank, malformed and control-character values", () => {
     const out = applyTrustedMetadata(guessed, {
       title: " \u0000 ",
