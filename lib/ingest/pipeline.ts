@@ -84,6 +84,11 @@ export async function ingestFiles(
     signal?: AbortSignal;
     /** Who uploads (for the audit trail); null or absent: the command line. */
     actor?: { id: string; email: string } | null;
+    /**
+     * Run the library step after the files (default). A job that ingests one file of a batch leaves it to the batch's
+     * library job (lib/jobs), which runs it once for every batch done meanwhile.
+     */
+    libraryStep?: boolean;
   } = {},
 ): Promise<IngestFileResult[]> {
   const emit = opts.onProgress ?? (() => {});
@@ -147,10 +152,18 @@ export async function ingestFiles(
     }
     emit({ type: "file_done", index, result });
   }
-  if (results.some((r) => r.status === "ingested" || r.status === "replaced")) {
-    await updateLibraryVectors(ctx, emit);
+  if (opts.libraryStep !== false && results.some((r) => r.status === "ingested" || r.status === "replaced")) {
+    await runLibraryStep(ctx, emit);
   }
   return results;
+}
+
+/**
+ * The library step, after a batch of files: what is computed over the whole library rather than per paper. Reports
+ * its progress and outcome as events; a failure is reported (`library_error`), never thrown — the papers are stored.
+ */
+export async function runLibraryStep(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
+  await updateLibraryVectors(ctx, emit);
 }
 
 /**

@@ -1,0 +1,294 @@
+import { randomUUID } from "node:crypto";
+import type { Job } from "pg-boss";
+import type { DbHandle } from "@/db";
+import {
+  batchesReadyForLibrary,
+  claimIngestFile,
+  finishIngestFile,
+  insertIngestBatch,
+  pendingUploadKeys,
+  requeueIngestFile,
+  setIngestFileStage,
+  setLibraryStep,
+} from "@/db/queries/jobs";
+import type { NewIngestFile } from "@/db/schema";
+import { briefError, isLecternError } from "@/lib/errors";
+import { type IngestContext, ingestFiles, runLibraryStep } from "@/lib/ingest/pipeline";
+import type { IngestInput, IngestProgressEvent, TrustedMetadata } from "@/lib/ingest/progress";
+import type { PdfStorage, StoredObject } from "@/lib/storage";
+import { type JobQueue, QUEUES } from "./queue";
+
+/** Where uploads wait for their job, in the PDF store (so any worker on any machine reads them). */
+export const UPLOAD_FOLDER = "uploads/";
+
+export function uploadKey(fileId: string): string {
+  return `${UPLOAD_FOLDER}${fileId}.pdf`;
+}
+
+export interface IngestFileJobData {
+  fileId: string;
+  actor: { id: string; email: string } | null;
+}
+
+/** What a file row's `metadata` column holds: what an importer knows of the file. */
+export interface QueuedFileSource {
+  metadata?: TrustedMetadata;
+  replaces?: string;
+}
+
+export interface EnqueuedBatch {
+  batchId: string;
+  fileIds: string[];
+}
+
+/**
+ * Queues files for ingestion: each file is stored in the PDF store under `uploads/`, the batch and its files are
+ * written in one transaction, then one job per file is sent. A file that cannot be read or stored is recorded as
+ * failed at once (the rest go on); a failure to send the jobs marks the batch's files failed, nothing is left waiting
+ * for a job that does not exist.
+ */
+export async function enqueueIngest(
+  handle: Pick<DbHandle, "db">,
+  queue: JobQueue,
+  storage: PdfStorage,
+  inputs: IngestInput[],
+  opts: { actor: { id: string; email: string } | null; origin: string; maxUploadBytes: number },
+): Promise<EnqueuedBatch> {
+  const batchId = randomUUID();
+  const rows: Omit<NewIngestFile, "batchId">[] = [];
+  for (const [position, input] of inputs.entries()) {
+    const id = randomUUID();
+    const source: QueuedFileSource = {};
+    if (input.metadata) source.metadata = input.metadata;
+    if (input.replaces) source.replaces = input.replaces;
+    const row: Omit<NewIngestFile, "batchId"> = {
+      id,
+      position,
+      fileName: input.name,
+      size: input.size ?? null,
+      metadata: Object.keys(source).length > 0 ? (source as Record<string, unknown>) : null,
+    };
+    try {
+      if (input.size !== undefined && input.size > opts.maxUploadBytes) {
+        throw new Error(`over the ${Math.round(opts.maxUploadBytes / 1024 / 1024)} MB limit`);
+      }
+      const bytes = await input.read();
+      await storage.put(uploadKey(id), bytes);
+      row.uploadKey = uploadKey(id);
+      row.size = bytes.byteLength;
+    } catch (e) {
+      Object.assign(row, {
+        status: "error",
+        error: isLecternError(e) ? e.message : `The file could not be read: ${briefError(e)}`,
+        errorCode: isLecternError(e) ? e.code : "bad_request:file",
+        finishedAt: new Date(),
+      });
+    }
+    rows.push(row);
+  }
+  try {
+    await insertIngestBatch(handle.db, { id: batchId, actorId: opts.actor?.id ?? null, origin: opts.origin }, rows);
+  } catch (e) {
+    await Promise.all(rows.map((r) => (r.uploadKey ? storage.delete(r.uploadKey).catch(() => {}) : null)));
+    throw e;
+  }
+  const queued = rows.filter((r) => r.uploadKey);
+  try {
+    if (queued.length > 0) {
+      await queue.boss.insert(
+        QUEUES.ingestFile,
+        queued.map((r) => ({ data: { fileId: r.id, actor: opts.actor } satisfies IngestFileJobData })),
+      );
+    } else {
+      // nothing to ingest: the batch's library step has nothing to do either
+      await queue.boss.send(QUEUES.libraryStep, {});
+    }
+  } catch (e) {
+    for (const r of queued) {
+      await finishIngestFile(handle.db, {
+        id: r.id,
+        status: "error",
+        paperId: null,
+        title: null,
+        pages: 0,
+        chunks: 0,
+        error: `The file could not be queued: ${briefError(e)}`,
+        errorCode: "unavailable:database",
+      }).catch(() => {});
+      if (r.uploadKey) await storage.delete(r.uploadKey).catch(() => {});
+    }
+    throw e;
+  }
+  return { batchId, fileIds: rows.map((r) => r.id) };
+}
+
+/** How often a running file's stage is written (the UI polls; every page of extraction need not be a write). */
+const STAGE_WRITE_MS = 400;
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) {
+    parts.push(part);
+    size += part.byteLength;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Works one file's job: claims the file, ingests it (without the library step), records its outcome and removes the
+ * upload, then asks for the library step. The same job delivered again after its outcome was recorded does nothing.
+ * A failure of the file itself (not a PDF, no text) is its outcome; only a failure of everything (the database went
+ * away) is thrown, for pg-boss to retry the job — after the last attempt the file is recorded as failed.
+ */
+export async function workIngestFile(
+  job: Pick<Job<IngestFileJobData>, "data" | "retryCount" | "signal">,
+  deps: { ctx: IngestContext; queue: JobQueue; retryLimit: number },
+): Promise<void> {
+  const { ctx, queue } = deps;
+  const row = await claimIngestFile(ctx.db, { id: job.data.fileId });
+  if (!row) return;
+  if (!row.uploadKey) {
+    await finishIngestFile(ctx.db, {
+      id: row.id,
+      status: "error",
+      paperId: null,
+      title: null,
+      pages: 0,
+      chunks: 0,
+      error: "The uploaded file is no longer stored; upload it again.",
+      errorCode: "not_found:file",
+    });
+    return;
+  }
+  const key = row.uploadKey;
+  const source = (row.metadata ?? {}) as QueuedFileSource;
+  const input: IngestInput = {
+    name: row.fileName,
+    size: row.size ?? undefined,
+    read: async () => readAll(await ctx.storage.read(key, { signal: job.signal })),
+    ...(source.metadata ? { metadata: source.metadata } : {}),
+    ...(source.replaces ? { replaces: source.replaces } : {}),
+  };
+  let lastWrite = 0;
+  let pending: Promise<void> = Promise.resolve();
+  const onProgress = (e: IngestProgressEvent) => {
+    if (e.type !== "file_stage") return;
+    const now = Date.now();
+    const final = e.done !== undefined && e.of !== undefined && e.done >= e.of;
+    if (now - lastWrite < STAGE_WRITE_MS && !final && e.done !== undefined && e.done > 0) return;
+    lastWrite = now;
+    pending = pending
+      .then(() => setIngestFileStage(ctx.db, { id: row.id, stage: e.stage, done: e.done ?? null, of: e.of ?? null }))
+      .catch(() => {});
+  };
+  let result: Awaited<ReturnType<typeof ingestFiles>>[number] | undefined;
+  try {
+    [result] = await ingestFiles([input], ctx, {
+      onProgress,
+      signal: job.signal,
+      actor: job.data.actor,
+      libraryStep: false,
+    });
+  } catch (e) {
+    await pending;
+    const message = isLecternError(e) ? e.message : `Ingestion failed: ${briefError(e)}`;
+    if (job.retryCount >= deps.retryLimit) {
+      await finishIngestFile(ctx.db, {
+        id: row.id,
+        status: "error",
+        paperId: null,
+        title: null,
+        pages: 0,
+        chunks: 0,
+        error: message,
+        errorCode: isLecternError(e) ? e.code : "internal:pdf",
+      });
+      await ctx.storage.delete(key).catch(() => {});
+      await queue.boss.send(QUEUES.libraryStep, {});
+      return;
+    }
+    await requeueIngestFile(ctx.db, { id: row.id, error: `${message} (trying again)` }).catch(() => {});
+    throw e;
+  }
+  await pending;
+  if (!result) throw new Error("the pipeline returned no result");
+  await finishIngestFile(ctx.db, {
+    id: row.id,
+    status: result.status,
+    paperId: result.paper_id,
+    title: result.title,
+    pages: result.pages,
+    chunks: result.chunks,
+    error: result.error,
+    errorCode: result.error_code,
+  });
+  await ctx.storage.delete(key).catch((e) => console.error(`[jobs] upload ${key} not removed: ${briefError(e)}`));
+  // stately: if a step is already waiting, this one joins it
+  await queue.boss.send(QUEUES.libraryStep, {});
+}
+
+/**
+ * The library step for every batch whose files are all done: once for all of them (it covers the whole library).
+ * Batches with nothing new are marked skipped. Progress and outcome are written on the batches.
+ */
+export async function workLibraryStep(ctx: IngestContext): Promise<{ batches: number; ran: boolean }> {
+  const ready = await batchesReadyForLibrary(ctx.db);
+  if (ready.length === 0) return { batches: 0, ran: false };
+  const skipped = ready.filter((b) => b.changed === 0).map((b) => b.id);
+  await setLibraryStep(ctx.db, skipped, { libraryStatus: "skipped" });
+  const ids = ready.filter((b) => b.changed > 0).map((b) => b.id);
+  if (ids.length === 0) return { batches: ready.length, ran: false };
+  await setLibraryStep(ctx.db, ids, { libraryStatus: "running", libraryError: null });
+  let lastWrite = 0;
+  let pending: Promise<void> = Promise.resolve();
+  let outcome: { status: "done" | "error"; result?: Record<string, unknown>; error?: string } = { status: "done" };
+  await runLibraryStep(ctx, (e) => {
+    if (e.type === "library_stage") {
+      const now = Date.now();
+      if (now - lastWrite < STAGE_WRITE_MS && e.done !== 0 && e.done < e.of) return;
+      lastWrite = now;
+      pending = pending
+        .then(() => setLibraryStep(ctx.db, ids, { libraryStage: e.stage, libraryDone: e.done, libraryOf: e.of }))
+        .catch(() => {});
+    } else if (e.type === "library_done") {
+      const { type: _t, ...result } = e;
+      outcome = { status: "done", result };
+    } else if (e.type === "library_error") {
+      outcome = { status: "error", error: e.error };
+    }
+  });
+  await pending;
+  await setLibraryStep(ctx.db, ids, {
+    libraryStatus: outcome.status,
+    libraryStage: null,
+    libraryResult: outcome.result ?? null,
+    libraryError: outcome.error ?? null,
+  });
+  return { batches: ready.length, ran: true };
+}
+
+/** An upload no unfinished file names, older than the grace period, is removed (a crash between store and row). */
+export async function sweepOrphanUploads(
+  storage: PdfStorage,
+  handle: Pick<DbHandle, "db">,
+  opts: { graceMs: number; now?: Date },
+): Promise<{ checked: number; removed: StoredObject[] }> {
+  const cutoff = (opts.now ?? new Date()).getTime() - opts.graceMs;
+  const objects: StoredObject[] = [];
+  for await (const o of storage.list(UPLOAD_FOLDER)) objects.push(o);
+  const needed = await pendingUploadKeys(handle.db);
+  const removed: StoredObject[] = [];
+  for (const o of objects) {
+    if (needed.has(o.key) || o.lastModified.getTime() >= cutoff) continue;
+    await storage.delete(o.key);
+    removed.push(o);
+  }
+  return { checked: objects.length, removed };
+}

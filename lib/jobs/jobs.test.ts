@@ -1,0 +1,212 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { claimIngestFile, getIngestBatch, getIngestFile, type IngestBatchWithFiles } from "@/db/queries/jobs";
+import { papers } from "@/db/schema";
+import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { LecternError } from "@/lib/errors";
+import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
+import type { IngestInput } from "@/lib/ingest/progress";
+import { makeTestPdf } from "@/lib/testing/pdf";
+import { enqueueIngest, sweepOrphanUploads, UPLOAD_FOLDER, uploadKey, workIngestFile } from "./ingest";
+import { getJobQueue, type JobQueue } from "./queue";
+import { startWorker, type Worker } from "./worker";
+
+const PAGES = [
+  "Queued Ingestion of Scientific Papers\nGrace Hopper\nAbstract\nWe show that a durable job queue lets several workers ingest a library of papers without losing any of them when one of the workers is killed.",
+  "2 Method\nEach uploaded file becomes a job of its own; a worker claims it, extracts its text, chunks it, summarises and embeds it, and saves it in one transaction.",
+];
+
+function input(name: string, bytes: Uint8Array): IngestInput {
+  return { name, size: bytes.byteLength, read: async () => bytes };
+}
+
+async function listUploads(ctx: IngestContext): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const o of ctx.storage.list(UPLOAD_FOLDER)) keys.push(o.key);
+  return keys;
+}
+
+/** Polls until the batch's files and its library step have ended (the test's own timeout bounds it). */
+async function settled(handle: DbHandle, batchId: string): Promise<IngestBatchWithFiles> {
+  for (;;) {
+    const batch = await getIngestBatch(handle.db, { id: batchId });
+    if (
+      batch &&
+      batch.files.every((f) => !["queued", "running"].includes(f.status)) &&
+      !["waiting", "running"].includes(batch.libraryStatus)
+    )
+      return batch;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let handle: DbHandle;
+let dataDir: string;
+let ctx: IngestContext;
+let queue: JobQueue;
+let pdf: Uint8Array;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-jobs-"));
+  ctx = createIngestContext(handle, {
+    dataDir,
+    maxUploadBytes: 5 * 1024 * 1024,
+    embedder: createHashingEmbedder({ dimensions: 512 }),
+    chatModel: null,
+  });
+  queue = await getJobQueue(handle);
+  pdf = await makeTestPdf({ pages: PAGES, title: "Queued Ingestion of Scientific Papers" });
+}, 60_000);
+
+afterAll(async () => {
+  await queue?.stop({ graceful: false });
+  await handle?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("ingestion as jobs", () => {
+  it("a worker ingests each queued file, records its outcome, runs the library step once and removes the uploads", async () => {
+    const batch = await enqueueIngest(
+      handle,
+      queue,
+      ctx.storage,
+      [input("paper.pdf", pdf), input("notes.pdf", new TextEncoder().encode("not a pdf at all"))],
+      { actor: null, origin: "cli", maxUploadBytes: ctx.maxUploadBytes },
+    );
+    expect(batch.fileIds).toHaveLength(2);
+    // the uploads wait in the store for their jobs
+    expect((await listUploads(ctx)).sort()).toEqual(batch.fileIds.map(uploadKey).sort());
+    let worker: Worker | undefined;
+    try {
+      worker = await startWorker(handle, { concurrency: 2, ctx, pollingIntervalSeconds: 0.5, log: () => {} });
+      const done = await settled(handle, batch.batchId);
+      const [paper, notes] = done.files;
+      expect(paper).toMatchObject({ status: "ingested", fileName: "paper.pdf", attempts: 1, uploadKey: null });
+      expect(paper?.paperId).toBeTruthy();
+      expect(paper?.pages).toBe(2);
+      expect(notes).toMatchObject({ status: "error", errorCode: "bad_request:pdf", uploadKey: null });
+      expect(notes?.error).toMatch(/PDF/);
+      expect(done.libraryStatus).toBe("done");
+      const [row] = await handle.db
+        .select()
+        .from(papers)
+        .where(eq(papers.id, paper?.paperId as string));
+      expect(row?.title).toBe("Queued Ingestion of Scientific Papers");
+      expect(await listUploads(ctx)).toEqual([]);
+    } finally {
+      await worker?.stop();
+      queue = await getJobQueue(handle);
+    }
+  }, 120_000);
+
+  it("a file whose worker died mid-attempt is taken again and finished; a job delivered again after that does nothing", async () => {
+    const other = await makeTestPdf({
+      pages: [
+        "Recovering Killed Workers\nAbstract\nA job whose worker was killed is taken again by another.",
+        PAGES[1] as string,
+      ],
+      title: "Recovering Killed Workers",
+    });
+    const batch = await enqueueIngest(handle, queue, ctx.storage, [input("second.pdf", other)], {
+      actor: null,
+      origin: "cli",
+      maxUploadBytes: ctx.maxUploadBytes,
+    });
+    const fileId = batch.fileIds[0] as string;
+    // the first attempt claimed it and died (a SIGKILL): running, one attempt, the upload still there
+    expect(await claimIngestFile(handle.db, { id: fileId })).toMatchObject({ status: "running", attempts: 1 });
+    const job = { data: { fileId, actor: null }, retryCount: 1, signal: new AbortController().signal };
+    await workIngestFile(job, { ctx, queue, retryLimit: 3 });
+    const after = await getIngestFile(handle.db, { id: fileId });
+    expect(after).toMatchObject({ status: "ingested", attempts: 2, uploadKey: null });
+    await workIngestFile(job, { ctx, queue, retryLimit: 3 });
+    expect(await getIngestFile(handle.db, { id: fileId })).toEqual(after);
+  }, 60_000);
+
+  it("an attempt that fails for want of the database is retried; after the last one the file is failed, with its reason", async () => {
+    const down: EmbeddingProvider = {
+      ...createHashingEmbedder({ dimensions: 512 }),
+      embed: async () => {
+        throw new LecternError("unavailable:database", "The database is not available: connection refused");
+      },
+    };
+    const failing = { ...ctx, embedder: down };
+    const bytes = await makeTestPdf({
+      pages: ["Retrying Without a Database\nAbstract\nAn attempt that cannot reach the database is tried again."],
+      title: "Retrying Without a Database",
+    });
+    const batch = await enqueueIngest(handle, queue, ctx.storage, [input("third.pdf", bytes)], {
+      actor: null,
+      origin: "web",
+      maxUploadBytes: ctx.maxUploadBytes,
+    });
+    const fileId = batch.fileIds[0] as string;
+    const signal = new AbortController().signal;
+    await expect(
+      workIngestFile({ data: { fileId, actor: null }, retryCount: 0, signal }, { ctx: failing, queue, retryLimit: 1 }),
+    ).rejects.toThrow(/not available/);
+    expect(await getIngestFile(handle.db, { id: fileId })).toMatchObject({ status: "queued", attempts: 1 });
+    expect((await getIngestFile(handle.db, { id: fileId }))?.error).toMatch(/trying again/);
+    await workIngestFile(
+      { data: { fileId, actor: null }, retryCount: 1, signal },
+      { ctx: failing, queue, retryLimit: 1 },
+    );
+    const failed = await getIngestFile(handle.db, { id: fileId });
+    expect(failed).toMatchObject({ status: "error", attempts: 2, errorCode: "unavailable:database", uploadKey: null });
+    expect(await listUploads(ctx)).not.toContain(uploadKey(fileId));
+  }, 60_000);
+
+  it("a file over the limit or unreadable is recorded as failed at once, and the rest of the batch is queued", async () => {
+    const batch = await enqueueIngest(
+      handle,
+      queue,
+      ctx.storage,
+      [
+        { name: "huge.pdf", size: 10 * 1024 * 1024, read: async () => pdf },
+        {
+          name: "gone.pdf",
+          read: async () => {
+            throw new Error("ENOENT: no such file");
+          },
+        },
+        input("fine.pdf", pdf),
+      ],
+      { actor: null, origin: "cli", maxUploadBytes: ctx.maxUploadBytes },
+    );
+    const stored = await getIngestBatch(handle.db, { id: batch.batchId });
+    expect(stored?.files.map((f) => [f.fileName, f.status])).toEqual([
+      ["huge.pdf", "error"],
+      ["gone.pdf", "error"],
+      ["fine.pdf", "queued"],
+    ]);
+    expect(stored?.files[0]?.error).toMatch(/limit/);
+    expect(stored?.files[1]?.error).toMatch(/could not be read: ENOENT/);
+  });
+
+  it("the sweep removes an upload nobody waits for, once past the grace period, and keeps a queued file's", async () => {
+    await ctx.storage.put(`${UPLOAD_FOLDER}orphan.pdf`, pdf);
+    const pending = await getIngestBatch(handle.db, {
+      id: (
+        await enqueueIngest(handle, queue, ctx.storage, [input("waiting.pdf", pdf)], {
+          actor: null,
+          origin: "cli",
+          maxUploadBytes: ctx.maxUploadBytes,
+        })
+      ).batchId,
+    });
+    const waiting = pending?.files[0]?.uploadKey as string;
+    const young = await sweepOrphanUploads(ctx.storage, handle, { graceMs: 60 * 60 * 1000 });
+    expect(young.removed).toEqual([]);
+    const later = new Date(Date.now() + 2 * 60 * 60 * 1000);
+    const swept = await sweepOrphanUploads(ctx.storage, handle, { graceMs: 60 * 60 * 1000, now: later });
+    expect(swept.removed.map((o) => o.key)).toEqual([`${UPLOAD_FOLDER}orphan.pdf`]);
+    expect(await listUploads(ctx)).toContain(waiting);
+  });
+});

@@ -1,0 +1,116 @@
+import { fromPglite, PgBoss } from "pg-boss";
+import type { DbHandle } from "@/db";
+
+/**
+ * The job queue: pg-boss, on the library's own database — PostgreSQL (a pool of its own, its tables in the `pgboss`
+ * schema) or the embedded PGlite (through pg-boss's PGlite adapter, on the same instance). Chosen over
+ * graphile-worker because it runs on both: graphile-worker needs a `pg` pool, so the embedded default would have had
+ * a second queue of its own. docs/architecture.md "Jobs".
+ */
+
+export const QUEUES = {
+  /** One uploaded file: extract → chunk → summarise → embed → save. */
+  ingestFile: "ingest-file",
+  /** The library step (vectors, hubness, …) for every batch whose files are done; one at a time, one waiting. */
+  libraryStep: "library-step",
+  /** Removes stored objects no row names (lib/storage/sweep.ts), hourly. */
+  storageSweep: "storage-sweep",
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Seconds between a worker's heartbeats on a job; a job whose worker stops beating is retried by another. */
+export const HEARTBEAT_SECONDS = 10;
+
+export interface JobQueue {
+  boss: PgBoss;
+  stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+}
+
+const opened = new WeakMap<DbHandle, Promise<JobQueue>>();
+
+/**
+ * The queue on this database handle, started (its schema installed or migrated) on first use. Sending and working
+ * both go through it; `supervise` (default on) lets this process expire the jobs of workers that stopped beating.
+ */
+export function getJobQueue(handle: DbHandle): Promise<JobQueue> {
+  let p = opened.get(handle);
+  if (!p) {
+    p = openJobQueue(handle);
+    opened.set(handle, p);
+    p.catch(() => opened.delete(handle));
+  }
+  return p;
+}
+
+async function openJobQueue(handle: DbHandle): Promise<JobQueue> {
+  const common = {
+    schema: "pgboss",
+    // a job whose worker died is seen within seconds (its heartbeat stops), not after the 15-minute expiry
+    superviseIntervalSeconds: 5,
+    monitorIntervalSeconds: 30,
+    // nothing else of the library is REINDEXed behind its back
+    reindex: false as const,
+    monitorVacuum: false,
+  };
+  const boss =
+    handle.native.driver === "pglite"
+      ? new PgBoss({ ...common, db: fromPglite(handle.native.client), backend: "pglite" })
+      : new PgBoss({ ...common, connectionString: handle.native.url, max: 4, useListenNotify: true });
+  boss.on("error", (e) => console.error(`[jobs] ${e instanceof Error ? e.message : String(e)}`));
+  await boss.start();
+  await ensureQueues(boss);
+  let stopped = false;
+  return {
+    boss,
+    async stop(opts = {}) {
+      if (stopped) return;
+      stopped = true;
+      opened.delete(handle);
+      await boss.stop({ graceful: opts.graceful ?? true, timeout: opts.timeoutMs ?? 30_000, close: true });
+    },
+  };
+}
+
+async function ensureQueues(boss: PgBoss): Promise<void> {
+  const existing = new Set((await boss.getQueues()).map((q) => q.name));
+  const want: [QueueName, Parameters<PgBoss["createQueue"]>[1]][] = [
+    [
+      QUEUES.ingestFile,
+      {
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        retryLimit: 3,
+        retryDelay: 5,
+        retryBackoff: true,
+        retryDelayMax: 120,
+        expireInSeconds: 60 * 60,
+        notify: true,
+      },
+    ],
+    [
+      QUEUES.libraryStep,
+      {
+        // one running, one waiting: files finished while the step runs are taken by the next one
+        policy: "stately",
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        retryLimit: 5,
+        retryDelay: 10,
+        retryBackoff: true,
+        retryDelayMax: 300,
+        expireInSeconds: 2 * 60 * 60,
+        notify: true,
+      },
+    ],
+    [QUEUES.storageSweep, { policy: "stately", retryLimit: 1, expireInSeconds: 30 * 60 }],
+  ];
+  for (const [name, options] of want) {
+    if (!existing.has(name)) {
+      try {
+        await boss.createQueue(name, options);
+      } catch (e) {
+        // another process made it meanwhile
+        if (!(await boss.getQueue(name))) throw e;
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import type { Job } from "pg-boss";
+import type { DbHandle } from "@/db";
+import { briefError } from "@/lib/errors";
+import type { ExtractionPool } from "@/lib/ingest/extract-pool";
+import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
+import { DEFAULT_SWEEP_GRACE_MS, sweepOrphanObjects } from "@/lib/storage/sweep";
+import { type IngestFileJobData, sweepOrphanUploads, workIngestFile, workLibraryStep } from "./ingest";
+import { getJobQueue, type JobQueue, QUEUES } from "./queue";
+
+/** Retries of a file's job after its first attempt (the ingest-file queue's retryLimit, queue.ts). */
+const INGEST_RETRY_LIMIT = 3;
+/** The storage sweep's schedule (cron, UTC): hourly. */
+const SWEEP_CRON = "17 * * * *";
+
+export interface Worker {
+  queue: JobQueue;
+  /** Stops taking jobs; waits for the running ones (up to `timeoutMs`), then closes the extraction pool. */
+  stop(opts?: { timeoutMs?: number }): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /** Files ingested at once. */
+  concurrency: number;
+  /** PDF text extraction in worker threads (the worker process), else in this thread. */
+  pool?: ExtractionPool;
+  /** The ingestion context (tests give their own); default: the process's, on `handle`. */
+  ctx?: IngestContext;
+  /** Seconds between polls when no NOTIFY wakes the worker (tests: short). */
+  pollingIntervalSeconds?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Works the job queue in this process: files (a few at once), the library step, the hourly storage sweep. At start
+ * it asks for a library step, which finishes what a process that died left (batches whose step never ran; passages
+ * without vectors are given theirs by the step itself).
+ */
+export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promise<Worker> {
+  const log = opts.log ?? ((line: string) => console.log(`[worker] ${line}`));
+  const queue = await getJobQueue(handle);
+  const ctx = opts.ctx ?? createIngestContext(handle, opts.pool ? { extract: opts.pool.extract, lookahead: 0 } : {});
+  const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 };
+  await queue.boss.work<IngestFileJobData>(
+    QUEUES.ingestFile,
+    { ...polling, localConcurrency: opts.concurrency },
+    async ([job]: Job<IngestFileJobData>[]) => {
+      if (!job) return;
+      await workIngestFile(job, { ctx, queue, retryLimit: INGEST_RETRY_LIMIT });
+    },
+  );
+  await queue.boss.work(QUEUES.libraryStep, polling, async () => {
+    const r = await workLibraryStep(ctx);
+    if (r.ran) log(`library step done for ${r.batches} batch(es)`);
+  });
+  await queue.boss.work(QUEUES.storageSweep, polling, async () => {
+    const objects = await sweepOrphanObjects(ctx.storage, ctx.db, { graceMs: DEFAULT_SWEEP_GRACE_MS });
+    const uploads = await sweepOrphanUploads(ctx.storage, { db: ctx.db }, { graceMs: DEFAULT_SWEEP_GRACE_MS });
+    const n = objects.removed.length + uploads.removed.length;
+    if (n > 0) log(`sweep removed ${n} orphaned object(s) from ${objects.location}`);
+  });
+  await queue.boss.schedule(QUEUES.storageSweep, SWEEP_CRON, {}, { tz: "UTC" });
+  await queue.boss.send(QUEUES.libraryStep, {}).catch((e) => log(`library step not queued: ${briefError(e)}`));
+  let stopped = false;
+  return {
+    queue,
+    async stop({ timeoutMs = 30_000 } = {}) {
+      if (stopped) return;
+      stopped = true;
+      await queue.stop({ graceful: true, timeoutMs });
+      await opts.pool?.close();
+    },
+  };
+}
