@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import path from "node:path";
 import type { NextConfig } from "next";
 
 // An empty OPENAI_BASE_URL (e.g. `OPENAI_BASE_URL=` in .env, or exported empty to keep a .env value out) makes
@@ -7,7 +9,26 @@ for (const key of ["OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
   if (process.env[key]?.trim() === "") delete process.env[key];
 }
 
+/**
+ * The container build (Dockerfile) sets LECTERN_BUILD_STANDALONE=1 for Next's standalone output: `.next/standalone`
+ * with a `server.js` and only the node_modules files the build traced. Other builds leave it off: `next start` warns
+ * that it "does not work with output: standalone" (it does serve, but the warning would mislead), and `npm run app`
+ * and the e2e build have no use for the copy.
+ */
+const standalone = process.env.LECTERN_BUILD_STANDALONE === "1";
+
+/**
+ * Files read at run time that tracing cannot see: pdf.js (pdf-parse's own copy) loads its worker by a computed
+ * import, so the standalone output lacks it and every PDF fails with "The PDF reader failed to start".
+ */
+function standaloneIncludes(): string[] {
+  const fromProject = createRequire(path.join(process.cwd(), "package.json"));
+  const fromPdfParse = createRequire(fromProject.resolve("pdf-parse"));
+  return [path.relative(process.cwd(), fromPdfParse.resolve("pdfjs-dist/legacy/build/pdf.worker.mjs"))];
+}
+
 const nextConfig: NextConfig = {
+  ...(standalone ? { output: "standalone", outputFileTracingIncludes: { "/*": standaloneIncludes() } } : {}),
   // No gzip: research events stream from a server action, and a gzip stream holds each flushed event until a later
   // turn of the event loop — which an embedded PGlite search (same thread) can hold for 150–200 ms. Measured with
   // `npm run bench:research-browser`: first step card p50 325 ms with compression, 124 ms without (PGlite). The app is
