@@ -704,3 +704,17 @@ export const ingestFiles = pgTable(
 );
 export type IngestFileRow = InferSelectModel<typeof ingestFiles>;
 export type NewIngestFile = InferInsertModel<typeof ingestFiles>;
+
+/**
+ * Which papers the graph has been built for, and from which version of the PDF (`doc_id`): a paper with no row, or
+ * whose doc_id changed (replaced), is built by the next library step. Gone with its paper.
+ */
+export const graphPapers = pgTable("graph_papers", {
+  paperId: text("paper_id")
+    .primaryKey()
+    .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+  docId: text("doc_id").notNull(),
+  extractor: text("extractor").notNull(),
+  edges: integer("edges").notNull(),
+  builtAt: timestamp("built_at", { withTimezone: true }).notNull().defaultNow(),
+});
