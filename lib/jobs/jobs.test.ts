@@ -11,8 +11,9 @@ import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
-import type { IngestInput } from "@/lib/ingest/progress";
+import type { IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
 import { makeTestPdf } from "@/lib/testing/pdf";
+import { followBatch } from "./follow";
 import { enqueueIngest, sweepOrphanUploads, UPLOAD_FOLDER, uploadKey, workIngestFile } from "./ingest";
 import { getJobQueue, type JobQueue } from "./queue";
 import { startWorker, type Worker } from "./worker";
@@ -84,9 +85,20 @@ describe("ingestion as jobs", () => {
     // the uploads wait in the store for their jobs
     expect((await listUploads(ctx)).sort()).toEqual(batch.fileIds.map(uploadKey).sort());
     let worker: Worker | undefined;
+    const events: IngestProgressEvent[] = [];
+    const following = followBatch(handle.db, batch.batchId, { onEvent: (e) => events.push(e), intervalMs: 20 });
     try {
       worker = await startWorker(handle, { concurrency: 2, ctx, pollingIntervalSeconds: 0.5, log: () => {} });
+      const results = await following;
       const done = await settled(handle, batch.batchId);
+      // whoever follows the batch (an upload's stream, another instance) sees the pipeline's events
+      expect(results?.map((r) => [r.file, r.status])).toEqual([
+        ["paper.pdf", "ingested"],
+        ["notes.pdf", "error"],
+      ]);
+      expect(events.filter((e) => e.type === "file_start")).toHaveLength(2);
+      expect(events.filter((e) => e.type === "file_done")).toHaveLength(2);
+      expect(events.at(-1)?.type).toBe("library_done");
       const [paper, notes] = done.files;
       expect(paper).toMatchObject({ status: "ingested", fileName: "paper.pdf", attempts: 1, uploadKey: null });
       expect(paper?.paperId).toBeTruthy();

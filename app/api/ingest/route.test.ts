@@ -8,17 +8,19 @@ import { createTestDatabase } from "@/db/testing";
 import { LecternError } from "@/lib/errors";
 import type { IngestFileResult, IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
 
-// The pipeline has its own tests; here it is a stand-in so the route's transport can be observed.
+// The queue and its workers have their own tests (lib/jobs); here they are a stand-in so the route's transport can be
+// observed.
 const pipeline = vi.hoisted(() => {
   // uploads stream to temporary files in the data directory: a fresh one for this file's tests
   const state = { dataDir: "" };
   return {
     state,
-    ingestFiles: vi.fn(),
+    submitIngest: vi.fn(),
     getIngestContext: vi.fn(async () => ({ maxUploadBytes: 10 * 1024 * 1024, dataDir: state.dataDir })),
   };
 });
-vi.mock("@/lib/ingest/pipeline", () => pipeline);
+vi.mock("@/lib/ingest/pipeline", () => ({ getIngestContext: pipeline.getIngestContext }));
+vi.mock("@/lib/jobs/submit", () => ({ submitIngest: pipeline.submitIngest }));
 vi.mock("server-only", () => ({}));
 // who uploads is checked for real: a test database with real accounts
 const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
@@ -73,19 +75,20 @@ const result = (file: string): IngestFileResult => ({
 });
 
 beforeEach(() => {
-  pipeline.ingestFiles.mockReset();
+  pipeline.submitIngest.mockReset();
   pipeline.getIngestContext.mockClear();
 });
 
 describe("POST /api/ingest", () => {
   it("passes the files with their sizes and streams the pipeline's events as NDJSON, then done", async () => {
-    pipeline.ingestFiles.mockImplementation(
-      async (inputs: IngestInput[], _ctx: unknown, opts: { onProgress: (e: IngestProgressEvent) => void }) => {
+    pipeline.submitIngest.mockImplementation(
+      async (inputs: IngestInput[], opts: { onEvent: (e: IngestProgressEvent) => void; origin: string }) => {
         expect(inputs.map((i) => [i.name, i.size])).toEqual([["a.pdf", 3]]);
         expect(Array.from((await inputs[0]?.read()) ?? [])).toEqual([1, 2, 3]);
-        opts.onProgress({ type: "file_start", index: 0, total: 1, file: "a.pdf" });
-        opts.onProgress({ type: "file_stage", index: 0, file: "a.pdf", stage: "embedding", done: 1, of: 2 });
-        opts.onProgress({ type: "file_done", index: 0, result: result("a.pdf") });
+        expect(opts.origin).toBe("web");
+        opts.onEvent({ type: "file_start", index: 0, total: 1, file: "a.pdf" });
+        opts.onEvent({ type: "file_stage", index: 0, file: "a.pdf", stage: "embedding", done: 1, of: 2 });
+        opts.onEvent({ type: "file_done", index: 0, result: result("a.pdf") });
         return [result("a.pdf")];
       },
     );
@@ -97,19 +100,19 @@ describe("POST /api/ingest", () => {
     expect(events[3]).toEqual({ type: "done", results: [result("a.pdf")] });
   });
 
-  it("ends the stream with a fatal event when the pipeline cannot run at all", async () => {
-    pipeline.ingestFiles.mockRejectedValue(new LecternError("unavailable:database", "The database is in use."));
+  it("ends the stream with a fatal event when the files cannot be queued at all", async () => {
+    pipeline.submitIngest.mockRejectedValue(new LecternError("unavailable:database", "The database is in use."));
     const events = await readLines(await POST(upload([new File(["x"], "a.pdf")])));
     expect(events).toEqual([
       { type: "fatal", error: { code: "unavailable:database", message: "The database is in use." } },
     ]);
   });
 
-  it("aborts the ingest when the client disconnects", async () => {
+  it("stops following the batch when the client disconnects (the queued jobs go on)", async () => {
     const client = new AbortController();
     let seen: AbortSignal | undefined;
-    pipeline.ingestFiles.mockImplementation(
-      (_inputs: unknown, _ctx: unknown, opts: { signal: AbortSignal }) =>
+    pipeline.submitIngest.mockImplementation(
+      (_inputs: unknown, opts: { signal: AbortSignal }) =>
         new Promise((_resolve, reject) => {
           seen = opts.signal;
           opts.signal.addEventListener("abort", () => reject(opts.signal.reason));
@@ -134,7 +137,7 @@ describe("POST /api/ingest", () => {
     const empty = await POST(upload([]));
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { message: string } }).error.message).toBe("No files were sent.");
-    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+    expect(pipeline.submitIngest).not.toHaveBeenCalled();
   });
 
   it("refuses an upload without a session (401) and from a viewer (403), before reading it", async () => {
@@ -147,7 +150,7 @@ describe("POST /api/ingest", () => {
     expect(viewer.status).toBe(403);
     expect(((await viewer.json()) as { error: { code: string } }).error.code).toBe("forbidden:role");
     expect(pipeline.getIngestContext).not.toHaveBeenCalled();
-    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+    expect(pipeline.submitIngest).not.toHaveBeenCalled();
   });
 
   it("refuses a cross-site upload (a page on another site posting a form) before reading it", async () => {
@@ -161,11 +164,11 @@ describe("POST /api/ingest", () => {
     expect(body.ok).toBe(false);
     expect(body.error.message).toContain("http://evil.example");
     expect(pipeline.getIngestContext).not.toHaveBeenCalled();
-    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+    expect(pipeline.submitIngest).not.toHaveBeenCalled();
   });
 
   it("accepts the same upload from the app's own page", async () => {
-    pipeline.ingestFiles.mockResolvedValue([result("1706.03762v5.pdf")]);
+    pipeline.submitIngest.mockResolvedValue([result("1706.03762v5.pdf")]);
     const own = upload([new File(["x"], "1706.03762v5.pdf")], {
       headers: { origin: "http://localhost", "sec-fetch-site": "same-origin" },
     });
@@ -182,7 +185,7 @@ describe("POST /api/ingest", () => {
 
   it("streams each file to a temporary file in the data directory, and removes it when the ingest ends", async () => {
     let seenDuring: string[] = [];
-    pipeline.ingestFiles.mockImplementation(async (inputs: IngestInput[]) => {
+    pipeline.submitIngest.mockImplementation(async (inputs: IngestInput[]) => {
       seenDuring = uploadsLeft();
       expect(inputs.map((i) => [i.name, i.size])).toEqual([
         ["a.pdf", 3],
@@ -213,7 +216,7 @@ describe("POST /api/ingest", () => {
       "“huge.pdf” is too large: the limit is 10 MB per file (LECTERN_MAX_UPLOAD_MB). Nothing was stored.",
     );
     expect(pulled()).toBeLessThan(limit + 2 * 1024 * 1024);
-    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+    expect(pipeline.submitIngest).not.toHaveBeenCalled();
     await vi.waitFor(() => expect(uploadsLeft()).toEqual([]));
   });
 
@@ -231,7 +234,7 @@ describe("POST /api/ingest", () => {
     const res = await POST(cut);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/could not be read as a form/);
-    expect(pipeline.ingestFiles).not.toHaveBeenCalled();
+    expect(pipeline.submitIngest).not.toHaveBeenCalled();
     await vi.waitFor(() => expect(uploadsLeft()).toEqual([]));
   });
 });

@@ -6,8 +6,9 @@ import { INGEST_FILES_FIELD } from "@/components/library/ingest-events";
 import { getDb } from "@/db";
 import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import { isLecternError, toErrorResult } from "@/lib/errors";
-import { getIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { getIngestContext } from "@/lib/ingest/pipeline";
 import type { IngestInput } from "@/lib/ingest/progress";
+import { submitIngest } from "@/lib/jobs/submit";
 import { receiveFiles } from "./receive";
 
 export const runtime = "nodejs";
@@ -21,8 +22,9 @@ function jsonError(status: number, code: string, message: string): Response {
 }
 
 /**
- * `POST /api/ingest` (multipart/form-data, field `files`, one or more PDFs). Responds with NDJSON: one
- * `IngestStreamEvent` per line, written as the pipeline reports progress. Closing the connection aborts the ingest.
+ * `POST /api/ingest` (multipart/form-data, field `files`, one or more PDFs). The files are queued as jobs
+ * (lib/jobs); the response follows their batch as NDJSON: one `IngestStreamEvent` per line as the workers report
+ * progress, then `done`. Closing the connection stops the following, not the ingest (the library page shows it).
  */
 export async function POST(request: Request): Promise<Response> {
   const user = await guardRoute(request, "library:write");
@@ -91,8 +93,13 @@ export async function POST(request: Request): Promise<Response> {
         }
       };
       try {
-        const results = await ingestFiles(inputs, ctx, { onProgress: send, signal: abort.signal, actor: user });
-        send({ type: "done", results });
+        const results = await submitIngest(inputs, {
+          actor: user,
+          origin: "web",
+          signal: abort.signal,
+          onEvent: send,
+        });
+        if (results) send({ type: "done", results });
       } catch (e) {
         if (!abort.signal.aborted) send({ type: "fatal", error: toErrorResult(e).error });
       } finally {
