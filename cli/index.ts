@@ -9,11 +9,13 @@ import { runAudit } from "./commands/audit";
 import { runEdit } from "./commands/edit";
 import { runEval } from "./commands/eval";
 import { runExport } from "./commands/export";
+import { runGraph } from "./commands/graph";
 import { runIngest } from "./commands/ingest";
 import { runOutline } from "./commands/outline";
 import { runReembed } from "./commands/reembed";
 import { runResearchCommand } from "./commands/research";
 import { runSearch } from "./commands/search";
+import { runAdd, runArxiv, runImport } from "./commands/sources";
 import { runStats } from "./commands/stats";
 import { runSweep } from "./commands/sweep";
 import { runUser } from "./commands/user";
@@ -25,6 +27,11 @@ usage: npm run cli -- <command> [options]
 
 commands:
   ingest <files or folders...>   add PDFs (folders are searched recursively for *.pdf)
+  add <arXiv ids or URLs...>     download papers from arXiv and ingest them with arXiv's metadata [--replace] (an older
+                                 version in the library is replaced; without it, reported as "newer version available")
+  arxiv search "<words>"         search arXiv [--author "Name"] [--category cs.CL] [--max 20]; marks what the library has
+  import <file.bib|.json|folder> a Zotero/BibTeX/CSL JSON export: PDFs of its entries (file fields, files/ folder) with
+                                 the export's metadata; [--download-arxiv] fetches entries that only have an arXiv id
   stats                          papers, pages, chunks, index sizes
   edit <paper_id>                correct a paper's metadata [--title] [--authors "A; B"] [--year] [--date] [--categories]
                                  [--doi] [--arxiv] ("none" clears a field); the id stays, a new title is searchable
@@ -35,6 +42,11 @@ commands:
   outline "<question>"           a deep-research outline of knowledge points (edit it, then research --outline file.json)
   research --outline file.json   a sectioned review over an (edited) outline
   export <run_id>                a saved run as --format md (answer + references) or bibtex (cited papers)
+  graph build [--papers id,id]   the knowledge graph of the library's claims (offline rules; --model: the LLM)
+  graph query --relation R --target "X" [--transitive] | --source "X"
+                                 edges with their quotes, best first (improves_on, extends, uses, evaluates_on,
+                                 introduces, compares_to)
+  graph entity "<name>" | stats  an entity's aliases and relations; counts per type and status
   reembed                        re-embed the whole library with the configured embedder
   sweep                          remove stored PDFs no paper names (a failed or killed ingest's), once older than
                                  --grace-minutes N (60); from the data directory or LECTERN_STORAGE_URL's store
@@ -92,6 +104,10 @@ async function runCommand(argv: string[]): Promise<number> {
     "user",
     "audit",
     "sweep",
+    "graph",
+    "add",
+    "arxiv",
+    "import",
   ];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
@@ -132,6 +148,14 @@ async function runCommand(argv: string[]): Promise<number> {
         return await runAudit(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "sweep":
         return await runSweep(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "graph":
+        return await runGraph(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "add":
+        return await runAdd(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "arxiv":
+        return await runArxiv(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "import":
+        return await runImport(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "migrate":
         if (json) printJson({ ok: true, database: handle.location });
         else info(`Migrations applied (${handle.driver}: ${handle.location}).`);
