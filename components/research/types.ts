@@ -34,6 +34,22 @@ export interface ResearchLibrary {
   /** Papers still being ingested (or that failed). */
   processing: number;
   examples: string[];
+  /** Web search: offered (with its provider), or how to enable it. Absent: not known (the toggle is not shown). */
+  web?: WebSearchAvailability;
+}
+
+export interface WebSearchAvailability {
+  available: boolean;
+  provider: string | null;
+  /** auto: the plan may search the web on its own; on_request: only when the toggle is on. */
+  mode: "auto" | "on_request";
+  howToEnable: string | null;
+}
+
+/** What the person chose with the question. */
+export interface AskOptions {
+  /** Search the web too. */
+  web?: boolean;
 }
 
 type EventStream = AsyncIterable<ResearchStreamEvent> | Promise<AsyncIterable<ResearchStreamEvent>>;
@@ -41,7 +57,7 @@ type EventStream = AsyncIterable<ResearchStreamEvent> | Promise<AsyncIterable<Re
 /** The server actions the page calls, passed down as props (components never import app/). */
 export interface ResearchActions {
   /** Called from the browser a server action answers with a promise of the stream: await it, then read it. */
-  start: (question: string) => EventStream;
+  start: (question: string, options?: AskOptions) => EventStream;
   watch: (runId: string) => EventStream;
   cancel: (runId: string) => Promise<Result<{ cancelled: boolean }>>;
   feedback: (runId: string, rating: FeedbackRating, comment?: string) => Promise<Result<RunFeedback>>;

@@ -8,7 +8,7 @@ import {
   type ResearchStreamEvent,
   type RunFeedback,
 } from "@/lib/research/types";
-import type { ResearchActions, ResearchRunView } from "./types";
+import type { AskOptions, ResearchActions, ResearchRunView } from "./types";
 
 export interface ResearchRunController {
   /** The run shown: streamed, replayed or stored. */
@@ -21,7 +21,7 @@ export interface ResearchRunController {
   problem: string | null;
   feedback: RunFeedback | null;
   cancelling: boolean;
-  ask: (question: string) => void;
+  ask: (question: string, options?: AskOptions) => void;
   /**
    * Follows a run started elsewhere (deep research starts its runs itself): like `ask`, it replaces the run in
    * flight, but the events come from `open` (from `run_started` on).
@@ -152,7 +152,8 @@ export function useResearchRun({
   );
 
   const ask = useCallback(
-    (question: string) => startWith(question, () => callbacks.current.actions.start(question)),
+    (question: string, options?: AskOptions) =>
+      startWith(question, () => callbacks.current.actions.start(question, options)),
     [startWith],
   );
 

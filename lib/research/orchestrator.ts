@@ -10,26 +10,48 @@ import { contentSearchStep } from "./steps/search-content";
 import { summarySearchStep } from "./steps/search-summaries";
 import { synthesisStep } from "./steps/synthesis";
 import { verificationStep } from "./steps/verification";
+import { webCitationsStep } from "./steps/web-citations";
+import { webSearchStep } from "./steps/web-search";
 import type { ResearchRunState } from "./types";
+import { webReasonBeforeSearch, webSourcesMarkdown } from "./web";
 
 /** Passages handed to synthesis. */
 const EVIDENCE_PASSAGES = 12;
 
+export interface QuickRunOptions {
+  /** The user asked for web search (the form's toggle). Ignored when no provider is configured. */
+  web?: boolean;
+}
+
 /**
  * A quick research run: analysis → query expansion → summary search (the shortlist) → full-text search → (with a
- * model: re-ranking of the passages by the model) → synthesis → verification → references. Each step is a module of ./steps; the lifecycle (./lifecycle.ts) emits
- * the events, times the steps and turns failures, cancellation and timeouts into the run's ending. Never throws for
- * a research failure: the run ends with a `run_finished` event that says what happened.
+ * model: re-ranking of the passages by the model) → (with a web search provider: web search, when the plan chooses
+ * it) → synthesis → verification → (web citations) → references. Each step is a module of ./steps; the lifecycle
+ * (./lifecycle.ts) emits the events, times the steps and turns failures, cancellation and timeouts into the run's
+ * ending. Never throws for a research failure: the run ends with a `run_finished` event that says what happened.
+ *
+ * Web search is in the plan when it is asked for or the question asks for recent work, and — in `auto` mode
+ * (LECTERN_WEB_SEARCH) — on every run, where its card says whether the library's evidence made it unnecessary.
  */
-export function runResearch(deps: ResearchDeps, question: string, hooks: RunHooks): Promise<ResearchRunState> {
+export function runResearch(
+  deps: ResearchDeps,
+  question: string,
+  hooks: RunHooks,
+  options: QuickRunOptions = {},
+): Promise<ResearchRunState> {
+  const web = deps.web ?? null;
+  const webReason = web ? webReasonBeforeSearch(question, { asked: options.web === true, mode: web.mode }) : null;
+  const webPlanned = web !== null && (web.mode === "auto" || webReason !== null);
   const steps = [
     analysisStep,
     expansionStep,
     summarySearchStep,
     contentSearchStep,
     ...(deps.chatModel ? [modelRerankStep] : []),
+    ...(webPlanned ? [webSearchStep] : []),
     synthesisStep,
     verificationStep,
+    ...(webPlanned ? [webCitationsStep] : []),
     formattingStep,
   ];
   return executeRun(deps, question, hooks, {
@@ -41,16 +63,30 @@ export function runResearch(deps: ResearchDeps, question: string, hooks: RunHook
       const firstSearch = startFeedbackSearch(deps, question);
       const analysis = await run.step(analysisStep, undefined);
       const queries = await run.step(expansionStep, { analysis, firstSearch, cache });
-      const papers = await run.step(summarySearchStep, { queries, cache });
-      const passages = await run.step(contentSearchStep, { queries, papers, analysis });
+      const papers = await run.step(summarySearchStep, { queries, cache, orWeb: webPlanned });
+      const passages = await run.step(contentSearchStep, { queries, papers, analysis, orWeb: webPlanned });
       const chosen = deps.chatModel
         ? await run.step(modelRerankStep, { passages, keep: EVIDENCE_PASSAGES })
         : passages.slice(0, EVIDENCE_PASSAGES);
+      const webPages =
+        web && webPlanned
+          ? await run.step(webSearchStep, {
+              web,
+              reason: webReason,
+              passages: chosen.map((r) => ({ ...toEvidence(r), relevance: r.relevance })),
+            })
+          : [];
       const evidence = chosen.map(toEvidence);
-      const body = await run.step(synthesisStep, { evidence, analysis });
+      const body = await run.step(synthesisStep, { evidence, analysis, web: webPages });
       const verified = await run.step(verificationStep, { body, evidence });
+      const webChecked = webPlanned
+        ? await run.step(webCitationsStep, { body: verified.body, sources: webPages })
+        : null;
       const references = await run.step(formattingStep, verified.citations);
-      return { markdown: answerMarkdown(verified.body, references), citations: verified.citations, references };
+      const markdown = [answerMarkdown(verified.body, references), webSourcesMarkdown(webChecked?.sources ?? [])]
+        .filter(Boolean)
+        .join("\n\n");
+      return { markdown, citations: verified.citations, references };
     },
   });
 }

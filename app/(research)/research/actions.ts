@@ -8,6 +8,8 @@ import { LecternError, type Result, toErrorResult } from "@/lib/errors";
 import { loadOwnRun } from "@/lib/research/access";
 import { getResearchDeps } from "@/lib/research/deps";
 import { followStoredRun } from "@/lib/research/follow";
+import type { Runner } from "@/lib/research/lifecycle";
+import { runResearch } from "@/lib/research/orchestrator";
 import { cancelRun, deleteRunFamily, startRun, subscribeRun } from "@/lib/research/runs";
 import type { FeedbackRating, ResearchStreamEvent, RunFeedback } from "@/lib/research/types";
 import { requireUser } from "../../access";
@@ -28,16 +30,21 @@ export async function countResearchRun(user: SessionUser): Promise<void> {
  * Starts a research run and streams its events as they happen, from `run_started` (the plan and the run id, sent
  * before any search) to `run_finished`. The run lives on in the server when the page stops reading: it is saved as
  * it goes and can be watched again at `/research/<id>`. A question that cannot be asked yields one `rejected` event.
+ * `options.web`: the person asked for web search too (lib/research/web.ts; nothing happens without a provider).
  */
-export async function* startResearchAction(question: string): AsyncGenerator<ResearchStreamEvent, void, undefined> {
+export async function* startResearchAction(
+  question: string,
+  options?: { web?: boolean },
+): AsyncGenerator<ResearchStreamEvent, void, undefined> {
   yield* streamAction(
     () => requireUser("research:run"),
     startResearchInputSchema,
-    { question },
+    { question, web: options?.web },
     { code: "bad_request:query", message: "That question cannot be asked." },
-    async ({ question: q }, user) => {
+    async ({ question: q, web }, user) => {
       await countResearchRun(user);
-      return { events: startRun(await getResearchDeps(), q, { ownerId: user.id }).events };
+      const runner: Runner = (deps, text, hooks) => runResearch(deps, text, hooks, { web });
+      return { events: startRun(await getResearchDeps(), q, { ownerId: user.id, runner }).events };
     },
   );
 }

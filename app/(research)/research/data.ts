@@ -5,7 +5,9 @@ import { getDb } from "@/db";
 import { listPapers } from "@/db/queries/papers";
 import { listRuns } from "@/db/queries/research";
 import type { SessionUser } from "@/lib/auth/session";
+import { getEnv } from "@/lib/env";
 import { isLecternError, userMessage } from "@/lib/errors";
+import { WEB_SEARCH_HOW_TO_ENABLE, webSearchConfigOf } from "@/lib/web/config";
 
 const RECENT_RUNS = 12;
 
@@ -27,7 +29,12 @@ export async function loadResearchPageData(user: SessionUser): Promise<ResearchP
     const ready = papers.filter((p) => p.status === "ready");
     return {
       // examples from the newest papers
-      library: { ready: ready.length, processing: papers.length - ready.length, examples: exampleQuestions(ready) },
+      library: {
+        ready: ready.length,
+        processing: papers.length - ready.length,
+        examples: exampleQuestions(ready),
+        web: webSearchAvailability(),
+      },
       recentRuns: runs,
       loadError: null,
     };
@@ -35,4 +42,13 @@ export async function loadResearchPageData(user: SessionUser): Promise<ResearchP
     if (!isLecternError(e)) console.error("[research]", e);
     return { library: null, recentRuns: [], loadError: userMessage(e) };
   }
+}
+
+/** Whether the question box offers web search, with which provider, or how to enable it. */
+export function webSearchAvailability(): NonNullable<ResearchLibrary["web"]> {
+  const env = getEnv();
+  const provider = webSearchConfigOf(env).provider;
+  return provider
+    ? { available: true, provider: provider.name, mode: env.LECTERN_WEB_SEARCH, howToEnable: null }
+    : { available: false, provider: null, mode: env.LECTERN_WEB_SEARCH, howToEnable: WEB_SEARCH_HOW_TO_ENABLE };
 }

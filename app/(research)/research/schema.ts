@@ -24,7 +24,11 @@ export const runIdSchema = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, "That is not a research run id.");
 
-export const startResearchInputSchema = z.object({ question: questionSchema });
+export const startResearchInputSchema = z.object({
+  question: questionSchema,
+  /** The form's "search the web too" toggle (ignored when no web search provider is configured). */
+  web: z.boolean("The web search choice must be on or off.").optional().default(false),
+});
 export type StartResearchInput = z.infer<typeof startResearchInputSchema>;
 
 export const runInputSchema = z.object({ runId: runIdSchema });

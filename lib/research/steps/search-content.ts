@@ -16,6 +16,8 @@ export interface ContentSearchInput {
   queries: string[];
   papers: PaperResult[];
   analysis: QueryAnalysis;
+  /** The plan searches the web next: finding nothing here does not end the run. */
+  orWeb?: boolean;
 }
 
 /**
@@ -30,7 +32,17 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       stage: "content",
       title: "Searching full text",
     }),
-  async run(ctx, { queries, papers, analysis }) {
+  async run(ctx, { queries, papers, analysis, orWeb }) {
+    if (papers.length === 0 && orWeb) {
+      return {
+        result: [],
+        patch: {
+          title: "No papers to search",
+          reasoning: "The summary search found no paper; the web search looks further.",
+          data: { passages: 0 },
+        },
+      };
+    }
     ctx.progress({ title: `Searching knowledge base (${queries.length} queries, ${papers.length} papers)`, queries });
     const found = await searchContent(ctx.deps.db, queries, ctx.deps.embedder, {
       ...CONTENT_SEARCH,
@@ -39,6 +51,16 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       // analysis (the rules, or the model) saw it
       sentenceRanking: FACT_SEEKING.has(analysis.intent),
     });
+    if (found.length === 0 && orWeb) {
+      return {
+        result: [],
+        patch: {
+          title: "No passages found",
+          reasoning: `${NO_CONTENT_MESSAGE} The web search looks further.`,
+          data: { passages: 0 },
+        },
+      };
+    }
     if (found.length === 0) {
       throw new StepError({ code: "no_content", message: NO_CONTENT_MESSAGE, hint: REBUILD_HINT });
     }

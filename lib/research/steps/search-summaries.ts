@@ -12,6 +12,8 @@ export function noPapersMessage(question: string): string {
 export interface SummarySearchInput {
   queries: string[];
   cache: RetrievalCache;
+  /** The plan searches the web next: finding nothing here does not end the run. */
+  orWeb?: boolean;
 }
 
 /** Search of the summary index with every query (k = 8, MMR 0.5): the shortlist of papers for the full-text search. */
@@ -23,7 +25,7 @@ export const summarySearchStep: StepDefinition<SearchStepOf<"summaries">, Summar
       stage: "summaries",
       title: "Searching paper summaries",
     }),
-  async run(ctx, { queries, cache }) {
+  async run(ctx, { queries, cache, orWeb }) {
     ctx.progress({ title: `Searching paper summaries (${queries.length} queries)`, queries });
     const found = await searchSummaries(ctx.deps.db, queries, ctx.deps.embedder, { ...SUMMARY_SEARCH, cache });
     ctx.record(
@@ -36,6 +38,16 @@ export const summarySearchStep: StepDefinition<SearchStepOf<"summaries">, Summar
         score: p.score,
       })),
     );
+    if (found.length === 0 && orWeb) {
+      return {
+        result: found,
+        patch: {
+          title: "No papers in the library match",
+          reasoning: `${noPapersMessage(ctx.question)} The web search step looks further.`,
+          data: { papers: [] },
+        },
+      };
+    }
     if (found.length === 0) throw new StepError({ code: "no_papers", message: noPapersMessage(ctx.question) });
     return {
       result: found,

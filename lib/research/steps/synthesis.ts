@@ -4,12 +4,15 @@ import { absentSubjects } from "../compose";
 import { modelIdOf } from "../deps";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { errorMessage } from "../step-kit";
-import { synthesizeExtractive, synthesizeWithLlm } from "../synthesis";
+import { SYNTHESIS_INSTRUCTIONS, synthesisPrompt, synthesizeExtractive, synthesizeWithLlm } from "../synthesis";
 import type { StepOf } from "../types";
+import { composeWebSection, WEB_SYNTHESIS_INSTRUCTIONS, type WebEvidence, webEvidenceBlock } from "../web";
 
 export interface SynthesisInput {
   evidence: EvidencePassage[];
   analysis: QueryAnalysis;
+  /** Pages the web search read, cited `[W1]`…; none when it did not run. */
+  web?: WebEvidence[];
 }
 
 /**
@@ -19,9 +22,11 @@ export interface SynthesisInput {
  */
 export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, string> = {
   card: () => pendingCard<StepOf<"synthesis">>({ id: "synthesis", type: "synthesis", title: "Writing the answer" }),
-  async run(ctx, { evidence, analysis }) {
-    const absent = absentSubjects(ctx.question, evidence);
-    if (absent) {
+  async run(ctx, { evidence: found, analysis, web = [] }) {
+    const absent = found.length > 0 ? absentSubjects(ctx.question, found) : null;
+    // with web pages to answer from, passages that never mention the question's subject are left out instead
+    const evidence = absent && web.length > 0 ? [] : found;
+    if (absent && web.length === 0) {
       const names = absent.map((t) => `“${t}”`);
       throw new StepError({
         code: "no_answer",
@@ -29,7 +34,21 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
         hint: "Add papers about it to the library, or ask about what the library holds.",
       });
     }
-    const offline = () => synthesizeExtractive(ctx.question, evidence, analysis);
+    const offline = () => {
+      const library = evidence.length > 0 ? synthesizeExtractive(ctx.question, evidence, analysis) : "";
+      const fromWeb =
+        web.length > 0
+          ? composeWebSection(ctx.question, web, { ...analysis, libraryAnswered: library.length > 0 })
+          : "";
+      return [library, fromWeb].filter(Boolean).join("\n\n");
+    };
+    const webPrompt =
+      web.length > 0
+        ? {
+            prompt: `${synthesisPrompt(ctx.question, evidence).replace(/\n\nWrite the cited answer\.$/, "")}\n\nWeb sources:\n\n${webEvidenceBlock(web)}\n\nWrite the cited answer.`,
+            instructions: SYNTHESIS_INSTRUCTIONS + WEB_SYNTHESIS_INSTRUCTIONS,
+          }
+        : {};
     const { llm } = ctx;
     if (llm) {
       const model = modelIdOf(llm);
@@ -37,6 +56,7 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
       let streamed = "";
       try {
         const text = await synthesizeWithLlm(llm, ctx.question, evidence, {
+          ...webPrompt,
           signal: ctx.signal,
           idleTimeoutMs: ctx.deps.llmTimeoutMs,
           onDelta: (t) => {
@@ -48,8 +68,8 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
           result: text,
           patch: {
             title: "Wrote the answer",
-            reasoning: `${model} wrote the answer from ${evidence.length} passages, told to use nothing else and to cite every sentence.`,
-            data: { method: "llm", model, evidence: evidence.length },
+            reasoning: `${model} wrote the answer from ${evidence.length} passages${web.length > 0 ? ` and ${web.length} web pages` : ""}, told to use nothing else and to cite every sentence.`,
+            data: { method: "llm", model, evidence: evidence.length + web.length },
           },
         };
       } catch (e) {
@@ -75,7 +95,7 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     if (!text) {
       throw new StepError({
         code: "synthesis_failed",
-        message: "Failed to synthesize research answer: no sentence of the retrieved passages addresses the question.",
+        message: `Failed to synthesize research answer: no sentence of the retrieved passages${web.length > 0 ? " or web pages" : ""} addresses the question.`,
       });
     }
     // the extractive answer arrives section by section
@@ -84,8 +104,12 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
       result: text,
       patch: {
         title: "Composed an extractive answer",
-        reasoning: `Offline mode: the answer quotes the ${text.split(/\[[^\]]+, page \d+\]/).length - 1} evidence sentences that best cover the question, each cited to its paper and page.`,
-        data: { method: "extractive", evidence: evidence.length },
+        reasoning:
+          `Offline mode: the answer quotes the ${text.split(/\[[^\]]+, page \d+\]/).length - 1} evidence sentences that best cover the question, each cited to its paper and page.` +
+          (web.length > 0
+            ? ` Sentences quoted from web pages are under “From the web”, each cited [W…].${evidence.length === 0 && absent ? " The library's passages never mention the question's subject and were left out." : ""}`
+            : ""),
+        data: { method: "extractive", evidence: evidence.length + web.length },
       },
     };
   },

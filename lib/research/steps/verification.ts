@@ -11,6 +11,7 @@ import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { lexicalRelevance, type RelevanceTopic } from "../relevance";
 import { errorMessage } from "../step-kit";
 import type { Citation, StepOf } from "../types";
+import { hasWebCitations } from "../web";
 
 export interface VerificationInput {
   /** The answer as written, with its `[PAPER_ID, page N]` markers. */
@@ -50,7 +51,7 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
       return { ...c, relevance: v.relevance, relevanceReason: v.reason };
     });
     let method: "lexical" | "llm" = "lexical";
-    if (checked.length === 0 && parseCitations(body).length === 0) {
+    if (checked.length === 0 && parseCitations(body).length === 0 && !hasWebCitations(body)) {
       ctx.warn("The answer carries no citations; treat it with care.");
     }
     if (ctx.llm && checked.some((c) => c.chunkUid)) {
@@ -73,7 +74,7 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
     for (const c of checked) claims.set(c.claim, (claims.get(c.claim) ?? true) && c.relevance === "off_topic");
     const offTopic = new Set([...claims].filter(([, off]) => off).map(([claim]) => claim));
     const kept = offTopic.size > 0 ? dropClaims(body, (claim) => offTopic.has(claim)) : body;
-    if (offTopic.size > 0 && citedClaims(kept).every((c) => c.citations.length === 0)) {
+    if (offTopic.size > 0 && citedClaims(kept).every((c) => c.citations.length === 0) && !hasWebCitations(kept)) {
       // nothing cited is left: the passages found do not answer the question
       throw new StepError({
         code: "no_answer",
