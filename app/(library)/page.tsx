@@ -10,6 +10,7 @@ import { pageUser } from "../access";
 import { deletePaperAction } from "./actions";
 import { toPaperRow } from "./rows";
 import { firstValues, listPapersQuerySchema } from "./schema";
+import { searchArxivAction } from "./sources-actions";
 
 export const metadata: Metadata = { title: "Library" };
 export const dynamic = "force-dynamic";
@@ -38,6 +39,7 @@ export default async function LibraryPage({
       maxUploadBytes={getEnv().maxUploadBytes}
       deletePaper={can(user.role, "library:delete") ? deletePaperAction : null}
       canUpload={can(user.role, "library:write")}
+      searchArxiv={can(user.role, "library:write") ? searchArxivAction : null}
     />
   );
 }

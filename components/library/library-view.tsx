@@ -11,6 +11,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Skeleton } from "@/components/ui/skeleton";
 import type { DeletePaper } from "./delete-paper-button";
 import { PaperList } from "./paper-list";
+import { type SearchArxiv, SourcesPanel } from "./sources-panel";
 import { type ApiResult, type PaperRow, type PaperSort, paperSorts, sortLabels } from "./types";
 import { hasFiles, UploadDropZone } from "./upload-drop-zone";
 import { UploadQueue } from "./upload-queue";
@@ -89,6 +90,7 @@ export function LibraryView({
   maxUploadBytes,
   deletePaper,
   canUpload = true,
+  searchArxiv = null,
 }: {
   initialPapers: PaperRow[];
   initialQuery: { q: string; sort: PaperSort };
@@ -99,6 +101,8 @@ export function LibraryView({
   deletePaper: DeletePaper | null;
   /** False when the person's role may not upload (a viewer). */
   canUpload?: boolean;
+  /** Searches arXiv for the "Add from arXiv" panel; null hides the panel (a viewer). */
+  searchArxiv?: SearchArxiv | null;
 }) {
   const queryClient = useQueryClient();
   const searchParams = useSearchParams();
@@ -245,6 +249,7 @@ export function LibraryView({
         <>
           <UploadDropZone onFiles={uploads.addFiles} maxUploadBytes={maxUploadBytes} large={libraryEmpty} />
           <UploadQueue items={uploads.items} onCancel={uploads.cancel} onClearFinished={uploads.clearFinished} />
+          {searchArxiv && <SourcesPanel searchArxiv={searchArxiv} />}
         </>
       )}
 

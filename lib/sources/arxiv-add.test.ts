@@ -19,7 +19,10 @@ import type { SourceProgressEvent } from "./types";
 /** A PDF whose own text says little (no stamp, a vague first line): what arXiv says must win. */
 async function pdfWith(text: string): Promise<Uint8Array> {
   return makeTestPdf({
-    pages: [`Draft manuscript\n${text}`, `Section two of the draft. ${text} continues with more words on a second page.`],
+    pages: [
+      `Draft manuscript\n${text}`,
+      `Section two of the draft. ${text} continues with more words on a second page.`,
+    ],
   });
 }
 
