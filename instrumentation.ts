@@ -42,6 +42,26 @@ export async function register() {
     console.error(`[lectern] database not available at start: ${(e as Error).message}`);
     return;
   }
+  let jobsElsewhere = false;
+  {
+    // the job queue's worker in this process (ingestion, the library step, the storage sweep), unless this instance
+    // leaves its jobs to `npm run worker` processes (LECTERN_WORKER=off, PostgreSQL only)
+    const { ensureInlineWorker } = await import("@/lib/jobs/inline");
+    const handle = await getDbHandle("app");
+    const worker = ensureInlineWorker(handle);
+    if (worker) {
+      try {
+        await worker;
+        console.log("[lectern] job worker running in this process");
+      } catch {
+        // reported by ensureInlineWorker; the next upload tries again
+      }
+    } else {
+      // the workers bring the library's vectors up to date (their library step at start): nothing heavy here
+      console.log("[lectern] jobs go to the worker processes (LECTERN_WORKER=off)");
+      jobsElsewhere = true;
+    }
+  }
   const { getEnv } = await import("@/lib/env");
   const { getEmbeddingProvider } = await import("@/lib/embeddings");
   let embedder: EmbeddingProvider;
@@ -52,7 +72,7 @@ export async function register() {
     return;
   }
   const { db } = await getDbHandle("app");
-  if (embedder.kind === "latent") {
+  if (embedder.kind === "latent" && !jobsElsewhere) {
     // a library made by another embedder is re-embedded, and passages left without a vector (an ingest interrupted
     // before its batch's vectors were written) get theirs
     try {
@@ -75,13 +95,14 @@ export async function register() {
   // work meanwhile (a missing hubness counts the mean; the old model serves until the new one and its vectors are
   // written together), and at 100,000 passages either takes minutes
   // (as the library step: never at the same time as an ingest's or a deletion's)
-  void import("@/lib/embeddings/library")
-    .then(({ refreshLibraryVectors }) => refreshLibraryVectors(db, embedder.kind === "latent" ? embedder : null))
-    .then((h) => {
-      if (h.fitted) console.log(`[lectern] latent model fitted again in the background: ${h.embedded} vectors`);
-      if (h.neighbours > 0) console.log(`[lectern] hubness of ${h.neighbours} passages computed in ${h.ms} ms`);
-    })
-    .catch((e) => console.error(`[lectern] hubness not computed at start: ${(e as Error).message}`));
+  if (!jobsElsewhere)
+    void import("@/lib/embeddings/library")
+      .then(({ refreshLibraryVectors }) => refreshLibraryVectors(db, embedder.kind === "latent" ? embedder : null))
+      .then((h) => {
+        if (h.fitted) console.log(`[lectern] latent model fitted again in the background: ${h.embedded} vectors`);
+        if (h.neighbours > 0) console.log(`[lectern] hubness of ${h.neighbours} passages computed in ${h.ms} ms`);
+      })
+      .catch((e) => console.error(`[lectern] hubness not computed at start: ${(e as Error).message}`));
   if (getEnv().LECTERN_WARMUP !== "1") return;
   try {
     // one offline question over the library before the first request, so the first user does not wait for cold

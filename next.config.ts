@@ -35,7 +35,7 @@ const nextConfig: NextConfig = {
   // served locally; behind a reverse proxy, let the proxy compress.
   compress: false,
   // These packages load workers / wasm bundles from their own folders at run time; bundling breaks that.
-  serverExternalPackages: ["pdf-parse", "@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg"],
+  serverExternalPackages: ["pdf-parse", "@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "pg-boss"],
   // No `X-Powered-By: Next.js`: it tells a scanner which exploits to try, and nothing else needs it.
   poweredByHeader: false,
   // `npm test` type-checks the whole project (`tsc --noEmit`) before it builds for the e2e suite, so that build

@@ -19,6 +19,7 @@ import { runAdd, runArxiv, runImport } from "./commands/sources";
 import { runStats } from "./commands/stats";
 import { runSweep } from "./commands/sweep";
 import { runUser } from "./commands/user";
+import { runWorker } from "./commands/worker";
 import { type CliIo, info, printJson, withOutput } from "./output";
 
 const HELP = `Lectern CLI — the same library as the web app.
@@ -26,7 +27,10 @@ const HELP = `Lectern CLI — the same library as the web app.
 usage: npm run cli -- <command> [options]
 
 commands:
-  ingest <files or folders...>   add PDFs (folders are searched recursively for *.pdf)
+  ingest <files or folders...>   add PDFs (folders are searched recursively for *.pdf): queued as jobs and worked by
+                                 this command (--enqueue-only: left to \`npm run worker\` processes)
+  worker                         work the job queue until Ctrl-C (ingestion, the library step, the storage sweep)
+                                 [--concurrency N]; also \`npm run worker\`
   add <arXiv ids or URLs...>     download papers from arXiv and ingest them with arXiv's metadata [--replace] (an older
                                  version in the library is replaced; without it, reported as "newer version available")
   arxiv search "<words>"         search arXiv [--author "Name"] [--category cs.CL] [--max 20]; marks what the library has
@@ -108,6 +112,7 @@ async function runCommand(argv: string[]): Promise<number> {
     "add",
     "arxiv",
     "import",
+    "worker",
   ];
   if (!known.includes(command)) {
     info(`Unknown command "${command}".\n\n${HELP}`);
@@ -156,6 +161,8 @@ async function runCommand(argv: string[]): Promise<number> {
         return await runArxiv(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "import":
         return await runImport(handle, argv.slice(argv.indexOf(command) + 1), json);
+      case "worker":
+        return await runWorker(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "migrate":
         if (json) printJson({ ok: true, database: handle.location });
         else info(`Migrations applied (${handle.driver}: ${handle.location}).`);

@@ -2,8 +2,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { DbHandle } from "@/db";
 import { createExtractionPool } from "@/lib/ingest/extract-pool";
-import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { createIngestContext } from "@/lib/ingest/pipeline";
 import type { IngestFileResult, IngestInput } from "@/lib/ingest/progress";
+import { followBatch } from "@/lib/jobs/follow";
+import { enqueueIngest } from "@/lib/jobs/ingest";
+import { getJobQueue, type JobQueue } from "@/lib/jobs/queue";
+import { startWorker, type Worker } from "@/lib/jobs/worker";
 import { info, ProgressBar, printJson } from "../output";
 
 /** Expands folders (recursively, *.pdf) and keeps explicitly named files whatever their extension. */
@@ -53,9 +57,11 @@ const STATUS_LABEL: Record<IngestFileResult["status"], string> = {
   error: "✗ error",
 };
 
-export async function runIngest(handle: DbHandle, args: string[], json: boolean): Promise<number> {
+export async function runIngest(handle: DbHandle, argv: string[], json: boolean): Promise<number> {
+  const enqueueOnly = argv.includes("--enqueue-only");
+  const args = argv.filter((a) => a !== "--enqueue-only");
   if (args.length === 0) {
-    info("usage: npm run cli -- ingest <files or folders...> [--json]");
+    info("usage: npm run cli -- ingest <files or folders...> [--enqueue-only] [--json]");
     return 2;
   }
   const { inputs, missing } = await collectInputs(args);
@@ -64,16 +70,38 @@ export async function runIngest(handle: DbHandle, args: string[], json: boolean)
     info("No PDF files found in the given paths.");
     return 1;
   }
-  // PDF text extraction runs in worker threads, ahead of the file being saved (one worker for a single file)
-  const pool = createExtractionPool(Math.min(inputs.length, 2));
-  const ctx = createIngestContext(handle, { extract: pool.extract, lookahead: pool.size });
+  // PDF text extraction runs in worker threads (one for a single file)
+  const pool = enqueueOnly ? null : createExtractionPool(Math.min(inputs.length, 2));
+  const ctx = createIngestContext(handle, pool ? { extract: pool.extract } : {});
   const bar = new ProgressBar(inputs.length);
   const started = Date.now();
-  let finished = 0; // files run ahead (extraction), so the count comes from file_done events, not indexes
-  let results: IngestFileResult[];
+  let finished = 0;
+  let results: IngestFileResult[] | null;
+  let worker: Worker | null = null;
+  let queue: JobQueue | null = null;
   try {
-    results = await ingestFiles(inputs, ctx, {
-      onProgress: (e) => {
+    queue = await getJobQueue(handle);
+    // the files are queued as jobs, as an upload's are; this command then works them itself (with any worker
+    // processes on the same database), unless --enqueue-only leaves them to those
+    const batch = await enqueueIngest(handle, queue, ctx.storage, inputs, {
+      actor: null,
+      origin: "cli",
+      maxUploadBytes: ctx.maxUploadBytes,
+    });
+    if (enqueueOnly) {
+      if (json) printJson({ batch_id: batch.batchId, queued: batch.fileIds.length, missing });
+      info(`${batch.fileIds.length} file(s) queued as batch ${batch.batchId}; \`npm run worker\` ingests them.`);
+      return 0;
+    }
+    worker = await startWorker(handle, {
+      concurrency: pool?.size ?? 1,
+      ctx,
+      pollingIntervalSeconds: 0.5,
+      log: (line) => bar.log(line),
+    });
+    results = await followBatch(handle.db, batch.batchId, {
+      intervalMs: 150,
+      onEvent: (e) => {
         if (e.type === "file_stage") {
           const frac = e.of ? ` ${e.done ?? 0}/${e.of}` : "";
           bar.update(finished, `${path.basename(e.file)} · ${e.stage}${frac}`);
@@ -108,10 +136,12 @@ export async function runIngest(handle: DbHandle, args: string[], json: boolean)
       },
     });
   } finally {
-    await pool.close();
+    await worker?.stop();
+    await queue?.stop();
+    await pool?.close();
   }
   bar.done();
-  const all = [...missing, ...results];
+  const all = [...missing, ...(results ?? [])];
   const count = (s: IngestFileResult["status"]) => all.filter((r) => r.status === s).length;
   info(
     `${all.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s: ${count("ingested")} ingested, ` +

@@ -14,6 +14,8 @@ const SWEEP_CRON = "17 * * * *";
 
 export interface Worker {
   queue: JobQueue;
+  /** What this worker has done so far. */
+  stats: { files: number; librarySteps: number; sweeps: number };
   /** Stops taking jobs; waits for the running ones (up to `timeoutMs`), then closes the extraction pool. */
   stop(opts?: { timeoutMs?: number }): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
   const log = opts.log ?? ((line: string) => console.log(`[worker] ${line}`));
   const queue = await getJobQueue(handle);
   const ctx = opts.ctx ?? createIngestContext(handle, opts.pool ? { extract: opts.pool.extract, lookahead: 0 } : {});
+  const stats = { files: 0, librarySteps: 0, sweeps: 0 };
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 };
   await queue.boss.work<IngestFileJobData>(
     QUEUES.ingestFile,
@@ -63,6 +66,7 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
   let stopped = false;
   return {
     queue,
+    stats,
     async stop({ timeoutMs = 30_000 } = {}) {
       if (stopped) return;
       stopped = true;
