@@ -11,6 +11,14 @@ import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip
 import type { Citation, Reference, Relevance } from "@/lib/research/types";
 import { type MarkerCitation, resolveCitation, sameId, shortPaperId, stripReferencesSection } from "./citation-markers";
 import { CITATION_ATTR, CLAIM_CITES_ATTR, CLAIM_TEXT_ATTR, decodeCites, remarkCitations } from "./remark-citations";
+import { remarkWebCitations } from "./remark-web-citations";
+import {
+  NO_WEB_EVIDENCE,
+  type RunWebEvidence,
+  WEB_CITATION_ATTR,
+  WEB_CLAIM_ATTR,
+  WebCitationChip,
+} from "./web-sources";
 
 /** What the viewer needs to show a citation: the paper, the page, the passage to highlight. */
 export interface CitationTarget {
@@ -141,7 +149,12 @@ function UnsupportedClaim({ children, reasons }: { children: React.ReactNode; re
 }
 
 /** GFM, then the links and images of untrusted text, then the citation chips (in text, not in the links kept). */
-const ANSWER_PLUGINS: PluggableList = [remarkGfm, [remarkUntrustedLinks, { policy: "https" }], remarkCitations];
+const ANSWER_PLUGINS: PluggableList = [
+  remarkGfm,
+  [remarkUntrustedLinks, { policy: "https" }],
+  remarkCitations,
+  remarkWebCitations,
+];
 
 /**
  * The answer as markdown: headings, lists and tables; `[ID, page N]` as chips that open the cited page; unsupported
@@ -154,18 +167,26 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
   references,
   onOpenCitation,
   streaming,
+  web = NO_WEB_EVIDENCE,
 }: {
   markdown: string;
   citations: readonly Citation[];
   references: readonly Reference[];
   onOpenCitation: (target: CitationTarget) => void;
   streaming: boolean;
+  /** The run's web pages and checked `[W1]`… citations (lib/research/web.ts), drawn as web chips. */
+  web?: RunWebEvidence;
 }) {
   const components = useMemo<Components>(
     () => ({
       ...untrustedLinkComponents,
       span: ({ node: _node, children, ...props }) => {
         const attrs = props as Record<string, unknown>;
+        const webId = attrs[WEB_CITATION_ATTR];
+        if (typeof webId === "string") {
+          const claim = typeof attrs[WEB_CLAIM_ATTR] === "string" ? (attrs[WEB_CLAIM_ATTR] as string) : "";
+          return <WebCitationChip id={webId} claim={claim} evidence={web} />;
+        }
         const cites = attrs[CITATION_ATTR];
         if (typeof cites === "string") {
           const claim = typeof attrs[CLAIM_TEXT_ATTR] === "string" ? (attrs[CLAIM_TEXT_ATTR] as string) : "";
@@ -198,7 +219,7 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
         return <span {...props}>{children}</span>;
       },
     }),
-    [citations, references, onOpenCitation],
+    [citations, references, onOpenCitation, web],
   );
   return (
     <div

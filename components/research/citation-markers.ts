@@ -110,11 +110,12 @@ export function resolveCitation(
 }
 
 /**
- * The answer without its `## References` section (the page lists the references itself, with links). The heading
+ * The answer without its `## References` section and the `## Web sources` after it (the page lists both itself, with
+ * links). The heading
  * may be at any level; everything from it to the end goes.
  */
 export function stripReferencesSection(markdown: string): string {
-  const m = /^#{1,6}\s+References\s*$/im.exec(markdown);
+  const m = /^#{1,6}\s+(?:References|Web sources)\s*$/im.exec(markdown);
   return m ? markdown.slice(0, m.index).trimEnd() : markdown;
 }
 

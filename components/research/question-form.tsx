@@ -1,11 +1,13 @@
 "use client";
 
-import { ArrowUpIcon, SparklesIcon } from "lucide-react";
+import { ArrowUpIcon, GlobeIcon, SparklesIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { LIMIT_MESSAGES, LIMITS } from "@/lib/research/limits";
+import type { AskOptions, WebSearchAvailability } from "./types";
 
 const MAX_QUESTION_CHARS = LIMITS.questionChars;
 
@@ -26,8 +28,9 @@ export function QuestionForm({
   testIdPrefix = "research",
   placeholder = "Ask a question about your papers…",
   submitLabel,
+  web,
 }: {
-  onAsk: (question: string) => void;
+  onAsk: (question: string, options?: AskOptions) => void;
   examples: readonly string[];
   showExamples: boolean;
   /** A run is in flight: asking replaces it. */
@@ -37,8 +40,11 @@ export function QuestionForm({
   placeholder?: string;
   /** The submit button's text (default: Ask, or Ask instead while a run is in flight). */
   submitLabel?: string;
+  /** Web search: a "search the web too" switch when a provider is configured, else how to enable it. */
+  web?: WebSearchAvailability;
 }) {
   const [question, setQuestion] = useState("");
+  const [searchWeb, setSearchWeb] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
   const length = question.trim().length;
@@ -47,7 +53,7 @@ export function QuestionForm({
     const p = questionProblem(text);
     setProblem(p);
     if (p) return;
-    onAsk(text.trim());
+    onAsk(text.trim(), web?.available ? { web: searchWeb } : undefined);
     // the question now heads the run below; the box is ready for the next one
     setQuestion("");
   };
@@ -104,6 +110,7 @@ export function QuestionForm({
           </Button>
         </div>
       </form>
+      {web && <WebSearchToggle web={web} checked={searchWeb} onChange={setSearchWeb} testIdPrefix={testIdPrefix} />}
       {problem && (
         <p
           id={`${id}-problem`}
@@ -136,6 +143,43 @@ export function QuestionForm({
           </ul>
         </div>
       )}
+    </div>
+  );
+}
+
+/** "Search the web too": on asks the plan to search the web whatever the library holds; off leaves it to the plan. */
+function WebSearchToggle({
+  web,
+  checked,
+  onChange,
+  testIdPrefix,
+}: {
+  web: WebSearchAvailability;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  testIdPrefix: string;
+}) {
+  const id = useId();
+  if (!web.available) {
+    return (
+      <p className="flex items-start gap-1.5 text-muted-foreground text-xs" data-testid={`${testIdPrefix}-web-off`}>
+        <GlobeIcon className="mt-px size-3.5 shrink-0" aria-hidden />
+        {web.howToEnable}
+      </p>
+    );
+  }
+  return (
+    <div className="flex items-center gap-2 text-sm" data-testid={`${testIdPrefix}-web`}>
+      <Switch id={id} checked={checked} onCheckedChange={onChange} data-testid={`${testIdPrefix}-web-toggle`} />
+      <label htmlFor={id} className="flex items-center gap-1.5">
+        <GlobeIcon className="size-3.5 text-muted-foreground" aria-hidden />
+        Search the web too
+      </label>
+      <span className="text-muted-foreground text-xs">
+        ({web.provider}
+        {web.mode === "auto" ? "; otherwise only when the library falls short or you ask for recent work" : ""}. The
+        question is sent to it; pages found are read.)
+      </span>
     </div>
   );
 }

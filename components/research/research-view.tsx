@@ -18,7 +18,14 @@ import { RecentRuns } from "./recent-runs";
 import { routeSync } from "./route-sync";
 import { RunView, StartingRun } from "./run-view";
 import { ShareRunButton } from "./share-dialog";
-import type { RecentRun, ResearchActions, ResearchLibrary, ResearchRunView, RunOwnerActions } from "./types";
+import type {
+  AskOptions,
+  RecentRun,
+  ResearchActions,
+  ResearchLibrary,
+  ResearchRunView,
+  RunOwnerActions,
+} from "./types";
 import { useResearchRun } from "./use-research-run";
 
 export function runPath(runId: string): string {
@@ -180,11 +187,11 @@ export function ResearchView({
   const shown = useRef(run);
   shown.current = run;
   const askAgain = useCallback(
-    (question: string) => {
+    (question: string, options?: AskOptions) => {
       // the run in flight is cancelled by the new question; its stream is no longer read, so say so here
       const replaced = shown.current?.status === "running" ? shown.current.runId : null;
       if (replaced) setRecent((list) => list.map((r) => (r.id === replaced ? { ...r, status: "cancelled" } : r)));
-      ask(question);
+      ask(question, options);
       window.scrollTo({ top: 0, behavior: "smooth" });
     },
     [ask],
@@ -216,6 +223,7 @@ export function ResearchView({
       examples={library?.examples ?? []}
       showExamples={!run && !starting}
       busy={running || starting !== null}
+      web={library?.web}
     />
   );
 

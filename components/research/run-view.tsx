@@ -11,7 +11,7 @@ import {
   WifiOffIcon,
 } from "lucide-react";
 import Link from "next/link";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { formatDate } from "@/components/library/format";
 import { libraryPaperLinks, type PaperLinks, PaperLinksProvider } from "@/components/paper/paper-links";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -27,6 +27,7 @@ import { ReferenceList } from "./reference-list";
 import { StepList, StepStatusBadge } from "./step-list";
 import { statusLine } from "./step-state";
 import type { ResearchActions } from "./types";
+import { WebSourceList, webEvidenceOf } from "./web-sources";
 
 export function ModeBadge({ mode, model }: { mode: ResearchRunState["mode"]; model: string }) {
   return mode === "offline" ? (
@@ -274,6 +275,7 @@ function RunArticle({
 }) {
   const [citation, setCitation] = useState<CitationTarget | null>(null);
   const running = run.status === "running";
+  const web = useMemo(() => webEvidenceOf(run.steps), [run.steps]);
   const following = controls?.following ?? false;
   const openCitation = useCallback((target: CitationTarget) => {
     clearViewerParams();
@@ -338,6 +340,7 @@ function RunArticle({
               references={run.references}
               onOpenCitation={openCitation}
               streaming={running}
+              web={web}
             />
           ) : running ? (
             <AnswerPlaceholder run={run} />
@@ -363,6 +366,7 @@ function RunArticle({
       </section>
 
       <ReferenceList references={run.references} />
+      <WebSourceList evidence={web} readOnly={controls === null} />
 
       {slots?.bottom}
 

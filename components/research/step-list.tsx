@@ -8,6 +8,7 @@ import {
   CircleSlashIcon,
   CircleXIcon,
   FileSearchIcon,
+  GlobeIcon,
   LibraryBigIcon,
   ListOrderedIcon,
   ListTreeIcon,
@@ -33,6 +34,7 @@ import {
   sourceViewerParams,
   stepDataRows,
 } from "./step-state";
+import { WebPageChips } from "./web-sources";
 
 function stepIcon(step: ResearchStep): LucideIcon {
   switch (step.type) {
@@ -51,6 +53,10 @@ function stepIcon(step: ResearchStep): LucideIcon {
       return ShieldCheckIcon;
     case "formatting":
       return ListOrderedIcon;
+    case "web_search":
+      return GlobeIcon;
+    case "web_citations":
+      return ShieldCheckIcon;
     default:
       // a kind of step without an icon of its own yet
       return SquareDotIcon;
@@ -197,6 +203,7 @@ function StepDetails({ step }: { step: ResearchStep }) {
           </ul>
         </div>
       )}
+      {step.type === "web_search" && step.data && <WebPageChips pages={step.data.pages} />}
       {step.sources.length > 0 && (
         <div className="space-y-1.5">
           <h4 className="font-medium text-muted-foreground text-xs">

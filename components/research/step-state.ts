@@ -161,6 +161,26 @@ export function stepDataRows(step: ResearchStep): DataRow[] {
       ];
     case "formatting":
       return [];
+    case "web_search":
+      return [
+        ...row("provider", "Provider", step.data.provider),
+        ...row("why", step.data.ran ? "Why it ran" : "Why it did not", step.data.why),
+        ...row("results", "Results", step.data.ran ? step.data.results : null),
+        ...row("pages", "Pages read", step.data.ran ? step.data.pages.length : null),
+        ...step.data.skipped.map((s, i) => ({
+          key: `skipped-${i}`,
+          label: "Not read",
+          value: `${s.url} — ${s.reason}`,
+        })),
+        ...row("error", "Error", step.data.error),
+      ];
+    case "web_citations":
+      return [
+        ...row("total", "Total", step.data.total),
+        ...row("supported", "Supported", step.data.supported),
+        ...row("unsupported", "Unsupported", step.data.unsupported),
+        ...row("method", "Checked by", step.data.method === "llm" ? "the model" : "word overlap with the fetched page"),
+      ];
     default:
       return displayableData(data);
   }
