@@ -94,7 +94,8 @@ async function main() {
     const edgesAll = await listEdges(db, { limit: 100_000 });
     for (const e of edgesAll) {
       if (e.relation === "improves_on") targets.set(e.target.name, (targets.get(e.target.name) ?? 0) + 1);
-      if (e.relation === "uses" || e.relation === "extends") sources.set(e.source.name, (sources.get(e.source.name) ?? 0) + 1);
+      if (e.relation === "uses" || e.relation === "extends")
+        sources.set(e.source.name, (sources.get(e.source.name) ?? 0) + 1);
       if (e.relation === "evaluates_on") datasets.set(e.target.name, (datasets.get(e.target.name) ?? 0) + 1);
     }
     const top = (m: Map<string, number>, n: number) =>
@@ -104,7 +105,10 @@ async function main() {
         .map(([k]) => k);
     const queries: { kind: string; run: () => Promise<unknown> }[] = [
       ...top(targets, 5).map((t) => ({ kind: "improves_on", run: () => improvesOn(db, t) })),
-      ...top(targets, 5).map((t) => ({ kind: "improves_on transitive", run: () => improvesOn(db, t, { transitive: true }) })),
+      ...top(targets, 5).map((t) => ({
+        kind: "improves_on transitive",
+        run: () => improvesOn(db, t, { transitive: true }),
+      })),
       ...top(sources, 5).map((t) => ({ kind: "uses/extends", run: () => usesOrExtends(db, t) })),
       ...top(datasets, 5).map((t) => ({ kind: "evaluated on", run: () => evaluatedOn(db, t) })),
       ...top(targets, 5).map((t) => ({ kind: "entity", run: () => lookupEntity(db, t) })),
@@ -144,7 +148,8 @@ async function main() {
     const rand = seeded(20261126);
     const pool = [...edgesAll];
     const sample: GraphEdgeResult[] = [];
-    while (sample.length < sampleSize && pool.length > 0) sample.push(pool.splice(Math.floor(rand() * pool.length), 1)[0] as GraphEdgeResult);
+    while (sample.length < sampleSize && pool.length > 0)
+      sample.push(pool.splice(Math.floor(rand() * pool.length), 1)[0] as GraphEdgeResult);
 
     const result = {
       database: handle.driver,
@@ -181,9 +186,15 @@ async function main() {
     };
     if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
-      console.log(`Graph build (${report.extractor}, ${handle.driver}): ${report.papers} papers in ${(buildMs / 1000).toFixed(1)} s`);
-      console.log(`  candidates ${report.candidates}, accepted ${report.accepted}, review ${report.review}, rejected ${JSON.stringify(report.rejected)}`);
-      console.log(`  entities ${stats.totals.entities} (+${stats.totals.aliases} aliases): ${stats.entities.map((e) => `${e.type} ${e.count}`).join(", ")}`);
+      console.log(
+        `Graph build (${report.extractor}, ${handle.driver}): ${report.papers} papers in ${(buildMs / 1000).toFixed(1)} s`,
+      );
+      console.log(
+        `  candidates ${report.candidates}, accepted ${report.accepted}, review ${report.review}, rejected ${JSON.stringify(report.rejected)}`,
+      );
+      console.log(
+        `  entities ${stats.totals.entities} (+${stats.totals.aliases} aliases): ${stats.entities.map((e) => `${e.type} ${e.count}`).join(", ")}`,
+      );
       console.log(`  edges: ${stats.edges.map((e) => `${e.relation}/${e.status} ${e.count}`).join(", ")}`);
       console.log(`Accepted quotes on their page: ${onPage}/${accepted.length}`);
       console.log(`Queries: p50 ${result.queryMs.p50} ms, p95 ${result.queryMs.p95} ms over ${times.length}`);
@@ -193,7 +204,9 @@ async function main() {
         for (const [r, s] of Object.entries(result.gold.recall)) if (s.n > 0) console.log(`  ${r}: ${s.k}/${s.n}`);
       } else console.log("Gold: no gold-dev.json yet");
       for (const s of result.sample) {
-        console.log(`- [${s.relation}] ${s.source} → ${s.target} (${s.paper_id} p${s.page}, ${s.confidence}): ${s.quote}`);
+        console.log(
+          `- [${s.relation}] ${s.source} → ${s.target} (${s.paper_id} p${s.page}, ${s.confidence}): ${s.quote}`,
+        );
       }
     }
     return 0;

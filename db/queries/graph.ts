@@ -11,6 +11,7 @@ import {
   graphEdges,
   graphEntities,
   graphMentions,
+  graphPapers,
   pages,
   papers,
 } from "@/db/schema";
@@ -35,6 +36,17 @@ export async function listGraphPapers(db: Database, { ids }: { ids?: string[] } 
     .from(papers)
     .where(and(eq(papers.status, "ready"), ids ? inArray(papers.id, ids) : undefined))
     .orderBy(asc(papers.createdAt), asc(papers.id));
+}
+
+/** Ready papers whose graph was never built, or built from another version of the PDF (replaced). */
+export async function listPapersNeedingGraph(db: Database): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select p.id from papers p left join graph_papers g on g.paper_id = p.id
+        where p.status = 'ready' and (g.paper_id is null or g.doc_id <> p.doc_id)
+        order by p.created_at, p.id`,
+  );
+  return rows.map((r) => r.id);
 }
 
 /** A paper's pages in order. */
@@ -102,6 +114,8 @@ export async function replacePaperGraph(
   db: Database,
   input: {
     paperId: string;
+    /** `rules` or the model's name, recorded with the paper. */
+    extractor: string;
     entities: GraphEntityInput[];
     edges: GraphEdgeInput[];
     mentions: { canonicalName: string; page: number; count: number }[];
@@ -127,9 +141,18 @@ export async function replacePaperGraph(
         .returning({ id: graphEntities.id });
       entitiesCreated += created.length;
       const rows = await tx
-        .select({ id: graphEntities.id, canonicalName: graphEntities.canonicalName, description: graphEntities.description })
+        .select({
+          id: graphEntities.id,
+          canonicalName: graphEntities.canonicalName,
+          description: graphEntities.description,
+        })
         .from(graphEntities)
-        .where(inArray(graphEntities.canonicalName, part.map((e) => e.canonicalName)));
+        .where(
+          inArray(
+            graphEntities.canonicalName,
+            part.map((e) => e.canonicalName),
+          ),
+        );
       for (const r of rows) ids.set(r.canonicalName, r.id);
       // a description the text gives fills one the entity lacks
       for (const e of part) {
@@ -177,7 +200,8 @@ export async function replacePaperGraph(
         }),
       ).values(),
     ];
-    for (let i = 0; i < mentionRows.length; i += 500) await tx.insert(graphMentions).values(mentionRows.slice(i, i + 500));
+    for (let i = 0; i < mentionRows.length; i += 500)
+      await tx.insert(graphMentions).values(mentionRows.slice(i, i + 500));
     let aliasesLinked = 0;
     for (const a of input.aliases) {
       const aliasId = ids.get(a.alias);
@@ -185,6 +209,12 @@ export async function replacePaperGraph(
       if (aliasId === undefined || rootId === undefined || aliasId === rootId) continue;
       if (await linkAliasIn(tx, { entityId: aliasId, rootId, tier: a.tier, reason: a.reason })) aliasesLinked++;
     }
+    await tx.execute(
+      sql`insert into graph_papers (paper_id, doc_id, extractor, edges, built_at)
+          select id, doc_id, ${input.extractor}, ${rows.length}, now() from papers where id = ${input.paperId}
+          on conflict (paper_id) do update
+          set doc_id = excluded.doc_id, extractor = excluded.extractor, edges = excluded.edges, built_at = now()`,
+    );
     return { edges: rows.length, entitiesCreated, aliasesLinked };
   });
 }
@@ -260,7 +290,11 @@ export async function addAliasSuggestions(
   rows: { entityId: number; candidateId: number; similarity: number | null; reason: string }[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  const r = await db.insert(graphAliasSuggestions).values(rows).onConflictDoNothing().returning({ id: graphAliasSuggestions.id });
+  const r = await db
+    .insert(graphAliasSuggestions)
+    .values(rows)
+    .onConflictDoNothing()
+    .returning({ id: graphAliasSuggestions.id });
   return r.length;
 }
 
@@ -277,7 +311,12 @@ export async function decideAliasSuggestion(
       .returning();
     if (!s) return false;
     if (status === "accepted") {
-      await linkAliasIn(tx, { entityId: s.entityId, rootId: s.candidateId, tier: "manual", reason: "confirmed in review" });
+      await linkAliasIn(tx, {
+        entityId: s.entityId,
+        rootId: s.candidateId,
+        tier: "manual",
+        reason: "confirmed in review",
+      });
     }
     return true;
   });
@@ -572,6 +611,7 @@ export async function clearGraph(db: Database): Promise<void> {
     await tx.delete(graphMentions);
     await tx.delete(graphAliasSuggestions);
     await tx.delete(graphEntities);
+    await tx.delete(graphPapers);
   });
 }
 
@@ -580,7 +620,15 @@ export async function listEdgesWithPages(
   db: Database,
   { statuses }: { statuses: GraphEdgeStatus[] },
 ): Promise<
-  { id: number; paperId: string; page: number; quote: string; charStart: number; charEnd: number; pageText: string | null }[]
+  {
+    id: number;
+    paperId: string;
+    page: number;
+    quote: string;
+    charStart: number;
+    charEnd: number;
+    pageText: string | null;
+  }[]
 > {
   return queryRows(
     db,

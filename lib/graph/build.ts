@@ -14,6 +14,7 @@ import {
   getGraphPages,
   listGraphEntities,
   listGraphPapers,
+  listPapersNeedingGraph,
   pruneOrphanEntities,
   replacePaperGraph,
 } from "@/db/queries/graph";
@@ -79,8 +80,8 @@ function settleTypes(
   const votes = new Map<string, Map<GraphEntityType, number>>();
   const vote = (name: string, type: GraphEntityType, weight: number) => {
     const key = canonicalName(name);
-    let v = votes.get(key);
-    if (!v) votes.set(key, (v = new Map()));
+    const v = votes.get(key) ?? new Map<GraphEntityType, number>();
+    votes.set(key, v);
     v.set(type, (v.get(type) ?? 0) + weight);
   };
   for (const x of extractions) {
@@ -102,7 +103,10 @@ function settleTypes(
   };
 }
 
-async function loadPaperText(db: Database, p: { id: string; title: string; abstract: string | null }): Promise<PaperText> {
+async function loadPaperText(
+  db: Database,
+  p: { id: string; title: string; abstract: string | null },
+): Promise<PaperText> {
   const [pages, skip] = await Promise.all([
     getGraphPages(db, { paperId: p.id }),
     getBibliographySpans(db, { paperId: p.id }),
@@ -197,7 +201,7 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
     const valid: ValidEdge[] = [];
     const seen = new Set<string>();
     for (const c of x.candidates) {
-      const typed: Candidate =
+      let typed: Candidate =
         c && c.source && c.target
           ? {
               ...c,
@@ -205,6 +209,9 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
               target: { ...c.target, type: typeOf(c.target.name) },
             }
           : c;
+      if (typed?.relation === "uses" && typed.evaluationContext && ["Dataset", "Task"].includes(typed.target.type)) {
+        typed = { ...typed, relation: "evaluates_on" };
+      }
       if (typed?.source?.name && typed?.target?.name && sameThing(typed.source.name, typed.target.name)) {
         report.rejected.self_edge = (report.rejected.self_edge ?? 0) + 1;
         continue;
@@ -238,7 +245,12 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
       if (!entities.has(s) && !entities.has(l)) continue;
       addEntity(a.short);
       addEntity(a.long);
-      aliasLinks.push({ alias: l, root: s, tier: "A", reason: `“${a.long} (${a.short})” in ${text.id}, page ${a.page}` });
+      aliasLinks.push({
+        alias: l,
+        root: s,
+        tier: "A",
+        reason: `“${a.long} (${a.short})” in ${text.id}, page ${a.page}`,
+      });
     }
     const edges: GraphEdgeInput[] = valid.map((e) => ({
       source: canonicalName(e.source.name),
@@ -257,7 +269,14 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
       .map((m) => ({ canonicalName: canonicalName(m.entity.name), page: m.page, count: m.count }))
       .filter((m) => entities.has(m.canonicalName));
     try {
-      const w = await replacePaperGraph(db, { paperId: text.id, entities: [...entities.values()], edges, mentions, aliases: aliasLinks });
+      const w = await replacePaperGraph(db, {
+        paperId: text.id,
+        extractor,
+        entities: [...entities.values()],
+        edges,
+        mentions,
+        aliases: aliasLinks,
+      });
       report.papers++;
       report.entitiesCreated += w.entitiesCreated;
       report.aliases.tierA += w.aliasesLinked;
@@ -290,4 +309,17 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
   report.timings.resolve = Math.round(performance.now() - writtenAt);
   report.durationMs = Math.round(performance.now() - started);
   return report;
+}
+
+/**
+ * The library step's part: builds the graph for the papers that need it — new ones, and replaced ones (another PDF
+ * version than the graph was built from). Null when every paper is up to date.
+ */
+export async function buildPendingGraph(
+  db: Database,
+  opts: Omit<GraphBuildOptions, "paperIds"> = {},
+): Promise<GraphBuildReport | null> {
+  const paperIds = await listPapersNeedingGraph(db);
+  if (paperIds.length === 0) return null;
+  return buildGraph(db, { ...opts, paperIds });
 }

@@ -82,10 +82,15 @@ const replySchema = z.object({
 });
 
 const VOCABULARY = RELATIONS.map(
-  (r) => `- ${r}: ${RELATION_TYPES[r].meaning} (source ${RELATION_TYPES[r].source.join("/")}, target ${RELATION_TYPES[r].target.join("/")})`,
+  (r) =>
+    `- ${r}: ${RELATION_TYPES[r].meaning} (source ${RELATION_TYPES[r].source.join("/")}, target ${RELATION_TYPES[r].target.join("/")})`,
 ).join("\n");
 
-function fullPrompt(paperTitle: string, ownMethod: string | null, s: Section): { instructions: string; prompt: string } {
+function fullPrompt(
+  paperTitle: string,
+  ownMethod: string | null,
+  s: Section,
+): { instructions: string; prompt: string } {
   return {
     instructions:
       "You extract a knowledge graph from a research paper's text. Entities are of the types " +
@@ -102,7 +107,11 @@ function fullPrompt(paperTitle: string, ownMethod: string | null, s: Section): {
   };
 }
 
-function compactPrompt(paperTitle: string, ownMethod: string | null, s: Section): { instructions: string; prompt: string } {
+function compactPrompt(
+  paperTitle: string,
+  ownMethod: string | null,
+  s: Section,
+): { instructions: string; prompt: string } {
   return {
     instructions:
       `Extract relations (${RELATIONS.join(", ")}) between named methods, models, datasets, metrics and tasks. ` +

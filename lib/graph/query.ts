@@ -111,7 +111,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur[j] = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     prev = cur;
   }
@@ -148,7 +152,8 @@ export async function resolveEntity(db: Database, name: string): Promise<EntityR
     if (score < 0.5) continue;
     const root = byId.get(e.aliasOf ?? e.id) ?? e;
     const prev = scored.get(root.id);
-    if (!prev || prev.score < score) scored.set(root.id, { ref: { id: root.id, name: root.name, type: root.type }, score });
+    if (!prev || prev.score < score)
+      scored.set(root.id, { ref: { id: root.id, name: root.name, type: root.type }, score });
   }
   const suggestions = [...scored.values()]
     .sort((a, b) => b.score - a.score || a.ref.name.localeCompare(b.ref.name))

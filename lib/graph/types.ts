@@ -84,6 +84,8 @@ export interface Candidate {
   extractor: string;
   /** Why the extractor lowered the confidence (a hedge, an indirect subject); shown in review. */
   note?: string;
+  /** A "uses" said while evaluating ("we use D to evaluate"): evaluates_on once the target is known as a dataset. */
+  evaluationContext?: boolean;
 }
 
 /** A candidate that passed validation: the quote located in the page text. */

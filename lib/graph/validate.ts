@@ -28,7 +28,10 @@ import {
 
 /** A paper's pages prepared once for validating many candidates. */
 export class PageIndex {
-  private readonly pages = new Map<number, { text: string; folded?: MappedText; sentences?: { start: number; end: number }[] }>();
+  private readonly pages = new Map<
+    number,
+    { text: string; folded?: MappedText; sentences?: { start: number; end: number }[] }
+  >();
 
   constructor(pages: { pageNumber: number; text: string }[]) {
     for (const p of pages) this.pages.set(p.pageNumber, { text: p.text });
@@ -129,7 +132,9 @@ export function validateCandidate(c: Candidate, ctx: ValidationContext): Validat
       charStart: span.start,
       charEnd: span.end,
       status: accepted ? "accepted" : "review",
-      reason: accepted ? null : `confidence ${c.confidence.toFixed(2)} is below ${ACCEPT_CONFIDENCE}${c.note ? ` (${c.note})` : ""}`,
+      reason: accepted
+        ? null
+        : `confidence ${c.confidence.toFixed(2)} is below ${ACCEPT_CONFIDENCE}${c.note ? ` (${c.note})` : ""}`,
     },
   };
 }

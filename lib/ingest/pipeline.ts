@@ -14,6 +14,7 @@ import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { asDatabaseUnavailable, briefError, isLecternError, LecternError } from "@/lib/errors";
+import { buildPendingGraph } from "@/lib/graph/build";
 import { type EditableField, editableFields } from "@/lib/library/metadata";
 import { getPdfStorage, type PdfStorage, pdfKey } from "@/lib/storage";
 import { annotateChunks } from "./annotate";
@@ -164,6 +165,36 @@ export async function ingestFiles(
  */
 export async function runLibraryStep(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
   await updateLibraryVectors(ctx, emit);
+  await updateGraph(ctx, emit);
+}
+
+/**
+ * After the vectors: the knowledge graph of the papers that do not have one yet or were replaced (offline rules; the
+ * model extractor is `graph build --model`). Never throws: a failure is reported and the next step retries.
+ */
+async function updateGraph(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
+  try {
+    const r = await buildPendingGraph(ctx.db, {
+      embedder: ctx.embedder,
+      onProgress: (e) => {
+        if (e.type === "paper" && e.stage === "writing") emit({ type: "graph_stage", done: e.done, of: e.of });
+      },
+    });
+    if (!r) return;
+    if (r.failed.length > 0)
+      console.error(`[ingest] graph: ${r.failed.map((f) => `${f.paperId}: ${f.error}`).join("; ")}`);
+    emit({
+      type: "graph_done",
+      papers: r.papers,
+      accepted: r.accepted,
+      review: r.review,
+      rejected: Object.values(r.rejected).reduce((a, b) => a + (b ?? 0), 0),
+      ms: r.durationMs,
+    });
+  } catch (e) {
+    console.error(`[ingest] the knowledge graph was not updated: ${briefError(e)}`);
+    emit({ type: "graph_error", error: `The knowledge graph was not updated: ${briefError(e)}` });
+  }
 }
 
 /**

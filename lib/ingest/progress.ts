@@ -33,7 +33,14 @@ export type IngestProgressEvent =
   | { type: "library_stage"; stage: LibraryStage; done: number; of: number }
   | ({ type: "library_done" } & LibraryVectorsRefresh)
   /** The papers are stored and found by full text; their vectors come with the next batch (or `reembed`). */
-  | { type: "library_error"; error: string };
+  | { type: "library_error"; error: string }
+  /**
+   * Then the knowledge graph for the batch's new and replaced papers (lib/graph, offline rules): progress per paper,
+   * its counts, or why it failed (the papers stay stored; the next library step or `graph build` tries again).
+   */
+  | { type: "graph_stage"; done: number; of: number }
+  | { type: "graph_done"; papers: number; accepted: number; review: number; rejected: number; ms: number }
+  | { type: "graph_error"; error: string };
 
 export interface IngestInput {
   /** Display name (the uploaded or on-disk file name). */

@@ -1,4 +1,5 @@
 import type { Database } from "@/db";
+import { pruneOrphanEntities } from "@/db/queries/graph";
 import { deletePaper } from "@/db/queries/papers";
 import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
@@ -18,7 +19,7 @@ export interface Removal {
 }
 
 /**
- * Deletes a paper (pages, chunks and summary cascade), then its stored PDF, then starts the library step. Null when
+ * Deletes a paper (pages, chunks, summary and its knowledge-graph edges cascade; orphaned entities are pruned), then its stored PDF, then starts the library step. Null when
  * there was no such paper. `embedder`: the configured one (null when it could not be made: hubness only). `storage`:
  * where the PDF is; by default the configured store (the local one under `dataDir`). A PDF left behind when its
  * removal fails is an orphan the sweep removes (lib/storage/sweep.ts).
@@ -29,6 +30,10 @@ export async function removePaper(
 ): Promise<Removal | null> {
   const deleted = await deletePaper(ctx.db, { id });
   if (!deleted) return null;
+  // its graph edges and mentions went with it (cascade); entities no other paper's edge uses go too
+  await pruneOrphanEntities(ctx.db).catch((e) =>
+    console.error(`[library] orphan graph entities after deleting ${id} were not removed: ${briefError(e)}`),
+  );
   const storage = ctx.storage ?? getPdfStorage(getEnv(), ctx.dataDir);
   await storage
     .delete(deleted.filePath)
