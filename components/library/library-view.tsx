@@ -10,6 +10,7 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { DeletePaper } from "./delete-paper-button";
+import { JobQueue } from "./job-queue";
 import { PaperList } from "./paper-list";
 import { type SearchArxiv, SourcesPanel } from "./sources-panel";
 import { type ApiResult, type PaperRow, type PaperSort, paperSorts, sortLabels } from "./types";
@@ -252,6 +253,7 @@ export function LibraryView({
           {searchArxiv && <SourcesPanel searchArxiv={searchArxiv} />}
         </>
       )}
+      <JobQueue exclude={uploads.followedBatches} />
 
       {error && (
         <Alert variant="destructive" data-testid="library-error">

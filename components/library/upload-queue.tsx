@@ -131,7 +131,8 @@ export function UploadQueue({
           const status = phaseStatus(item.phase);
           const isError = status === "error";
           const result = item.phase.kind === "done" ? item.phase.result : null;
-          const canCancel = !isFinished(item.phase);
+          // once the server has the file it is queued there: closing or cancelling the page no longer stops it
+          const canCancel = item.phase.kind === "queued" || item.phase.kind === "uploading";
           return (
             <li
               key={item.id}

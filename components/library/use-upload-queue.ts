@@ -40,6 +40,9 @@ export function useUploadQueue({ maxUploadBytes }: { maxUploadBytes: number }) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const files = useRef(new Map<string, File>());
   const active = useRef<{ id: string; xhr: XMLHttpRequest } | null>(null);
+  /** The server's batches this page's uploads became (the server queue panel leaves them to the upload list). */
+  const followedBatches = useRef(new Set<string>());
+  const [followed, setFollowed] = useState<ReadonlySet<string>>(new Set());
 
   const update = useCallback((id: string, phase: UploadPhase) => {
     setItems((prev) => prev.map((it) => (it.id === id ? { ...it, phase } : it)));
@@ -99,6 +102,10 @@ export function useUploadQueue({ maxUploadBytes }: { maxUploadBytes: number }) {
     let fileResult: IngestFileResult | null = null;
     const applyEvent = (event: IngestStreamEvent) => {
       switch (event.type) {
+        case "queued":
+          followedBatches.current.add(event.batch_id);
+          setFollowed(new Set(followedBatches.current));
+          break;
         case "file_start":
           update(next.id, { kind: "processing" });
           break;
@@ -206,5 +213,5 @@ export function useUploadQueue({ maxUploadBytes }: { maxUploadBytes: number }) {
   // Leaving the page stops the upload in flight (the server aborts its ingest when the connection closes).
   useEffect(() => () => active.current?.xhr.abort(), []);
 
-  return { items, addFiles, cancel, clearFinished };
+  return { items, addFiles, cancel, clearFinished, followedBatches: followed };
 }

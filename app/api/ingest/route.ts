@@ -98,6 +98,7 @@ export async function POST(request: Request): Promise<Response> {
           origin: "web",
           signal: abort.signal,
           onEvent: send,
+          onQueued: (batchId) => send({ type: "queued", batch_id: batchId }),
         });
         if (results) send({ type: "done", results });
       } catch (e) {

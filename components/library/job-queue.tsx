@@ -1,0 +1,180 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { CheckCircle2Icon, CircleAlertIcon, CopyCheckIcon, FileIcon, LoaderIcon, RefreshCwIcon } from "lucide-react";
+import Link from "next/link";
+import { useEffect, useRef } from "react";
+import { cn } from "@/components/ui/cn";
+import { Progress } from "@/components/ui/progress";
+import { batchActive, type QueueBatch, type QueueFile } from "./job-queue-types";
+import { type ApiResult, paperHref } from "./types";
+
+const stageLabels: Record<string, string> = {
+  validating: "Validating",
+  extracting: "Extracting text",
+  chunking: "Splitting into passages",
+  summarizing: "Summarizing",
+  embedding: "Embedding passages",
+  saving: "Saving",
+};
+const libraryStageLabels: Record<string, string> = {
+  embedding: "Embedding the library's passages",
+  neighbours: "Finding similar passages",
+};
+const originLabels: Record<string, string> = {
+  web: "Upload",
+  cli: "Command line",
+  arxiv: "arXiv",
+  bibliography: "Import",
+};
+
+async function fetchQueue(): Promise<QueueBatch[]> {
+  const res = await fetch("/api/ingest/queue", { cache: "no-store" });
+  const body = (await res.json().catch(() => null)) as ApiResult<QueueBatch[]> | null;
+  if (!body) throw new Error(`The queue could not be loaded (HTTP ${res.status}).`);
+  if (!body.ok) throw new Error(body.error.message);
+  return body.data;
+}
+
+function describe(f: QueueFile): { text: string; progress: number | null | undefined } {
+  switch (f.status) {
+    case "queued":
+      return { text: f.error ? `Waiting to try again · ${f.error}` : "Waiting for a worker", progress: undefined };
+    case "running": {
+      const label = (f.stage && stageLabels[f.stage]) ?? "Starting";
+      const counted = f.of ? ` ${f.done ?? 0}/${f.of}` : "";
+      const retry = f.attempts > 1 ? ` (attempt ${f.attempts})` : "";
+      return { text: `${label}${counted}${retry}`, progress: f.of ? ((f.done ?? 0) / f.of) * 100 : null };
+    }
+    case "ingested":
+      return { text: "Ingested", progress: undefined };
+    case "replaced":
+      return { text: "Replaced the earlier version", progress: undefined };
+    case "unchanged":
+      return { text: "Already in library", progress: undefined };
+    case "error":
+      return { text: f.error ?? "Could not be ingested.", progress: undefined };
+  }
+}
+
+function FileStatusIcon({ status }: { status: QueueFile["status"] }) {
+  if (status === "ingested") return <CheckCircle2Icon className="text-success" aria-hidden />;
+  if (status === "replaced") return <RefreshCwIcon className="text-success" aria-hidden />;
+  if (status === "unchanged") return <CopyCheckIcon className="text-muted-foreground" aria-hidden />;
+  if (status === "error") return <CircleAlertIcon className="text-destructive" aria-hidden />;
+  if (status === "queued") return <FileIcon className="text-muted-foreground" aria-hidden />;
+  return <LoaderIcon className="animate-spin text-muted-foreground motion-reduce:animate-none" aria-hidden />;
+}
+
+function libraryLine(b: QueueBatch): string | null {
+  switch (b.libraryStatus) {
+    case "waiting":
+      return b.files.every((f) => f.status !== "queued" && f.status !== "running")
+        ? "Library step: waiting for a worker"
+        : null;
+    case "running": {
+      const label = (b.libraryStage && libraryStageLabels[b.libraryStage]) ?? "Updating the library";
+      return `Library step: ${label}${b.libraryOf ? ` ${b.libraryDone ?? 0}/${b.libraryOf}` : ""}`;
+    }
+    case "error":
+      return `Library step failed: ${b.libraryError ?? "unknown error"} (the papers are stored and found by full text)`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The ingestion queue as the server has it — batches queued from any page, instance or the command line, each file's
+ * stage, after a reload or a restart. Batches this page is uploading itself are left to its upload list.
+ */
+export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: ["ingest-queue"],
+    queryFn: fetchQueue,
+    refetchInterval: (q) => (q.state.data?.some(batchActive) ? 1000 : 15_000),
+  });
+  const batches = (query.data ?? []).filter((b) => !exclude.has(b.id));
+  const active = batches.some(batchActive);
+  // when a batch ends, its papers join the list
+  const wasActive = useRef(false);
+  useEffect(() => {
+    if (wasActive.current && !active) void queryClient.invalidateQueries({ queryKey: ["papers"] });
+    wasActive.current = active;
+  }, [active, queryClient]);
+  if (batches.length === 0) return null;
+  const files = batches.flatMap((b) => b.files);
+  const open = files.filter((f) => f.status === "queued" || f.status === "running").length;
+  return (
+    <section aria-labelledby="queue-heading" className="rounded-xl border bg-card" data-testid="job-queue">
+      <div className="flex items-center justify-between gap-2 border-b px-4 py-2.5">
+        <h2 id="queue-heading" className="font-medium text-sm">
+          Processing on the server{" "}
+          <span className="text-muted-foreground" data-testid="job-queue-count">
+            ({open > 0 ? `${open} of ${files.length} files in progress` : `${files.length} files, all done`})
+          </span>
+        </h2>
+      </div>
+      <ul className="divide-y">
+        {batches.map((b) => {
+          const line = libraryLine(b);
+          return (
+            <li key={b.id} className="px-4 py-2" data-testid="job-batch" data-library={b.libraryStatus}>
+              <p className="text-muted-foreground text-xs">
+                {originLabels[b.origin] ?? b.origin} · {new Date(b.createdAt).toLocaleTimeString()}
+              </p>
+              <ul>
+                {b.files.map((f) => {
+                  const { text, progress } = describe(f);
+                  return (
+                    <li
+                      key={f.id}
+                      className="flex items-start gap-3 py-1.5 [&>svg]:mt-0.5 [&>svg]:size-4 [&>svg]:shrink-0"
+                      data-testid="job-file"
+                      data-file={f.name}
+                      data-status={f.status}
+                    >
+                      <FileStatusIcon status={f.status} />
+                      <div className="min-w-0 flex-1 space-y-1">
+                        <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+                          <p className="truncate font-medium text-sm" title={f.name}>
+                            {f.name}
+                          </p>
+                          {f.paperId && f.status !== "error" && (
+                            <Link
+                              href={paperHref(f.paperId)}
+                              className="rounded-sm text-primary text-xs underline-offset-4 outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                            >
+                              Open paper
+                            </Link>
+                          )}
+                        </div>
+                        <p
+                          className={cn("text-xs", f.status === "error" ? "text-destructive" : "text-muted-foreground")}
+                        >
+                          {text}
+                        </p>
+                        {progress !== undefined && <Progress value={progress} aria-label={`${f.name}: ${text}`} />}
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+              {line && (
+                <p
+                  className={cn(
+                    "pt-1 text-xs",
+                    b.libraryStatus === "error" ? "text-destructive" : "text-muted-foreground",
+                  )}
+                  data-testid="job-library"
+                >
+                  {line}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
