@@ -20,6 +20,7 @@ const stageLabels: Record<string, string> = {
 const libraryStageLabels: Record<string, string> = {
   embedding: "Embedding the library's passages",
   neighbours: "Finding similar passages",
+  graph: "Building the knowledge graph",
 };
 const originLabels: Record<string, string> = {
   web: "Upload",

@@ -18,6 +18,8 @@ export function fileResultOf(f: IngestFileRow): IngestFileResult {
   };
 }
 
+type GraphDone = Omit<Extract<IngestProgressEvent, { type: "graph_done" }>, "type">;
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(done, ms);
@@ -79,22 +81,25 @@ export async function followBatch(
       const key = `${batch.libraryStage}:${batch.libraryDone}:${batch.libraryOf}`;
       if (key !== libraryStageSeen) {
         libraryStageSeen = key;
-        opts.onEvent({
-          type: "library_stage",
-          stage: batch.libraryStage as LibraryStage,
-          done: batch.libraryDone ?? 0,
-          of: batch.libraryOf ?? 0,
-        });
+        const progress = { done: batch.libraryDone ?? 0, of: batch.libraryOf ?? 0 };
+        opts.onEvent(
+          batch.libraryStage === "graph"
+            ? { type: "graph_stage", ...progress }
+            : { type: "library_stage", stage: batch.libraryStage as LibraryStage, ...progress },
+        );
       }
     }
     const filesDone = finished.size === total;
     if (filesDone && !libraryReported && (batch.libraryStatus === "done" || batch.libraryStatus === "error")) {
       libraryReported = true;
+      const { graph, graphError, ...vectors } = (batch.libraryResult ?? {}) as Record<string, unknown>;
       if (batch.libraryStatus === "done" && batch.libraryResult) {
-        opts.onEvent({ type: "library_done", ...(batch.libraryResult as unknown as LibraryVectorsRefresh) });
+        opts.onEvent({ type: "library_done", ...(vectors as unknown as LibraryVectorsRefresh) });
       } else if (batch.libraryStatus === "error") {
         opts.onEvent({ type: "library_error", error: batch.libraryError ?? "The library step failed." });
       }
+      if (graph) opts.onEvent({ type: "graph_done", ...(graph as GraphDone) });
+      if (typeof graphError === "string") opts.onEvent({ type: "graph_error", error: graphError });
     }
     if (filesDone && batch.libraryStatus !== "waiting" && batch.libraryStatus !== "running") {
       return batch.files.map(fileResultOf);

@@ -257,11 +257,24 @@ export async function workLibraryStep(ctx: IngestContext): Promise<{ batches: nu
       pending = pending
         .then(() => setLibraryStep(ctx.db, ids, { libraryStage: e.stage, libraryDone: e.done, libraryOf: e.of }))
         .catch(() => {});
+    } else if (e.type === "graph_stage") {
+      const now = Date.now();
+      if (now - lastWrite < STAGE_WRITE_MS && e.done !== 0 && e.done < e.of) return;
+      lastWrite = now;
+      pending = pending
+        .then(() => setLibraryStep(ctx.db, ids, { libraryStage: "graph", libraryDone: e.done, libraryOf: e.of }))
+        .catch(() => {});
     } else if (e.type === "library_done") {
       const { type: _t, ...result } = e;
-      outcome = { status: "done", result };
+      outcome = { status: "done", result: { ...outcome.result, ...result } };
     } else if (e.type === "library_error") {
-      outcome = { status: "error", error: e.error };
+      outcome = { status: "error", error: e.error, result: outcome.result };
+    } else if (e.type === "graph_done") {
+      const { type: _t, ...graph } = e;
+      outcome = { ...outcome, result: { ...outcome.result, graph } };
+    } else if (e.type === "graph_error") {
+      // the papers and their vectors are fine: the graph is built again by the next step
+      outcome = { ...outcome, result: { ...outcome.result, graphError: e.error } };
     }
   });
   await pending;
