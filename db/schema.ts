@@ -108,6 +108,8 @@ export const papers = pgTable(
     year: integer("year"),
     categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
     doi: text("doi"),
+    /** Journal, proceedings or arXiv's journal reference, when a trusted source (arXiv, an imported export) gives it. */
+    venue: text("venue"),
     /** Path of the stored PDF, relative to the data directory (never a user-supplied path). */
     filePath: text("file_path").notNull(),
     fileName: text("file_name").notNull(),
