@@ -12,6 +12,7 @@ import { makeTestPdf } from "@/lib/testing/pdf";
 import { webSearchConfigOf } from "@/lib/web/config";
 import { RobotsCache } from "@/lib/web/robots";
 import { startWebStandIn, type WebStandIn } from "@/lib/web/testing";
+import { deepRunner } from "./deep/run";
 import type { ResearchDeps } from "./deps";
 import { runResearch } from "./orchestrator";
 import { startRun, waitForRun } from "./runs";
@@ -311,5 +312,51 @@ describe("the quick run with web search", () => {
     const cites = stored?.steps.find((s) => s.id === "web_citations")?.data as WebCitationsData | null;
     expect(cites?.citations.length).toBeGreaterThan(0);
     expect(stored?.answer).toMatch(/\[W1\]/);
+  });
+});
+
+describe("deep research with web search", () => {
+  const outline = {
+    title: "Glacier sediment",
+    knowledge_points: [
+      {
+        id: "p1",
+        category: "Findings",
+        topic: "Sediment loads of glacier-fed rivers",
+        search_keywords: ["glacier-fed rivers sediment loads"],
+        importance: "high" as const,
+      },
+    ],
+    search_strategy: "",
+  };
+
+  it("auto mode: points with no evidence in the library → the web; the review has a From the web section cited [Wn]", async () => {
+    const events: ResearchEvent[] = [];
+    const state = await deepRunner({ outline })(deps({ web: webOf("auto") }), ABSENT, {
+      runId: "deep",
+      onEvent: (e) => events.push(e),
+    });
+    expect(state.status).toBe("completed");
+    const started = events[0];
+    expect(started?.kind === "run_started" && started.steps.map((s) => s.id)).toEqual([
+      "outline",
+      "point_p1",
+      "web_search",
+      "section_p1",
+      "framing",
+      "verification",
+      "web_citations",
+      "formatting",
+    ]);
+    expect(stepOf<WebSearchData>(state, "web_search").data?.reason).toBe("no_papers");
+    expect(state.answer).toMatch(/## From the web[\s\S]*\[W1\]/);
+    expect(stepOf<WebCitationsData>(state, "web_citations").data?.supported).toBeGreaterThan(0);
+  });
+
+  it("no provider: the deep plan is as before", async () => {
+    const events: ResearchEvent[] = [];
+    await deepRunner({ outline })(deps(), ABSENT, { runId: "deep2", onEvent: (e) => events.push(e) });
+    const started = events[0];
+    expect(started?.kind === "run_started" && started.steps.map((s) => s.id)).not.toContain("web_search");
   });
 });

@@ -7,6 +7,9 @@ import { errorMessage, toEvidence } from "../step-kit";
 import { answerMarkdown, formattingStep } from "../steps/formatting";
 import { noPapersMessage } from "../steps/search-summaries";
 import { verificationStep } from "../steps/verification";
+import { webCitationsStep } from "../steps/web-citations";
+import { webSearchStep } from "../steps/web-search";
+import { composeWebSection, webReasonBeforeSearch, webSourcesMarkdown } from "../web";
 import { assignPassages, pool } from "./evidence";
 import { framingStep } from "./steps/framing";
 import { outlineStep } from "./steps/outline";
@@ -29,20 +32,29 @@ export interface DeepRunInput {
  * Deep research over an outline: each knowledge point searched on its own (in parallel, its own step), passages
  * deduplicated across points, one section per point written in turn (streamed), an introduction and a conclusion,
  * verification of every citation, references. Same lifecycle and events as a quick run.
+ *
+ * With a web search provider (deps.web), the plan searches the web as the quick run's does — for recent work, and in
+ * `auto` mode when the points' evidence is weak — and the review gets a "From the web" section of quoted page
+ * sentences cited `[W1]`…, checked against the fetched pages.
  */
 export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
   const points = [...outline.knowledge_points].sort(
     (a, b) => IMPORTANCE_ORDER[a.importance] - IMPORTANCE_ORDER[b.importance],
   );
   const years = { yearFrom: outline.year_from, yearTo: outline.year_to };
-  return (deps, question, hooks) =>
-    executeRun(deps, question, hooks, {
+  return (deps, question, hooks) => {
+    const web = deps.web ?? null;
+    const webReason = web ? webReasonBeforeSearch(question, { asked: false, mode: web.mode }) : null;
+    const webPlanned = web !== null && (web.mode === "auto" || webReason !== null);
+    return executeRun(deps, question, hooks, {
       plan: [
         outlineStep.card(outline),
         ...points.map((p) => pointSearchStep.card(p)),
+        ...(webPlanned ? [webSearchStep.card()] : []),
         ...points.map((p) => sectionStep.card(p)),
         framingStep.card(),
         verificationStep.card(),
+        ...(webPlanned ? [webCitationsStep.card()] : []),
         formattingStep.card(),
       ],
       timeoutHint: "Remove some knowledge points, or raise LECTERN_RESEARCH_TIMEOUT_MS.",
@@ -61,7 +73,20 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
         const doi = new Map(papers.map((p) => [p.id, p.doi]));
         const evidence = assignPassages(points, found, (id) => doi.get(id));
         run.record(evidence.retrieved);
-        if (evidence.all.length === 0) throw new StepError({ code: "no_papers", message: noPapersMessage(question) });
+        const webPages =
+          web && webPlanned
+            ? await run.step(webSearchStep, {
+                web,
+                reason: webReason,
+                passages: found
+                  .flat()
+                  .sort((a, b) => b.relevance - a.relevance)
+                  .map((r) => ({ ...toEvidence(r), relevance: r.relevance })),
+              })
+            : [];
+        if (evidence.all.length === 0 && webPages.length === 0) {
+          throw new StepError({ code: "no_papers", message: noPapersMessage(question) });
+        }
 
         const quoted: string[] = [];
         const sections: string[] = [];
@@ -83,14 +108,25 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
         }
         const framing = { outline, covered, evidence: evidence.all, quoted, intent, feedback };
         const { intro, conclusion } = await run.step(framingStep, framing);
-        const body = [intro, ...sections, conclusion].filter(Boolean).join("\n\n");
+        const fromWeb =
+          webPages.length > 0
+            ? composeWebSection(question, webPages, { intent, keywords: [], libraryAnswered: covered.length > 0 })
+            : "";
+        const body = [intro, ...sections, fromWeb, conclusion].filter(Boolean).join("\n\n");
         // the claims under a section's heading should bear on its knowledge point
         const topics = new Map(
           points.map((p) => [escapeMarkdown(p.topic), { text: p.topic, keywords: p.search_keywords }] as const),
         );
         const verified = await run.step(verificationStep, { body, evidence: evidence.all, topics });
+        const webChecked = webPlanned
+          ? await run.step(webCitationsStep, { body: verified.body, sources: webPages })
+          : null;
         const references = await run.step(formattingStep, verified.citations);
-        return { markdown: answerMarkdown(verified.body, references), citations: verified.citations, references };
+        const markdown = [answerMarkdown(verified.body, references), webSourcesMarkdown(webChecked?.sources ?? [])]
+          .filter(Boolean)
+          .join("\n\n");
+        return { markdown, citations: verified.citations, references };
       },
     });
+  };
 }
