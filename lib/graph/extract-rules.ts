@@ -614,7 +614,9 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               start: sentence.start + Math.min(src.start, dst.start, at),
               end: sentence.start + Math.max(src.end, dst.end, verbEnd),
             };
-            const span = quoteSpan(sentence, text, focus);
+            // the quote starts where the sentence does once the heading lines before it are left out
+            const lead = masked.search(/\S/);
+            const span = quoteSpan({ start: sentence.start + Math.max(0, lead), end: sentence.end }, text, focus);
             candidates.push({
               relation,
               source: { name: src.name, type: src.self ? "Method" : sourceHint.type },

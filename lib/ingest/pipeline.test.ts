@@ -68,8 +68,10 @@ describe("ingestFiles", () => {
     expect(r).toMatchObject({ status: "ingested", paper_id: "2401.01234v2", pages: 3, error: null });
     expect(r?.chunks).toBeGreaterThanOrEqual(3);
     expect(events[0]).toMatchObject({ type: "file_start", index: 0, total: 1 });
-    // the file, then the library step: the new vectors' hubness (this embedder's vectors came with the file)
-    const library = events.findLast((e) => e.type !== "library_stage");
+    // the file, then the library step: the new vectors' hubness (this embedder's vectors came with the file), then
+    // the knowledge graph of the new paper
+    const library = events.findLast((e) => e.type === "library_done" || e.type === "library_error");
+    expect(events.at(-1)).toMatchObject({ type: "graph_done", papers: 1 });
     expect(library).toMatchObject({ type: "library_done", embedded: 0 });
     expect(library?.type === "library_done" && library.neighbours).toBeGreaterThanOrEqual(r?.chunks ?? 1);
     expect(events.findLastIndex((e) => e.type === "file_done")).toBeLessThan(
