@@ -68,6 +68,7 @@ async function main() {
     const embedder = getEmbeddingProvider(env);
     if (!keep) await clearGraph(db);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const report = await buildGraph(db, {
       embedder,
       onProgress: (e) => {
@@ -75,6 +76,9 @@ async function main() {
       },
     });
     const buildMs = Math.round(performance.now() - t0);
+    // CPU time of this process (PGlite runs in it too): what the build costs when the machine is shared
+    const cpu = process.cpuUsage(cpu0);
+    const buildCpuMs = Math.round((cpu.user + cpu.system) / 1000);
     if (report.papers === 0) {
       log(`No papers in ${handle.location}: ingest the corpus first (see the header of bench/graph.ts).`);
       return 2;
@@ -155,6 +159,7 @@ async function main() {
       database: handle.driver,
       papers: report.papers,
       buildMs,
+      buildCpuMs,
       build: report,
       stats: stats.totals,
       entitiesByType: stats.entities,
