@@ -65,6 +65,11 @@ export function PaperMetadata({ paper, shared = false }: { paper: PaperDetailVie
           </span>
         </Row>
       )}
+      {paper.venue && (
+        <Row label="Venue" testId="meta-venue">
+          {paper.venue}
+        </Row>
+      )}
       {paper.doi && (
         <Row label="DOI" testId="meta-doi">
           <ExternalLink href={`https://doi.org/${encodeURI(paper.doi)}`}>{paper.doi}</ExternalLink>

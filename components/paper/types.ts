@@ -12,6 +12,8 @@ export interface PaperDetailView {
   arxivId: string | null;
   categories: string[];
   doi: string | null;
+  /** Journal, proceedings or arXiv's journal reference (from arXiv or an imported bibliography). */
+  venue: string | null;
   /** Metadata fields the user corrected (lib/library/metadata.ts: `title`, `authors`, …). */
   editedFields: string[];
   fileName: string;

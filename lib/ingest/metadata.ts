@@ -554,6 +554,8 @@ export function applyTrustedMetadata(meta: PaperMetadata, trusted: TrustedMetada
   if (categories.length > 0) out.categories = categories.slice(0, 50);
   const doi = cleanField(trusted.doi, 200);
   if (doi) out.doi = doi;
+  const venue = cleanField(trusted.venue, 500);
+  if (venue) out.venue = venue;
   const arxivId = cleanField(trusted.arxivId, 60);
   // an id without version defers to the PDF's stamp of the same paper, which names its version
   const sameWithVersion = arxivId && meta.arxivId?.replace(/v\d+$/, "") === arxivId && meta.arxivId !== arxivId;

@@ -322,6 +322,7 @@ async function ingestPrepared(
           year: meta.year ?? null,
           categories: meta.categories,
           doi: meta.doi ?? null,
+          venue: meta.venue ?? null,
           filePath,
           fileName: path.basename(input.name), // the CLI reports full paths; the library keeps the name
           fileSize: bytes.byteLength,

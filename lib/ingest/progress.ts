@@ -73,4 +73,6 @@ export interface TrustedMetadata {
   doi?: string;
   /** With version when known (`1706.03762v5`): it becomes the paper's id. */
   arxivId?: string;
+  /** Journal, proceedings, or arXiv's journal reference. */
+  venue?: string;
 }

@@ -22,12 +22,14 @@ describe("applyTrustedMetadata", () => {
       title: "  Sparse   Retrieval\nfor Long Documents ",
       authors: ["Ada Lovelace", " ", "Ada Lovelace", "Alan Turing"],
       doi: "10.1000/xyz",
+      venue: " Journal of  Tests ",
     });
     expect(out).toEqual({
       ...guessed,
       title: "Sparse Retrieval for Long Documents",
       authors: ["Ada Lovelace", "Alan Turing"],
       doi: "10.1000/xyz",
+      venue: "Journal of Tests",
     });
   });
 

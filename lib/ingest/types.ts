@@ -36,6 +36,8 @@ export interface PaperMetadata {
   year?: number;
   categories: string[];
   doi?: string;
+  /** Journal or proceedings; only a trusted source gives it (TrustedMetadata), never the PDF's heuristics. */
+  venue?: string;
 }
 
 export interface SummarySentence {

@@ -39,6 +39,7 @@ const LORA: StandinPaper = {
   abstract: "We propose Low-Rank Adaptation, which freezes the pre-trained weights and injects trainable matrices.",
   categories: ["cs.CL", "cs.LG"],
   doi: "10.48550/arXiv.2106.09685",
+  journalRef: "ICLR 2022",
   versions: [],
 };
 const ATTENTION: StandinPaper = {
@@ -120,6 +121,7 @@ describe("addFromArxiv", () => {
       doi: "10.48550/arXiv.2106.09685",
       publishedDate: "2021-06-17",
       year: 2021,
+      venue: "ICLR 2022",
       fileName: "2106.09685v2.pdf",
     });
 

@@ -29,6 +29,7 @@ export function trustedMetadataOf(entry: ArxivEntry): TrustedMetadata {
     publishedDate: entry.published ?? undefined,
     doi: entry.doi ?? undefined,
     arxivId: entry.versionedId,
+    venue: entry.journalRef ?? undefined,
   };
 }
 

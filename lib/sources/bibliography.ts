@@ -134,6 +134,7 @@ export function trustedMetadataOfRecord(r: BibRecord): TrustedMetadata {
     doi: r.doi ?? undefined,
     categories: tagsAsCategories(r.tags),
     arxivId: r.arxivId ?? undefined,
+    venue: r.venue ?? undefined,
   };
 }
 

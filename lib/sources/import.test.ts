@@ -103,6 +103,7 @@ describe("importBibliography", () => {
       authors: [...expected.authors],
       year: 2024,
       doi: expected.doi,
+      venue: expected.venue,
       fileName: "Hoffmann - 2024 - Tidal Mixing.pdf",
     });
     expect(tides?.categories).toEqual(expect.arrayContaining(["oceanography", "estuary-dynamics"]));

@@ -38,6 +38,7 @@ export async function loadPaperView(
     arxivId: paper.arxivId,
     categories: paper.categories,
     doi: paper.doi,
+    venue: paper.venue,
     editedFields: paper.editedFields,
     fileName: paper.fileName,
     fileSize: paper.fileSize,
