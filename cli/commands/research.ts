@@ -7,12 +7,15 @@ import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
 import { parseOutline, startDeepRun } from "@/lib/research/deep";
 import type { Outline } from "@/lib/research/deep/types";
+import { webResearchOf } from "@/lib/research/deps";
+import { runResearch } from "@/lib/research/orchestrator";
 import { startRun, waitForRun } from "@/lib/research/runs";
 import { applyEvent, type ResearchEvent, type ResearchRunState, type ResearchStep } from "@/lib/research/types";
+import { WEB_SEARCH_HOW_TO_ENABLE } from "@/lib/web/config";
 import { info, printJson } from "../output";
 
 const USAGE =
-  'usage: npm run cli -- research "<question>" [--json]\n       npm run cli -- research --outline outline.json ["<question>"] [--json]';
+  'usage: npm run cli -- research "<question>" [--web] [--json]\n       npm run cli -- research --outline outline.json ["<question>"] [--json]';
 
 const STARTS: Record<string, string> = {
   outline: "🗺️  Running the outline...",
@@ -23,6 +26,8 @@ const STARTS: Record<string, string> = {
   search_content: "📄 Stage 2: Searching the full text of the shortlisted papers...",
   synthesis: "✍️  Synthesizing the answer...",
   verification: "✅ Verifying citations...",
+  web_search: "🌐 Deciding on web search...",
+  web_citations: "✅ Verifying web citations...",
   formatting: "📚 Formatting references...",
 };
 
@@ -70,7 +75,8 @@ export async function runResearchCommand(handle: DbHandle, args: string[], json:
     args,
     allowPositionals: true,
     strict: false,
-    options: { json: { type: "boolean" }, outline: { type: "string" } },
+    // --web: search the web too (with a provider configured: LECTERN_SEARXNG_URL, TAVILY_API_KEY or BRAVE_SEARCH_API_KEY)
+    options: { json: { type: "boolean" }, outline: { type: "string" }, web: { type: "boolean" } },
   });
   let outline: Outline | null = null;
   if (typeof values.outline === "string") {
@@ -108,10 +114,16 @@ export async function runResearchCommand(handle: DbHandle, args: string[], json:
       chatModel: getChatModel(env),
       llmTimeoutMs: env.LECTERN_LLM_TIMEOUT_MS,
       runTimeoutMs: env.LECTERN_RESEARCH_TIMEOUT_MS,
+      web: webResearchOf(env),
     };
+    if (values.web === true && !deps.web) info(WEB_SEARCH_HOW_TO_ENABLE);
+    const web = values.web === true;
     const run = outline
       ? startDeepRun(deps, { question, outline }, { signal: controller.signal })
-      : startRun(deps, question, { signal: controller.signal });
+      : startRun(deps, question, {
+          signal: controller.signal,
+          runner: (d, q, hooks) => runResearch(d, q, hooks, { web }),
+        });
     let state: ResearchRunState | null = null;
     let streaming = false;
     for await (const event of run.events as AsyncIterable<ResearchEvent>) {
