@@ -383,12 +383,18 @@ export async function listEntitiesWithoutEmbedding(
     .where(isNull(graphEntities.embedding));
 }
 
+/** Sets entities' vectors, one statement per 200. */
 export async function setEntityEmbeddings(db: Database, rows: { id: number; embedding: number[] }[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    for (const r of rows) {
-      await tx.update(graphEntities).set({ embedding: r.embedding }).where(eq(graphEntities.id, r.id));
-    }
-  });
+  for (let i = 0; i < rows.length; i += 200) {
+    const part = rows.slice(i, i + 200);
+    const values = sql.join(
+      part.map((r) => sql`(${r.id}::int, ${JSON.stringify(r.embedding)}::vector)`),
+      sql`, `,
+    );
+    await db.execute(
+      sql`update graph_entities g set embedding = v.e from (values ${values}) as v(id, e) where g.id = v.id`,
+    );
+  }
 }
 
 // ---- reading the graph ---------------------------------------------------------------------------------------------

@@ -186,7 +186,9 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
       const next = ts[j] as Token;
       const gap = masked.slice((ts[j - 1] as Token).end, next.start);
       if (!/^\s+$/.test(gap) || gap.length > 2) break;
-      if (nameLike(next.text, false, true) || (VERSION.test(next.text) && j === i + 1)) j++;
+      // "DeepSeek-R1 -Distill-Qwen-7B": a hyphenated name the PDF's text broke at the hyphen
+      const brokenHyphen = /^-\p{L}/u.test(next.text) && gap === " ";
+      if (nameLike(next.text, false, true) || brokenHyphen || (VERSION.test(next.text) && j === i + 1)) j++;
       else break;
     }
     const start = t.start;
@@ -289,6 +291,8 @@ const PATTERNS: Pattern[] = [
 const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"), "i");
 
 /** Formula symbols, markup and numbers are not names ("MLPϕ3", "SYMBOLIC_FORMULA", "Hit@1 ∆GRAG"). */
+/** Hardware is not in the ontology ("We use NVIDIA Tesla V100"). */
+const HARDWARE = /\b(?:GPUs?|TPUs?|CPUs?|NVIDIA|Tesla|[AHV]100|RTX|processors?|Xeon|EPYC)\b/;
 const ODD_NAME = /[_=<>∆↓↑ϕθΦΘαβγλ∈]|^\d|^[A-Z]\.\d|^(?:Section|Appendix|Table|Figure)\b|^[A-Za-z]{1,2}$/u;
 const PRECEDING_PREPOSITION = /\b(?:in|on|of|for|at|with|by|to|from|over|across|into|via|than)\s+(?:the\s+)?$/i;
 const GAP_PREPOSITION =
@@ -402,9 +406,11 @@ export function ownMethodOf(paper: PaperText): string | null {
   }
   // an acronym the first pages define whose long form is mostly the title's words: "Retrieval-Augmented Generation
   // for Knowledge-Intensive NLP Tasks" defines "retrieval-augmented generation (RAG)"
-  const titleTerms = new Set(tokenize(title));
+  // words compared by their first six letters: "dimension" and "dimensionality", "improved" and "improve"
+  const prefix = (t: string) => t.slice(0, 6);
+  const titleTerms = new Set(tokenize(title).map(prefix));
   for (const a of acronymDefinitions({ ...paper, pages: paper.pages.slice(0, 2) })) {
-    const terms = tokenize(a.long);
+    const terms = tokenize(a.long).map(prefix);
     if (GENERIC_ABBREVIATIONS.has(a.short.toLowerCase())) continue;
     if (terms.length >= 2 && terms.filter((t) => titleTerms.has(t)).length / terms.length >= 0.6) return a.short;
   }
@@ -540,7 +546,11 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
                 ),
             );
           if (objects.length === 0) continue;
-          // "we present results on …", "we introduce an analysis of …": not something the paper introduces
+          // "we use CoT to denote …": notation, not use
+          const afterObject = masked.slice(objects[0]?.end ?? 0);
+          if (p.relation === "uses" && /^\s*(?:\S+\s+)?to (?:denote|refer to|indicate|represent)\b/i.test(afterObject))
+            continue;
+          // "we introduce an analysis of …": not something the paper introduces
           if (p.relation === "introduces" && NOT_INTRODUCED.test(masked.slice(verbEnd, objects[0]?.start))) continue;
           let subject: Side | null;
           if (p.selfSubject || caption) {
@@ -584,7 +594,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               : [subject, object];
             if (p.passive && subject.self) continue;
             if (canonicalName(src.name) === canonicalName(dst.name)) continue;
-            if (ODD_NAME.test(src.name) || ODD_NAME.test(dst.name)) continue;
+            if (ODD_NAME.test(src.name) || ODD_NAME.test(dst.name) || HARDWARE.test(dst.name)) continue;
             // one capitalised common word ("Analysis", "Pruning", "Preliminary") is weak evidence of a named entity
             let sure = confidence;
             for (const side of [src, dst]) {
@@ -600,7 +610,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               continue;
             const after = masked.slice(dst.end, dst.end + 30);
             const before = masked.slice(0, dst.start);
-            const targetHint = p.targetType ? { type: p.targetType, weight: 2 } : typeHint(dst.name, after, before);
+            const contextHint = typeHint(dst.name, after, before);
+            // "we use StereoSet to measure …": what a paper uses to evaluate is a dataset, unless it is a metric
+            const targetHint = p.targetType
+              ? { type: p.targetType, weight: 2 }
+              : p.relation === "uses" && evaluation && contextHint.type !== "Metric"
+                ? { type: "Dataset" as const, weight: 2 }
+                : contextHint;
             const sourceHint = typeHint(src.name, masked.slice(src.end, src.end + 30), masked.slice(0, src.start));
             // "we use BERT-based rankers as baselines": a comparison, not a component
             const asBaseline = /^[^.;]{0,60}?\bas (?:\w+ ){0,2}baselines?\b/i.test(masked.slice(dst.end));
@@ -628,7 +644,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               ...(note || sure < confidence ? { note: note ?? "a capitalised common word as a name" } : {}),
               ...(relation === "uses" && evaluation ? { evaluationContext: true } : {}),
             });
-            if (p.targetType) mention(dst.name, page.pageNumber, targetHint);
+            if (targetHint !== contextHint) mention(dst.name, page.pageNumber, targetHint);
           }
         }
       }
