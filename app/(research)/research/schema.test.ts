@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { questionProblem } from "@/components/research/question-form";
-import { feedbackInputSchema, questionSchema, runIdSchema } from "./schema";
+import { feedbackInputSchema, questionSchema, runIdSchema, startResearchInputSchema } from "./schema";
 
 function problem(q: unknown): string | null {
   const r = questionSchema.safeParse(q);
@@ -54,5 +54,16 @@ describe("feedbackInputSchema", () => {
     expect(feedbackInputSchema.parse({ runId, rating: "not_helpful" }).comment).toBeNull();
     expect(feedbackInputSchema.safeParse({ runId, rating: "meh" }).success).toBe(false);
     expect(feedbackInputSchema.safeParse({ runId, rating: "helpful", comment: "x".repeat(2001) }).success).toBe(false);
+  });
+});
+
+describe("startResearchInputSchema", () => {
+  it("takes the web search switch, off unless it is on, and only as a boolean", () => {
+    expect(startResearchInputSchema.parse({ question: "What is RRF?" })).toEqual({
+      question: "What is RRF?",
+      web: false,
+    });
+    expect(startResearchInputSchema.parse({ question: "What is RRF?", web: true }).web).toBe(true);
+    expect(startResearchInputSchema.safeParse({ question: "What is RRF?", web: "yes" }).success).toBe(false);
   });
 });
