@@ -17,6 +17,10 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The repository root (this file's directory), so configs that extend this one still start the right server. */
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const CI = Boolean(process.env.CI);
+/** The local arXiv stand-in (e2e/arxiv-standin-server.ts) the app is pointed at: no test reaches the real arXiv. */
+const ARXIV_PORT = Number(process.env.E2E_ARXIV_PORT ?? PORT + 1000);
+/** The local web stand-in (e2e/web-stand-in.ts: SearXNG JSON, pages, robots.txt) the web search step is pointed at. */
+const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? PORT + 2000);
 /** The owner's signed-in state, written by e2e/auth.setup.ts (the same path as e2e/fixtures.ts OWNER_STATE). */
 const OWNER_STATE = path.join(ROOT, "e2e", ".auth", "owner.json");
 
@@ -62,15 +66,44 @@ export default defineConfig({
       use: { ...chromium, storageState: OWNER_STATE },
     },
   ],
-  webServer: {
-    command: "bash scripts/e2e-server.sh",
-    cwd: ROOT,
-    url: `http://127.0.0.1:${PORT}`,
-    env: { E2E_PORT: String(PORT) },
-    // `next build` takes one to two minutes on 2 cores; a loaded machine gets room.
-    timeout: 10 * 60_000,
-    reuseExistingServer: !CI,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  webServer: [
+    {
+      command: `npx tsx e2e/web-stand-in.ts ${WEB_PORT}`,
+      cwd: ROOT,
+      url: `http://127.0.0.1:${WEB_PORT}/healthz`,
+      timeout: 60_000,
+      reuseExistingServer: !CI,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `npx tsx e2e/arxiv-standin-server.ts ${ARXIV_PORT}`,
+      cwd: ROOT,
+      url: `http://127.0.0.1:${ARXIV_PORT}/api/query`,
+      timeout: 60_000,
+      reuseExistingServer: !CI,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: "bash scripts/e2e-server.sh",
+      cwd: ROOT,
+      url: `http://127.0.0.1:${PORT}`,
+      env: {
+        E2E_PORT: String(PORT),
+        LECTERN_ARXIV_API_URL: `http://127.0.0.1:${ARXIV_PORT}/api/query`,
+        LECTERN_ARXIV_PDF_URL: `http://127.0.0.1:${ARXIV_PORT}/pdf`,
+        // web search through the stand-in, only when a test asks for it (other specs' plans stay as they are); the
+        // allow-list lets the app fetch the stand-in's pages on 127.0.0.1, which it refuses otherwise
+        LECTERN_SEARXNG_URL: `http://127.0.0.1:${WEB_PORT}`,
+        LECTERN_WEB_SEARCH: "on_request",
+        LECTERN_WEB_ALLOW_HOSTS: "127.0.0.1",
+      },
+      // `next build` takes one to two minutes on 2 cores; a loaded machine gets room.
+      timeout: 10 * 60_000,
+      reuseExistingServer: !CI,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });
