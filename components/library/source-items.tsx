@@ -85,11 +85,13 @@ export function SourceItems({
           const stageText = item.stage
             ? `${stageLabels[item.stage]}${item.of ? ` ${item.done ?? 0}/${item.of}` : ""}`
             : "Waiting";
-          const text = r
-            ? r.status === "error"
+          const text = !r
+            ? stageText
+            : r.status === "error"
               ? (r.error ?? "Failed.")
-              : (r.detail ?? statusLabels[r.status])
-            : stageText;
+              : [statusLabels[r.status], r.pages ? `${r.pages} pages, ${r.chunks} passages` : null, r.detail]
+                  .filter(Boolean)
+                  .join(" · ");
           return (
             <li
               key={item.index}
@@ -106,9 +108,6 @@ export function SourceItems({
                     {r?.title && <span className="ml-2 font-normal text-muted-foreground text-xs">{item.label}</span>}
                   </p>
                   <div className="flex items-center gap-2">
-                    {r && r.status !== "error" && r.status !== "no_pdf" && r.status !== "arxiv_available" && (
-                      <span className="text-muted-foreground text-xs">{statusLabels[r.status]}</span>
-                    )}
                     {r?.paper_id && r.status !== "error" && (
                       <Link
                         href={paperHref(r.paper_id)}

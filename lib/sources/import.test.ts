@@ -89,7 +89,7 @@ describe("importBibliography", () => {
       ["vaswani2017attention", "arxiv_available"],
     ]);
     expect(report.counts).toEqual({ ingested: 2, already_present: 0, no_pdf: 1, arxiv_available: 1, failed: 0 });
-    expect(report.results[2]?.detail).toBe("Metadata only, no PDF.");
+    expect(report.results[2]?.detail).toBeNull();
     expect(report.results[3]?.detail).toMatch(/on arXiv as 1706\.03762/);
     expect(standin.requests).toEqual([]); // nothing asked of arXiv without --download-arxiv
 
@@ -168,7 +168,7 @@ describe("importBibliography", () => {
     });
     expect(report.results[0]).toMatchObject({
       status: "no_pdf",
-      detail: "Metadata only, no PDF. Its file files/99/ghost.pdf is not in the export.",
+      detail: "Its file files/99/ghost.pdf is not in the export.",
     });
   });
 });

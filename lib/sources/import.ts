@@ -117,13 +117,13 @@ export async function importBibliography(
           index,
           emptyResult(record.key, "arxiv_available", {
             ...base,
-            detail: `No PDF in the export, but it is on arXiv as ${record.arxivId}: download it with --download-arxiv or Add from arXiv.${missing}`,
+            detail: `No PDF in the export, but it is on arXiv as ${record.arxivId}.${missing}`,
           }),
         );
       }
       return;
     }
-    done(index, emptyResult(record.key, "no_pdf", { ...base, detail: `Metadata only, no PDF.${missing}` }));
+    done(index, emptyResult(record.key, "no_pdf", { ...base, detail: missing.trim() || null }));
   });
 
   if (toDownload.length > 0 && deps.arxiv) {
