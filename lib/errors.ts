@@ -45,6 +45,11 @@ const statusByKind: Record<ErrorKind, number> = {
   internal: 500,
 };
 
+/** The HTTP status of an error code (`bad_request:query` → 400). */
+export function statusOfCode(code: ErrorCode): number {
+  return statusByKind[code.split(":")[0] as ErrorKind] ?? 500;
+}
+
 export class LecternError extends Error {
   readonly code: ErrorCode;
   /** The input field at fault, when one is (a form marks it). */

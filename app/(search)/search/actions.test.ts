@@ -21,7 +21,7 @@ vi.mock("@/db", async (importOriginal) => ({
 }));
 
 const { searchAction } = await import("./actions");
-const { signInAs } = await import("@/app/testing");
+const { signInAs, sessionCookie } = await import("@/app/testing");
 
 const PAGES = [
   "arXiv:2401.01234v2 [cs.CL] 5 Jan 2024\nSparse Retrieval for Long Scientific Documents\nAda Lovelace\nAbstract\nWe study retrieval over long scientific documents with page-level chunks.",
@@ -174,5 +174,36 @@ describe("searchAction", () => {
       expect(r.ok, JSON.stringify(input)).toBe(false);
       if (!r.ok) expect(r.error.code).toBe("bad_request:query");
     }
+  });
+});
+
+describe("GET /api/search (the same search for scripts)", () => {
+  const get = async (query: string, cookie: string) => {
+    const { GET } = await import("@/app/api/search/route");
+    return GET(new Request(`http://localhost/api/search?${query}`, { headers: { cookie } }));
+  };
+
+  it("answers a signed-in reader with the search page's results, as JSON", async () => {
+    const cookie = await sessionCookie((db.handle as DbHandle).db, "viewer");
+    const res = await get(`q=${encodeURIComponent("Does rank fusion lift recall?")}`, cookie);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { ok: true; data: { index: string; hits: { paperId: string; page: number }[] } };
+    expect(body.data.index).toBe("content");
+    expect(body.data.hits[0]).toMatchObject({ paperId: "2401.01234v2", page: 2 });
+    const summaries = (await (await get("q=long+scientific+documents&index=summaries", cookie)).json()) as {
+      data: { papers: { paperId: string }[] };
+    };
+    expect(summaries.data.papers.map((p) => p.paperId)).toEqual(["2401.01234v2"]);
+  });
+
+  it("refuses without a session (401), and says what is wrong with a bad query (400)", async () => {
+    expect((await get("q=recall", "")).status).toBe(401);
+    const cookie = await sessionCookie((db.handle as DbHandle).db, "viewer");
+    const empty = await get("q=%20%20", cookie);
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: { code: string } }).error.code).toBe("bad_request:query");
+    const year = await get("q=recall&yearFrom=12", cookie);
+    expect(year.status).toBe(400);
+    expect(((await year.json()) as { error: { message: string } }).error.message).toBe("A year has four digits.");
   });
 });

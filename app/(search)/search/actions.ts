@@ -1,19 +1,11 @@
 "use server";
 
 import type { SearchResponse } from "@/components/search/types";
-import { getDb } from "@/db";
-import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import type { SessionUser } from "@/lib/auth/session";
-import { getEmbeddingProvider } from "@/lib/embeddings";
-import { getEnv } from "@/lib/env";
 import { type Result, toErrorResult } from "@/lib/errors";
-import { type SearchOptions, searchContent, searchSummaries } from "@/lib/search/search";
 import { requireUser } from "../../access";
-import { toPassageHit, toSummaryHit } from "./rows";
-import { type SearchInput, searchInputSchema } from "./schema";
-
-/** Passages the content index returns: enough to fill a few papers' groups. */
-const CONTENT_RESULTS = 20;
+import type { SearchInput } from "./schema";
+import { searchFor } from "./search-for";
 
 /**
  * Searches the library's page passages (`content`) or its summaries (`summaries`). Bad queries — empty, too long,
@@ -26,47 +18,5 @@ export async function searchAction(input: SearchInput): Promise<Result<SearchRes
   } catch (e) {
     return toErrorResult(e);
   }
-  const parsed = searchInputSchema.safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      error: { code: "bad_request:query", message: parsed.error.issues[0]?.message ?? "Invalid search." },
-    };
-  }
-  const { q, index, papers, yearFrom, yearTo, category, refs } = parsed.data;
-  const opts: SearchOptions = {
-    paperIds: papers,
-    yearFrom: yearFrom ?? undefined,
-    yearTo: yearTo ?? undefined,
-    category: category ?? undefined,
-    // reference lists are left out unless asked for (content only: summaries have none)
-    includeBibliography: refs,
-    // the page shows each result's proximity rank next to its full-text and vector ranks
-    showProximity: true,
-  };
-  try {
-    const db = await getDb();
-    await consumeRateLimit(
-      db,
-      `search:${user.id}`,
-      RATE_LIMITS.search,
-      "You have searched very often in the last minute.",
-    );
-    const embedder = getEmbeddingProvider(getEnv());
-    const started = performance.now();
-    if (index === "summaries") {
-      const results = await searchSummaries(db, q, embedder, opts);
-      return {
-        ok: true,
-        data: { index, papers: results.map(toSummaryHit), tookMs: Math.round(performance.now() - started) },
-      };
-    }
-    const results = await searchContent(db, q, embedder, { ...opts, k: CONTENT_RESULTS });
-    return {
-      ok: true,
-      data: { index, hits: results.map(toPassageHit), tookMs: Math.round(performance.now() - started) },
-    };
-  } catch (e) {
-    return toErrorResult(e);
-  }
+  return searchFor(user, input);
 }

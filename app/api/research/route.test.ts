@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db";
+import { getRun } from "@/db/queries/research";
+import { createTestDatabase } from "@/db/testing";
+
+// The real route on a test database, offline (no model configured): only the app's database handle is swapped.
+const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
+vi.mock("server-only", () => ({}));
+vi.mock("@/db", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/db")>()),
+  getDb: async () => {
+    if (!db.handle) throw new Error("no test database");
+    return db.handle.db;
+  },
+  getDbHandle: async () => {
+    if (!db.handle) throw new Error("no test database");
+    return db.handle;
+  },
+}));
+
+const { POST } = await import("./route");
+const { sessionCookie } = await import("@/app/testing");
+
+let member = "";
+
+beforeAll(async () => {
+  db.handle = await createTestDatabase();
+  member = await sessionCookie(db.handle.db, "member");
+});
+afterAll(async () => {
+  await db.handle?.close();
+});
+
+function post(body: string, cookie = member, query = ""): Request {
+  return new Request(`http://localhost/api/research${query}`, {
+    method: "POST",
+    body,
+    headers: { cookie, "content-type": "application/json" },
+  });
+}
+
+describe("POST /api/research", () => {
+  it("runs a question to its end and says how it ended; the run is saved as the page's runs are", async () => {
+    const res = await POST(post(JSON.stringify({ question: "What does the library say about lattice hashing?" })));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      ok: true;
+      data: { run_id: string; status: string; duration_ms: number; error?: { code: string } };
+    };
+    expect(body.data.run_id).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    // an empty library: the run ends, honestly, without an answer
+    expect(body.data).toMatchObject({ status: "failed", error: { code: "no_papers" } });
+    expect(body.data.duration_ms).toBeGreaterThanOrEqual(0);
+    await vi.waitFor(async () =>
+      expect((await getRun((db.handle as DbHandle).db, body.data.run_id))?.status).toBe("failed"),
+    );
+  });
+
+  it("answers with the run's id at once with ?wait=0", async () => {
+    const res = await POST(post(JSON.stringify({ question: "Which retrievers are compared?" }), member, "?wait=0"));
+    const body = (await res.json()) as { ok: true; data: Record<string, unknown> };
+    expect(Object.keys(body.data)).toEqual(["run_id"]);
+  });
+
+  it("refuses without a session (401) and a viewer (403); explains bad input (400)", async () => {
+    const q = JSON.stringify({ question: "Why?" });
+    expect((await POST(post(q, ""))).status).toBe(401);
+    const viewer = await POST(post(q, await sessionCookie((db.handle as DbHandle).db, "viewer")));
+    expect(viewer.status).toBe(403);
+    const notJson = await POST(post("question=why"));
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { error: { message: string } }).error.message).toMatch(/Send JSON/);
+    const empty = await POST(post(JSON.stringify({ question: "  ?! " })));
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: { code: string } }).error.code).toBe("bad_request:query");
+    const huge = await POST(post(JSON.stringify({ question: "x".repeat(20_000) })));
+    expect(huge.status).toBe(400);
+    expect(((await huge.json()) as { error: { message: string } }).error.message).toMatch(/too large/);
+  });
+});
