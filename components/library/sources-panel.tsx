@@ -1,6 +1,7 @@
 "use client";
 
 import { BookMarkedIcon, LibraryIcon, PlusIcon, SearchIcon } from "lucide-react";
+import { useSearchParams } from "next/navigation";
 import { useId, useRef, useState } from "react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -35,7 +36,9 @@ function postArxiv(ids: string[] | string, replace: boolean) {
 function ArxivTab({ searchArxiv }: { searchArxiv: SearchArxiv }) {
   const add = useSourceRun();
   const idsId = useId();
-  const [ids, setIds] = useState("");
+  // `?arxiv=<id>`: a paper offered for adding elsewhere (a research answer's web source on arxiv.org), prefilled
+  const prefill = useSearchParams().get("arxiv");
+  const [ids, setIds] = useState(() => prefill?.slice(0, 200) ?? "");
   const [query, setQuery] = useState("");
   const [author, setAuthor] = useState("");
   const [category, setCategory] = useState("");
@@ -310,6 +313,7 @@ function ImportTab() {
 export function SourcesPanel({ searchArxiv }: { searchArxiv: SearchArxiv }) {
   return (
     <section
+      id="add-from-arxiv"
       aria-labelledby="sources-heading"
       className="rounded-xl border bg-card px-4 py-3"
       data-testid="sources-panel"

@@ -7,7 +7,7 @@ import type { WebSearchData } from "@/lib/research/steps/web-search";
 import type { ResearchRunState, ResearchStep, StepOf } from "@/lib/research/types";
 import { splitWebCitations } from "./remark-web-citations";
 import { SharedRunView } from "./shared-run-view";
-import { webEvidenceOf } from "./web-sources";
+import { WebSourceList, webEvidenceOf } from "./web-sources";
 
 const at = "2026-11-26T06:00:00.000Z";
 const page = {
@@ -139,5 +139,12 @@ describe("web evidence in the run's view", () => {
     expect(html).not.toContain("[W1] Glacier —");
     expect(html).not.toContain("web-source-add-to-library");
     expect(html).toContain('data-step-id="web_search"');
+  });
+
+  it("offers an arXiv paper found on the web for adding, through the library's arXiv panel", () => {
+    const html = renderToStaticMarkup(<WebSourceList evidence={webEvidenceOf(steps)} />);
+    expect(html.match(/data-testid="web-source-add-to-library"/g)).toHaveLength(1);
+    expect(html).toContain('href="/?arxiv=2106.09685v2#add-from-arxiv"');
+    expect(html).toContain("Add arXiv:2106.09685v2 to the library");
   });
 });
