@@ -52,6 +52,8 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       sentenceRanking: FACT_SEEKING.has(analysis.intent),
     });
     if (found.length === 0 && orWeb) {
+      // the shortlisted papers have no searchable text: an index problem worth saying, even if the web answers
+      ctx.warn(`${NO_CONTENT_MESSAGE} ${REBUILD_HINT}`);
       return {
         result: [],
         patch: {
