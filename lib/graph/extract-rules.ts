@@ -66,7 +66,7 @@ const GENERIC_ABBREVIATIONS = new Set(
 
 /** The usual names of evaluation measures (generic vocabulary of the field, not any library's entities). */
 const METRIC_NAME =
-  /^(?:accuracy|acc|f1|f-1|f1 score|em|exact match|bleu|rouge(?:-[12l]|-lsum)?|meteor|cider|spice|perplexity|ppl|precision|recall|mrr|map|ndcg(?:@\d+)?|recall@\d+|r@\d+|p@\d+|hits@\d+|top-\d+ accuracy|auc|roc auc|wer|cer|ter|chrf|bertscore|pass@\d+|mse|rmse|mae|psnr|ssim|fid|inception score)$/i;
+  /^(?:accuracy|acc|f1|f-1|f1 score|em|exact match|bleu(?:-\d)?|rouge(?:-[12l]|-lsum)?|meteor|cider|spice|perplexity|ppl|precision|recall|mrr|map|ndcg|r|p|hits?|top-\d+ accuracy|auc|roc auc|wer|cer|ter|chrf|bertscore|pass|mse|rmse|mae|psnr|ssim|fid|inception score)(?:@\d+)?$/i;
 const DATASET_AFTER =
   /^\s*(?:dataset|datasets|data set|benchmark|benchmarks|corpus|corpora|collection|test set|dev set|development set|training set|leaderboard|challenge|split)\b/i;
 const METRIC_AFTER = /^\s*(?:score|scores|metric|metrics)\b/i;
@@ -294,6 +294,15 @@ const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"
 /** Hardware is not in the ontology ("We use NVIDIA Tesla V100"). */
 const HARDWARE = /\b(?:GPUs?|TPUs?|CPUs?|NVIDIA|Tesla|[AHV]100|RTX|processors?|Xeon|EPYC)\b/;
 const ODD_NAME = /[_=<>∆↓↑ϕθΦΘαβγλ∈]|^\d|^[A-Z]\.\d|^(?:Section|Appendix|Table|Figure)\b|^[A-Za-z]{1,2}$/u;
+/** Is the text before a name a list of names after a preposition ("… on IMDB, Yelp-2, and ")? */
+function inPrepositionalList(before: string): boolean {
+  if (!/(?:,|\band|\bor)\s*$/.test(before)) return false;
+  const m = /\b(?:on|in|of|for|at|with|by|from|over|across|than|including)\s+([^.;]*)$/i.exec(before);
+  if (!m) return false;
+  // nothing but names, numbers, commas and "and"/"or" since the preposition
+  return (m[1] as string).split(/[\s,]+/).every((w) => w === "" || /^(?:and|or|the)$/i.test(w) || !/^[a-z]/.test(w));
+}
+
 const PRECEDING_PREPOSITION = /\b(?:in|on|of|for|at|with|by|to|from|over|across|into|via|than)\s+(?:the\s+)?$/i;
 const GAP_PREPOSITION =
   /\b(?:in|on|of|for|at|with|by|to|from|over|across|under|into|via|within|without|between|among|after|before)\b/i;
@@ -327,7 +336,9 @@ function subjectBefore(masked: string, names: NameSpan[], at: number, ownMethod:
       n.start >= clauseStart &&
       at - n.end <= 80 &&
       (at - n.end <= 2 || !PRECEDING_PREPOSITION.test(masked.slice(Math.max(0, n.start - 12), n.start))) &&
-      !/^['’]s\b/.test(masked.slice(n.end, n.end + 3)),
+      !/^['’]s\b/.test(masked.slice(n.end, n.end + 3)) &&
+      // one of a list behind a preposition ("on IMDB, Yelp-2, and Amazon-5 … compared to BERT") is not the subject
+      !inPrepositionalList(masked.slice(Math.max(0, n.start - 80), n.start)),
   );
   const last = before[before.length - 1];
   const selfRef = ownMethod ? lastMatch(masked.slice(clauseStart, at), SELF_REFERENCE) : null;
@@ -565,6 +576,14 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (!subject) continue;
           // "removing NSP hurts performance on QNLI": results and performance "on" D say who was evaluated only for the paper's own method
           if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test)/i.test(v[0])) continue;
+          // "the TREC WebTrack 2009–12 have been evaluated on …": what is evaluated in the passive is data, not a method
+          if (
+            p.relation === "evaluates_on" &&
+            !subject.self &&
+            /\b(?:been|be|is|are|was|were)\s+$/i.test(masked.slice(0, at))
+          ) {
+            continue;
+          }
           let confidence = p.confidence;
           let note: string | undefined;
           if (subject.self && !p.selfSubject) {
