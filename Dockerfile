@@ -10,6 +10,7 @@
 #
 # Both read their settings from the environment at run time (.env.example); nothing of it is baked in at build time.
 
+# Node 20 on Debian 12: what the project is tested on (the AWS SDK asks for Node 22 in releases from 2027)
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # ── dependencies (dev ones too: next build, and tsx for the worker and CLI) ─────────────────────────────────────────
