@@ -10,10 +10,10 @@ import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
 import { editPaperMetadata } from "@/lib/library/metadata";
 import { type ArxivStandin, type StandinPaper, startArxivStandin } from "@/lib/testing/arxiv-standin";
+import { createFakeClock } from "@/lib/testing/clock";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { type ArxivClient, createArxivClient } from "./arxiv";
 import { addFromArxiv } from "./arxiv-add";
-import { createFakeClock } from "./polite";
 import type { SourceProgressEvent } from "./types";
 
 /** A PDF whose own text says little (no stamp, a vague first line): what arXiv says must win. */

@@ -3,10 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ArxivStandin, type StandinPaper, startArxivStandin } from "@/lib/testing/arxiv-standin";
+import { createFakeClock } from "@/lib/testing/clock";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { type ArxivClientOptions, arxivUserAgent, createArxivClient, parseAtom, retryAfterMs } from "./arxiv";
 import { parseArxivList, parseArxivRef } from "./arxiv-ids";
-import { createFakeClock, createIntervalGate } from "./polite";
+import { createIntervalGate } from "./polite";
 
 describe("parseArxivRef", () => {
   it.each([

@@ -9,13 +9,13 @@ import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
 import { type ArxivStandin, startArxivStandin } from "@/lib/testing/arxiv-standin";
+import { createFakeClock } from "@/lib/testing/clock";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { writeZoteroExport, ZOTERO_EXPORT } from "@/lib/testing/zotero-export";
 import { createArxivClient } from "./arxiv";
 import { parseBibliography } from "./bibliography";
 import { importBibliography } from "./import";
 import { findBibliographyFile, folderResolver } from "./import-files";
-import { createFakeClock } from "./polite";
 import type { SourceProgressEvent } from "./types";
 
 let handle: DbHandle;
