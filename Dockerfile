@@ -58,4 +58,6 @@ COPY . .
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-CMD ["npm", "run", "worker"]
+# `npm run worker` without npm and sh in between: `docker stop` sends SIGTERM to this process, and npm does not pass it
+# on through sh (the worker would be cut off mid-job instead of finishing its running jobs); tsx passes it to the worker
+CMD ["node_modules/.bin/tsx", "cli/index.ts", "worker"]

@@ -134,13 +134,29 @@ const appCmd = lastCmd("app");
 if (!appCmd || !/"server\.js"/.test(appCmd.rest))
   problem(appCmd?.line ?? 0, 'the app stage must run ["node", "server.js"]');
 const scripts = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts ?? {};
+// the worker runs package.json's `worker` script itself (tsx, not through npm: see the Dockerfile), in both files
+const workerScript = scripts.worker?.replace(/^tsx /, "node_modules/.bin/tsx ");
+const asCommand = (json) => {
+  try {
+    return JSON.parse(json).join(" ");
+  } catch {
+    return null;
+  }
+};
 const workerCmd = lastCmd("worker");
-const workerScript = workerCmd && /"run",\s*(?:"--silent",\s*)?"([\w:-]+)"/.exec(workerCmd.rest)?.[1];
-if (!workerScript) problem(workerCmd?.line ?? 0, 'the worker stage must run ["npm", "run", "<script>"]');
-else if (!scripts[workerScript])
-  console.warn(`warning: the worker stage runs "npm run ${workerScript}", not in package.json yet`);
+if (!scripts.worker) problem(0, 'package.json has no "worker" script');
+else if (!workerCmd || asCommand(workerCmd.rest) !== workerScript) {
+  problem(
+    workerCmd?.line ?? 0,
+    `the worker stage must run package.json's worker script as ${JSON.stringify(workerScript?.split(" "))}`,
+  );
+}
+const composeWorker = /^ {2}worker:\n(?: {4}.*\n|\s*#.*\n)*? {4}command:\s*(\[.*\])/m.exec(compose)?.[1];
+if (scripts.worker && asCommand(composeWorker ?? "") !== workerScript) {
+  problem(0, `${composeFile}: the worker service must run ${JSON.stringify(workerScript?.split(" "))}`);
+}
 for (const m of compose.matchAll(/command:\s*\["npm",\s*"run",\s*(?:"--silent",\s*)?"([\w:-]+)"/g)) {
-  if (!scripts[m[1]]) console.warn(`warning: ${composeFile} runs "npm run ${m[1]}", not in package.json yet`);
+  if (!scripts[m[1]]) problem(0, `${composeFile} runs "npm run ${m[1]}", which package.json does not have`);
 }
 
 /** A matcher for .dockerignore's patterns (the subset this repository uses: names, globs with *, `!` exceptions). */
