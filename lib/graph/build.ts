@@ -202,7 +202,7 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
     const seen = new Set<string>();
     for (const c of x.candidates) {
       let typed: Candidate =
-        c && c.source && c.target
+        c?.source && c.target
           ? {
               ...c,
               source: { ...c.source, type: typeOf(c.source.name) },

@@ -57,7 +57,7 @@ export async function embedNewEntities(
     // an all-zero vector (the latent embedder knows no word of the name) says nothing: left null
     const rows = part.flatMap((e, j) => {
       const v = vectors[j];
-      return v && v.some((x) => x !== 0) ? [{ id: e.id, embedding: v }] : [];
+      return v?.some((x) => x !== 0) ? [{ id: e.id, embedding: v }] : [];
     });
     await setEntityEmbeddings(db, rows);
     done += rows.length;
