@@ -89,6 +89,12 @@ test.describe
       await expect(row.getByTestId("paper-arxiv-id")).toHaveText(`${ARXIV_PAPER.id}v${ARXIV_PAPER.version}`);
       await page.screenshot({ path: path.join(SHOTS, "arxiv-added.png"), fullPage: true });
 
+      // the paper's page shows arXiv's journal reference as its venue
+      await row.getByTestId("paper-title-link").click();
+      await expect(page.getByTestId("meta-venue")).toHaveText("ICLR 2022");
+      await expect(page.getByTestId("meta-doi")).toContainText("10.48550/arXiv.2106.09685");
+      await library.goto();
+
       // asked again: already there, nothing downloaded
       await page.getByTestId("arxiv-ids").fill(`https://arxiv.org/abs/${ARXIV_PAPER.id}`);
       await page.getByTestId("arxiv-add").click();
