@@ -48,6 +48,8 @@ export function describeStepEvent(step: ResearchStep, previous: ResearchStep | u
 }
 
 export function researchJson(state: ResearchRunState) {
+  const web = state.steps.find((s) => s.type === "web_citations");
+  const webData = web?.type === "web_citations" ? web.data : null;
   return {
     run_id: state.runId,
     status: state.status,
@@ -63,6 +65,19 @@ export function researchJson(state: ResearchRunState) {
       supported: c.supported,
     })),
     references: state.references,
+    // the pages the answer cites as [W1]…, and each web citation as checked against its fetched page
+    ...(webData
+      ? {
+          web_sources: webData.sources.map((s) => ({ id: s.id, url: s.url, title: s.title, arxiv_id: s.arxivId })),
+          web_citations: webData.citations.map((c) => ({
+            id: c.sourceId,
+            url: c.url,
+            quote: c.quote,
+            claim: c.claim,
+            supported: c.supported,
+          })),
+        }
+      : {}),
     steps: state.steps.map((s) => ({ type: s.type, id: s.id, status: s.status, duration_ms: s.durationMs })),
     warnings: state.warnings,
     ...(state.error ? { error: state.error } : {}),

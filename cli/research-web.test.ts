@@ -1,0 +1,83 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServerDatabase } from "@/db/testing";
+import { startWebStandIn, type WebStandIn } from "@/lib/web/testing";
+import { cli, replaceEnv } from "./testing";
+
+/**
+ * `npm run cli -- research "<question>" --web` over an empty library (a PGlite directory, or a new database on
+ * DATABASE_URL's server), against the web stand-in: the answer comes from the web, cited [W1]; without a provider the
+ * command says how to enable web search.
+ */
+
+const SERVER = process.env.DATABASE_URL;
+const QUESTION = "How much more sediment do glacier-fed rivers carry as the glaciers retreat?";
+let dir = "";
+let site: WebStandIn;
+let base: Record<string, string | undefined> = {};
+let savedEnv: Record<string, string | undefined> | undefined;
+let drop: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  site = await startWebStandIn();
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-web-"));
+  const rest = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|TAVILY_|BRAVE_|DATABASE_URL$)/.test(k)),
+  );
+  base = { ...rest, LECTERN_DATA_DIR: path.join(dir, "data"), LECTERN_WARMUP: "0", NO_COLOR: "1" };
+  if (SERVER) {
+    const db = await createServerDatabase(SERVER);
+    base.DATABASE_URL = db.url;
+    drop = db.drop;
+  }
+  savedEnv = { ...process.env };
+}, 300_000);
+
+afterAll(async () => {
+  if (savedEnv) replaceEnv(savedEnv);
+  await site?.close();
+  try {
+    await drop?.();
+  } finally {
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+describe("npm run cli -- research --web", () => {
+  it("answers from the web when asked, with the web steps and [W1] in the JSON", async () => {
+    replaceEnv({ ...base, LECTERN_SEARXNG_URL: site.url, LECTERN_WEB_ALLOW_HOSTS: "127.0.0.1" });
+    const res = await cli("research", QUESTION, "--web", "--json");
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout) as {
+      answer_markdown: string;
+      steps: { id: string; status: string }[];
+      web_sources: { id: string; url: string }[];
+      web_citations: { id: string; supported: boolean; quote: string }[];
+    };
+    expect(out.steps.map((s) => `${s.id}:${s.status}`)).toContain("web_search:completed");
+    expect(out.steps.map((s) => `${s.id}:${s.status}`)).toContain("web_citations:completed");
+    expect(out.answer_markdown).toMatch(
+      /sediment loads doubled between 2001 and 2024 as the glaciers retreated\. \[W1\]/,
+    );
+    expect(out.answer_markdown).toContain(
+      `## Web sources\n\n- [W1] Glacier-fed rivers carry more sediment as ice retreats — ${site.url}/articles/glacier-sediment`,
+    );
+    expect(out.web_sources).toEqual([
+      { id: "W1", url: `${site.url}/articles/glacier-sediment`, title: expect.any(String), arxiv_id: null },
+    ]);
+    expect(out.web_citations.length).toBeGreaterThan(0);
+    expect(out.web_citations.every((c) => c.id === "W1" && c.supported && c.quote.length > 0)).toBe(true);
+    expect(res.stderr).toMatch(/Searched the web \(you asked\): read 2 pages via SearXNG/);
+  });
+
+  it("without a provider: says how to enable it, and the run ends as before", async () => {
+    replaceEnv(base);
+    const res = await cli("research", QUESTION, "--web", "--json");
+    expect(res.stderr).toContain("Web search is off: set LECTERN_SEARXNG_URL");
+    const out = JSON.parse(res.stdout) as { steps: { id: string }[]; error?: { code: string } };
+    expect(out.steps.map((s) => s.id)).not.toContain("web_search");
+    expect(out.error?.code).toBe("no_papers");
+  });
+});
