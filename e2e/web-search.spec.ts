@@ -34,6 +34,7 @@ const QUESTION = "How much more sediment do glacier-fed rivers carry as the glac
 
 test("a question the library cannot answer, with web search on: a web step, [W1] citations and Web sources", async ({
   page,
+  browser,
 }, testInfo) => {
   const research = new ResearchPage(page);
   await research.goto();
@@ -80,4 +81,21 @@ test("a question the library cannot answer, with web search on: a web step, [W1]
   await expect(research.step("web_search")).toContainText("you asked");
   await expect(page.getByTestId("web-citation-chip").first()).toBeVisible();
   await expect(page.getByTestId("research-web-source").first()).toBeVisible();
+
+  // a share link shows them too, without an account (and without Add to library)
+  await page.getByTestId("research-share").click();
+  await page.getByTestId("share-create").click();
+  const shareUrl = await page.getByTestId("share-url").inputValue();
+  const anonymous = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const shared = await anonymous.newPage();
+  await shared.goto(shareUrl);
+  await expect(shared.getByTestId("shared-run")).toBeVisible();
+  await expect(shared.locator('[data-testid="research-step"][data-step-id="web_search"]')).toContainText("you asked");
+  await expect(shared.getByTestId("web-citation-chip").first()).toHaveAttribute("data-supported", "true");
+  await expect(shared.getByTestId("research-web-source").first()).toContainText(
+    "Glacier-fed rivers carry more sediment as ice retreats",
+  );
+  await expect(shared.getByTestId("web-source-add-to-library")).toHaveCount(0);
+  await shared.screenshot({ path: testInfo.outputPath("web-search-shared.png"), fullPage: true });
+  await anonymous.close();
 });
