@@ -159,7 +159,7 @@ export function WebSourceList({ evidence, readOnly = false }: { evidence: RunWeb
       <h2 id="research-web-sources-heading" className="flex items-center gap-1.5 font-semibold text-sm">
         <GlobeIcon className="size-4 text-sky-600 dark:text-sky-400" aria-hidden />
         Web sources
-        <span className="font-normal text-muted-foreground text-xs">— not from your library</span>
+        <span className="font-normal text-muted-foreground text-xs">— not from the library</span>
       </h2>
       <ol className="space-y-2 text-sm">
         {evidence.cited.map((s) => {
