@@ -9,7 +9,8 @@ import { decodeBody, type SafeFetchOptions, safeFetch, WebFetchError } from "./f
 type Rules = { isAllowed(url: string, ua?: string): boolean | undefined } | "allow_all" | "disallow_all";
 
 interface Cached {
-  rules: Rules;
+  /** In flight or settled: concurrent fetches of one origin ask for its robots.txt once. */
+  rules: Promise<Rules>;
   until: number;
 }
 
@@ -35,6 +36,23 @@ export class RobotsCache {
     const origin = url.origin;
     const hit = this.byOrigin.get(origin);
     if (hit && hit.until > this.now()) return hit.rules;
+    const entry: Cached = {
+      rules: this.load(url, opts, (ttl) => {
+        entry.until = this.now() + ttl;
+      }),
+      until: Number.POSITIVE_INFINITY,
+    };
+    this.byOrigin.set(origin, entry);
+    try {
+      return await entry.rules;
+    } catch (e) {
+      this.byOrigin.delete(origin);
+      throw e;
+    }
+  }
+
+  private async load(url: URL, opts: SafeFetchOptions, expiresIn: (ms: number) => void): Promise<Rules> {
+    const origin = url.origin;
     const robotsUrl = `${origin}/robots.txt`;
     let rules: Rules;
     let ttl = ROBOTS_TTL_MS;
@@ -58,7 +76,7 @@ export class RobotsCache {
         ttl = ROBOTS_RETRY_MS;
       }
     }
-    this.byOrigin.set(origin, { rules, until: this.now() + ttl });
+    expiresIn(ttl);
     return rules;
   }
 }

@@ -49,6 +49,14 @@ export interface WebSearchInput {
   passages: (EvidencePassage & { relevance: number })[];
 }
 
+/** Why it ran, in the card's title. */
+const SHORT_REASON: Record<WebSearchReason, string> = {
+  asked: "you asked",
+  recent: "recent work asked for",
+  no_papers: "no papers in the library",
+  weak_evidence: "the library's evidence is weak",
+};
+
 /** Results asked of the provider, and pages read at most. */
 export const WEB_RESULTS = 8;
 export const WEB_PAGES = 5;
@@ -98,7 +106,7 @@ export const webSearchStep: StepDefinition<StepOf<"web_search">, WebSearchInput,
       return {
         result: [],
         patch: {
-          title: `Web search failed (${provider.name})`,
+          title: `Web search failed (${SHORT_REASON[reason]}; ${provider.name})`,
           reasoning: `${why} ${error} The answer uses the library only.`,
           queries: [query],
           data: { ...base, ran: true, reason, why, query, error },
@@ -159,8 +167,8 @@ export const webSearchStep: StepDefinition<StepOf<"web_search">, WebSearchInput,
       patch: {
         title:
           evidence.length > 0
-            ? `Read ${evidence.length} web ${evidence.length === 1 ? "page" : "pages"} (${provider.name})`
-            : `The web search found no page to read (${provider.name})`,
+            ? `Searched the web (${SHORT_REASON[reason]}): read ${evidence.length} ${evidence.length === 1 ? "page" : "pages"} via ${provider.name}`
+            : `Searched the web (${SHORT_REASON[reason]}): no page to read (${provider.name})`,
         reasoning:
           `${why} Sent the question to ${provider.name}; read the top ${candidates.length} of ${results.length} results` +
           (skipped.length > 0 ? `, ${skipped.length} not read.` : ".") +
