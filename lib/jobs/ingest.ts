@@ -143,7 +143,8 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 
 /**
  * Works one file's job: claims the file, ingests it (without the library step), records its outcome and removes the
- * upload, then asks for the library step. The same job delivered again after its outcome was recorded does nothing.
+ * upload, then asks for the library step. The same job delivered again after its outcome was recorded changes nothing
+ * of the file; it removes the upload if still there and asks for the library step again.
  * A failure of the file itself (not a PDF, no text) is its outcome; only a failure of everything (the database went
  * away) is thrown, for pg-boss to retry the job — after the last attempt the file is recorded as failed.
  */
@@ -151,9 +152,38 @@ export async function workIngestFile(
   job: Pick<Job<IngestFileJobData>, "data" | "retryCount" | "signal">,
   deps: { ctx: IngestContext; queue: JobQueue; retryLimit: number },
 ): Promise<void> {
+  // A job delivered again while this process still works on its file (its heartbeat was late: a long stretch of
+  // synchronous work) waits for that attempt instead of ingesting the same file beside it.
+  const running = inProcess.get(job.data.fileId);
+  if (running) await running.catch(() => {});
+  const attempt = workClaimed(job, deps);
+  inProcess.set(job.data.fileId, attempt);
+  try {
+    await attempt;
+  } finally {
+    if (inProcess.get(job.data.fileId) === attempt) inProcess.delete(job.data.fileId);
+  }
+}
+
+/** The files this process is working on, by id (on `globalThis`: Next.js bundles routes and instrumentation apart). */
+const IN_PROCESS_KEY = Symbol.for("lectern.ingestFilesInProcess");
+const shared = globalThis as unknown as Record<symbol, Map<string, Promise<void>> | undefined>;
+const inProcess: Map<string, Promise<void>> = shared[IN_PROCESS_KEY] ?? new Map();
+shared[IN_PROCESS_KEY] = inProcess;
+
+async function workClaimed(
+  job: Pick<Job<IngestFileJobData>, "data" | "retryCount" | "signal">,
+  deps: { ctx: IngestContext; queue: JobQueue; retryLimit: number },
+): Promise<void> {
   const { ctx, queue } = deps;
   const row = await claimIngestFile(ctx.db, { id: job.data.fileId });
-  if (!row) return;
+  if (!row) {
+    // finished already, by an attempt killed after recording the outcome: what it did not get to do is done here —
+    // the upload it left is removed, and the library step it did not ask for is asked for
+    await ctx.storage.delete(uploadKey(job.data.fileId)).catch(() => {});
+    await queue.boss.send(QUEUES.libraryStep, {});
+    return;
+  }
   if (!row.uploadKey) {
     await finishIngestFile(ctx.db, {
       id: row.id,
@@ -167,6 +197,9 @@ export async function workIngestFile(
     });
     return;
   }
+  // this attempt's number: only the attempt holding the file writes its stage and outcome (an older one that another
+  // process still runs after its claim lapsed is refused)
+  const attempt = row.attempts;
   const key = row.uploadKey;
   const source = (row.metadata ?? {}) as QueuedFileSource;
   const input: IngestInput = {
@@ -185,7 +218,9 @@ export async function workIngestFile(
     if (now - lastWrite < STAGE_WRITE_MS && !final && e.done !== undefined && e.done > 0) return;
     lastWrite = now;
     pending = pending
-      .then(() => setIngestFileStage(ctx.db, { id: row.id, stage: e.stage, done: e.done ?? null, of: e.of ?? null }))
+      .then(() =>
+        setIngestFileStage(ctx.db, { id: row.id, attempt, stage: e.stage, done: e.done ?? null, of: e.of ?? null }),
+      )
       .catch(() => {});
   };
   let result: Awaited<ReturnType<typeof ingestFiles>>[number] | undefined;
@@ -202,6 +237,7 @@ export async function workIngestFile(
     if (job.retryCount >= deps.retryLimit) {
       await finishIngestFile(ctx.db, {
         id: row.id,
+        attempt,
         status: "error",
         paperId: null,
         title: null,
@@ -214,13 +250,14 @@ export async function workIngestFile(
       await queue.boss.send(QUEUES.libraryStep, {});
       return;
     }
-    await requeueIngestFile(ctx.db, { id: row.id, error: `${message} (trying again)` }).catch(() => {});
+    await requeueIngestFile(ctx.db, { id: row.id, attempt, error: `${message} (trying again)` }).catch(() => {});
     throw e;
   }
   await pending;
   if (!result) throw new Error("the pipeline returned no result");
   await finishIngestFile(ctx.db, {
     id: row.id,
+    attempt,
     status: result.status,
     paperId: result.paper_id,
     title: result.title,

@@ -15,7 +15,7 @@ import type { IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { followBatch } from "./follow";
 import { enqueueIngest, sweepOrphanUploads, UPLOAD_FOLDER, uploadKey, workIngestFile } from "./ingest";
-import { getJobQueue, type JobQueue } from "./queue";
+import { getJobQueue, type JobQueue, QUEUES } from "./queue";
 import { startWorker, type Worker } from "./worker";
 
 const PAGES = [
@@ -140,8 +140,39 @@ describe("ingestion as jobs", () => {
     await workIngestFile(job, { ctx, queue, retryLimit: 3 });
     const after = await getIngestFile(handle.db, { id: fileId });
     expect(after).toMatchObject({ status: "ingested", attempts: 2, uploadKey: null });
+    // delivered again (an attempt killed after recording the outcome, before removing the upload): the row stays as it
+    // was, and the upload left behind is removed
+    await ctx.storage.put(uploadKey(fileId), other);
+    const waiting = await queue.boss.fetch(QUEUES.libraryStep);
+    if (waiting.length > 0)
+      await queue.boss.complete(
+        QUEUES.libraryStep,
+        waiting.map((j) => j.id),
+      );
     await workIngestFile(job, { ctx, queue, retryLimit: 3 });
     expect(await getIngestFile(handle.db, { id: fileId })).toEqual(after);
+    expect(await listUploads(ctx)).not.toContain(uploadKey(fileId));
+    // and the library step the killed attempt did not ask for is asked for
+    expect(await queue.boss.fetch(QUEUES.libraryStep)).toHaveLength(1);
+  }, 60_000);
+
+  it("a job delivered again while this process still works on the file waits for that attempt: one ingest, not two", async () => {
+    const bytes = await makeTestPdf({
+      pages: ["Late Heartbeats\nAbstract\nA job delivered twice must not be ingested twice at the same time."],
+      title: "Late Heartbeats",
+    });
+    const batch = await enqueueIngest(handle, queue, ctx.storage, [input("late.pdf", bytes)], {
+      actor: null,
+      origin: "cli",
+      maxUploadBytes: ctx.maxUploadBytes,
+    });
+    const fileId = batch.fileIds[0] as string;
+    const signal = new AbortController().signal;
+    await Promise.all([
+      workIngestFile({ data: { fileId, actor: null }, retryCount: 0, signal }, { ctx, queue, retryLimit: 3 }),
+      workIngestFile({ data: { fileId, actor: null }, retryCount: 1, signal }, { ctx, queue, retryLimit: 3 }),
+    ]);
+    expect(await getIngestFile(handle.db, { id: fileId })).toMatchObject({ status: "ingested", attempts: 1 });
   }, 60_000);
 
   it("an attempt that fails for want of the database is retried; after the last one the file is failed, with its reason", async () => {
