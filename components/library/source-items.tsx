@@ -33,7 +33,7 @@ const statusLabels: Record<SourceItemStatus, string> = {
   replaced: "Replaced the older version",
   already_in_library: "Already in library",
   update_available: "Newer version available",
-  arxiv_available: "No PDF, but on arXiv",
+  arxiv_available: "No PDF in the export",
   no_pdf: "Metadata only, no PDF",
   error: "Failed",
 };

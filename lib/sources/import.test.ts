@@ -90,7 +90,7 @@ describe("importBibliography", () => {
     ]);
     expect(report.counts).toEqual({ ingested: 2, already_present: 0, no_pdf: 1, arxiv_available: 1, failed: 0 });
     expect(report.results[2]?.detail).toBeNull();
-    expect(report.results[3]?.detail).toMatch(/on arXiv as 1706\.03762/);
+    expect(report.results[3]?.detail).toBe("On arXiv as 1706.03762.");
     expect(standin.requests).toEqual([]); // nothing asked of arXiv without --download-arxiv
 
     const [tides] = await handle.db

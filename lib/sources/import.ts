@@ -117,7 +117,7 @@ export async function importBibliography(
           index,
           emptyResult(record.key, "arxiv_available", {
             ...base,
-            detail: `No PDF in the export, but it is on arXiv as ${record.arxivId}.${missing}`,
+            detail: `On arXiv as ${record.arxivId}.${missing}`,
           }),
         );
       }
