@@ -88,7 +88,7 @@ async function runCommand(argv: string[]): Promise<number> {
     strict: false,
     options: { json: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
   });
-  const [command, ...rest] = positionals;
+  const [command] = positionals;
   const json = values.json === true;
   if (!command || values.help) {
     process.stdout.write(`${HELP}\n`);
@@ -130,7 +130,7 @@ async function runCommand(argv: string[]): Promise<number> {
     });
     switch (command) {
       case "ingest":
-        return await runIngest(handle, rest, json);
+        return await runIngest(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "stats":
         return await runStats(handle, json);
       case "edit":

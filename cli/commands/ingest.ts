@@ -59,7 +59,12 @@ const STATUS_LABEL: Record<IngestFileResult["status"], string> = {
 
 export async function runIngest(handle: DbHandle, argv: string[], json: boolean): Promise<number> {
   const enqueueOnly = argv.includes("--enqueue-only");
-  const args = argv.filter((a) => a !== "--enqueue-only");
+  const unknown = argv.find((a) => a.startsWith("--") && a !== "--enqueue-only" && a !== "--json");
+  if (unknown) {
+    info(`Unknown option ${unknown}. usage: npm run cli -- ingest <files or folders...> [--enqueue-only] [--json]`);
+    return 2;
+  }
+  const args = argv.filter((a) => !a.startsWith("--"));
   if (args.length === 0) {
     info("usage: npm run cli -- ingest <files or folders...> [--enqueue-only] [--json]");
     return 2;

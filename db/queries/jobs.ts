@@ -64,29 +64,50 @@ export async function claimIngestFile(db: Database, { id }: { id: string }): Pro
 
 export async function setIngestFileStage(
   db: Database,
-  { id, stage, done, of }: { id: string; stage: string; done: number | null; of: number | null },
+  {
+    id,
+    attempt,
+    stage,
+    done,
+    of,
+  }: { id: string; attempt: number; stage: string; done: number | null; of: number | null },
 ): Promise<void> {
   await db
     .update(ingestFiles)
     .set({ stage, stageDone: done, stageOf: of, updatedAt: sql`now()` })
-    .where(and(eq(ingestFiles.id, id), eq(ingestFiles.status, "running")));
+    .where(and(eq(ingestFiles.id, id), eq(ingestFiles.status, "running"), eq(ingestFiles.attempts, attempt)));
 }
 
 /** Puts a file whose attempt failed (to be retried) back in the queue, keeping its error for the user to see. */
-export async function requeueIngestFile(db: Database, { id, error }: { id: string; error: string }): Promise<void> {
+export async function requeueIngestFile(
+  db: Database,
+  { id, attempt, error }: { id: string; attempt: number; error: string },
+): Promise<void> {
   await db
     .update(ingestFiles)
     .set({ status: "queued", error, updatedAt: sql`now()` })
-    .where(and(eq(ingestFiles.id, id), notInArray(ingestFiles.status, FINAL_FILE_STATUSES)));
+    .where(
+      and(
+        eq(ingestFiles.id, id),
+        eq(ingestFiles.attempts, attempt),
+        notInArray(ingestFiles.status, FINAL_FILE_STATUSES),
+      ),
+    );
 }
 
+/**
+ * Records a file's outcome — once: a file already ended is left as it is, and with `attempt`, only the attempt that
+ * holds the file (the latest claim) may end it; an older one that outlived its claim is refused (false).
+ */
 export async function finishIngestFile(
   db: Database,
   {
     id,
+    attempt,
     ...outcome
   }: {
     id: string;
+    attempt?: number;
     status: Extract<IngestFileStatus, "ingested" | "unchanged" | "replaced" | "error">;
     paperId: string | null;
     title: string | null;
@@ -99,7 +120,13 @@ export async function finishIngestFile(
   const rows = await db
     .update(ingestFiles)
     .set({ ...outcome, stage: null, uploadKey: null, updatedAt: sql`now()`, finishedAt: sql`now()` })
-    .where(and(eq(ingestFiles.id, id), notInArray(ingestFiles.status, FINAL_FILE_STATUSES)))
+    .where(
+      and(
+        eq(ingestFiles.id, id),
+        notInArray(ingestFiles.status, FINAL_FILE_STATUSES),
+        attempt === undefined ? undefined : eq(ingestFiles.attempts, attempt),
+      ),
+    )
     .returning({ id: ingestFiles.id });
   return rows.length > 0;
 }

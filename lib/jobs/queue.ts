@@ -20,7 +20,7 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /** Seconds between a worker's heartbeats on a job; a job whose worker stops beating is retried by another. */
-export const HEARTBEAT_SECONDS = 10;
+export const HEARTBEAT_SECONDS = 20;
 
 export interface JobQueue {
   boss: PgBoss;
