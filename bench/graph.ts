@@ -8,7 +8,7 @@
  * - that every accepted edge's quote is its page's text at its offsets (must be 100 %);
  * - query latency p50/p95 (improves_on direct and transitive, uses/extends, evaluated on, entity lookup, an unknown
  *   name), after a warm-up pass;
- * - recall against the gold set's dev split (bench/graph/gold-dev.json, scored by lib/graph/eval.ts) when present —
+ * - recall against the gold set's dev split (bench/graph/gold-dev.json, scored by bench/graph/score.ts) when present —
  *   never the held-out split unless it is named with --gold;
  * - with --sample N, N accepted edges drawn at random (seeded) to read and judge by hand.
  */
@@ -19,7 +19,6 @@ import { clearGraph, listEdgesWithPages } from "@/db/queries/graph";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { buildGraph } from "@/lib/graph/build";
-import { type GoldFile, type PredictedEdge, scoreAgainstGold } from "@/lib/graph/eval";
 import {
   coOccurring,
   evaluatedOn,
@@ -32,6 +31,7 @@ import {
 } from "@/lib/graph/query";
 import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import { percentile } from "@/lib/search/eval";
+import { loadGold, type PredictedEdge, scoreAgainstGold } from "./graph/score";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -136,7 +136,7 @@ async function main() {
     // recall on the gold set's dev split
     let gold: ReturnType<typeof scoreAgainstGold> | null = null;
     if (fs.existsSync(goldFile)) {
-      const g = JSON.parse(fs.readFileSync(goldFile, "utf8")) as GoldFile;
+      const goldEdges = loadGold(goldFile);
       const predicted: PredictedEdge[] = edgesAll.map((e) => ({
         relation: e.relation,
         source: { name: e.source.as_written ? `${e.source.as_written} (${e.source.name})` : e.source.name },
@@ -145,7 +145,7 @@ async function main() {
         page: e.page,
         quote: e.quote,
       }));
-      gold = scoreAgainstGold(g.edges, predicted);
+      gold = scoreAgainstGold(goldEdges, predicted);
     }
 
     // a sample to read
