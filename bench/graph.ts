@@ -192,7 +192,7 @@ async function main() {
     if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
       console.log(
-        `Graph build (${report.extractor}, ${handle.driver}): ${report.papers} papers in ${(buildMs / 1000).toFixed(1)} s`,
+        `Graph build (${report.extractor}, ${handle.driver}): ${report.papers} papers in ${(buildMs / 1000).toFixed(1)} s (CPU ${(buildCpuMs / 1000).toFixed(1)} s)`,
       );
       console.log(
         `  candidates ${report.candidates}, accepted ${report.accepted}, review ${report.review}, rejected ${JSON.stringify(report.rejected)}`,
