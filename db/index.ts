@@ -229,8 +229,12 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
     } else {
       const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-      // biome-ignore lint/suspicious/noExplicitAny: as above
-      await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
+      // instances and workers started together on one database take turns: the first applies what is pending, the
+      // others then find nothing left (a session lock on a connection of its own, released when it closes)
+      await withMigrationLock(handle, async () => {
+        // biome-ignore lint/suspicious/noExplicitAny: as above
+        await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
+      });
     }
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
@@ -238,6 +242,22 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
       ? " The pgvector extension is missing: run `sudo bash scripts/setup-postgres.sh` (or CREATE EXTENSION vector as a superuser)."
       : "";
     throw new LecternError("unavailable:database", `Database migration failed: ${msg}.${hint}`, { cause: e });
+  }
+}
+
+/** The advisory lock key migrations hold on PostgreSQL ("lectern" as a number). */
+const MIGRATION_LOCK_KEY = 0x6c65637465726e;
+
+async function withMigrationLock(handle: DbHandle, work: () => Promise<void>): Promise<void> {
+  if (handle.native.driver !== "postgres") return work();
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: handle.native.url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await work();
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 
