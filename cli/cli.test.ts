@@ -38,7 +38,7 @@ function spawnCli(...args: string[]): Promise<Run> {
         cwd: ROOT,
         env: env as NodeJS.ProcessEnv,
         maxBuffer: 64 * 1024 * 1024,
-        timeout: 150_000,
+        timeout: 270_000,
         killSignal: "SIGKILL",
       },
       (error, stdout, stderr) => {
