@@ -42,7 +42,11 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
   const queue = await getJobQueue(handle);
   const ctx = opts.ctx ?? createIngestContext(handle, opts.pool ? { extract: opts.pool.extract, lookahead: 0 } : {});
   const stats = { files: 0, librarySteps: 0, sweeps: 0 };
-  const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 };
+  // the same interval when NOTIFY is on (PostgreSQL): pg-boss then waits its 30 s backstop between fetches unless a
+  // notification wakes it, and one NOTIFY per sent batch woke each worker once — a backlog of 20 files took 30 s per
+  // file per worker
+  const pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 2;
+  const polling = { pollingIntervalSeconds, notifyPollingIntervalSeconds: pollingIntervalSeconds };
   await queue.boss.work<IngestFileJobData>(
     QUEUES.ingestFile,
     { ...polling, localConcurrency: opts.concurrency },
