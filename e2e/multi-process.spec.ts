@@ -233,6 +233,12 @@ type Env = Record<string, string | undefined>;
 /** As node's APIs take it (Next's types make NODE_ENV required there; `next start` sets it itself). */
 const processEnv = (env: Env) => env as unknown as NodeJS.ProcessEnv;
 
+/** Prints how long the current step took (figures for the report; nothing asserts on them). */
+function stopwatch(name: string): (what: string) => void {
+  const t0 = Date.now();
+  return (what) => console.log(`[multi-process] ${name}: ${what} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function freePort(): Promise<number> {
@@ -453,6 +459,7 @@ test.describe
 
     test.beforeAll(async ({ browser }) => {
       test.setTimeout(6 * 60_000);
+      const lap = stopwatch("start");
       db = mpDatabaseUrl(process.env.DATABASE_URL as string);
       await adminQuery(db.admin, `drop database if exists "${db.name}" with (force)`);
       await adminQuery(db.admin, `create database "${db.name}"`);
@@ -475,6 +482,7 @@ test.describe
         timeout: 180_000,
       });
       pool = new pg.Pool({ connectionString: db.url, max: 3 });
+      lap("database, bucket and owner account ready");
 
       A = await startInstance("instance-A", modelEnv());
       B = await startInstance("instance-B");
@@ -485,6 +493,7 @@ test.describe
         ...workers.map((w) => waitForLog(w, /is working the job queue/)),
       ]);
 
+      lap("2 instances and 2 workers ready");
       // signed in once through A's page; the session is in the shared database, and cookies on 127.0.0.1 go to B too
       context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
       const page = await context.newPage();
@@ -499,6 +508,7 @@ test.describe
       await expect(page).toHaveURL(`${B.url}/`);
       await expect(page.getByTestId("user-menu")).toBeVisible();
       await page.close();
+      lap("signed in");
     });
 
     // biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructured first argument
@@ -510,6 +520,13 @@ test.describe
 
     test.afterAll(async () => {
       test.setTimeout(2 * 60_000);
+      // E2E_MP_LOG_DIR: every process's output is kept there (to read what the processes did in a passing run)
+      const logDir = process.env.E2E_MP_LOG_DIR;
+      if (logDir) {
+        fs.mkdirSync(logDir, { recursive: true });
+        for (const [i, p] of procs.entries())
+          fs.writeFileSync(path.join(logDir, `${i}-${p.name}.log`), `${p.log.join("\n")}\n`);
+      }
       await context?.close().catch(() => {});
       await Promise.all(procs.map((p) => stopProc(p)));
       await pool?.end().catch(() => {});
@@ -594,8 +611,10 @@ test.describe
       await pageB.goto(`${B.url}/`);
       await expect(libraryB.rows).toHaveCount(0);
 
+      const lap = stopwatch("20 uploads");
       const { batchId, finished } = await upload(A.url, files);
       batch1 = batchId;
+      lap("queued");
 
       // B's library page shows the server's queue, each file's stage, then every file ingested and the papers listed
       const queue = pageB.getByTestId("job-queue");
@@ -605,7 +624,9 @@ test.describe
         timeout: 8 * 60_000,
       });
       await expect(queue.locator('[data-testid="job-file"][data-status="error"]')).toHaveCount(0);
+      lap("all ingested (B's queue panel)");
       await expect(libraryB.rows).toHaveCount(20, { timeout: 60_000 });
+      lap("listed on B");
       for (const f of files) await expect(libraryB.rowWithTitle(f.title)).toHaveCount(1);
       await pageB.close();
 
@@ -628,9 +649,10 @@ test.describe
       test.setTimeout(10 * 60_000);
       expect(batch1, "the first test's batch").not.toBe("");
       // longer papers: extraction takes a while, so both workers are caught at work
-      const files = await Promise.all(Array.from({ length: 10 }, (_, i) => topicPdf(topic(20 + i), 8)));
+      const files = await Promise.all(Array.from({ length: 10 }, (_, i) => topicPdf(topic(20 + i), 4)));
+      const lap = stopwatch("worker killed");
       const { batchId, finished } = await upload(A.url, files);
-
+      lap("queued");
       // both workers busy (concurrency 1 each: two running files are one per worker), then one is killed outright
       await expect
         .poll(async () => (await batchFiles(batchId)).filter((f) => f.status === "running").length, {
@@ -642,6 +664,7 @@ test.describe
       const [victim, survivor] = workers as [Proc, Proc];
       signalGroup(victim, "SIGKILL");
       await victim.exit;
+      lap("one worker SIGKILLed");
 
       // the survivor finishes every file, the killed one retried once its heartbeat stopped
       await expect
@@ -651,6 +674,7 @@ test.describe
           intervals: [1000],
         })
         .toEqual([]);
+      lap("every file finished");
       const rows = await batchFiles(batchId);
       expect(
         rows.filter((f) => f.status === "error"),
@@ -678,6 +702,7 @@ test.describe
           { message: "the library step done for every batch", timeout: 5 * 60_000, intervals: [1000] },
         )
         .toEqual(["done", "done"]);
+      lap("library step done");
 
       // nothing half-written: 30 papers, each with its PDF in the bucket, and no object in the bucket that no paper names
       const papers = await q<{ id: string; file_path: string }>("select id, file_path from papers order by id");
@@ -745,6 +770,7 @@ test.describe
         (window as unknown as { __notReloaded?: boolean }).__notReloaded = true;
       });
 
+      const lap = stopwatch("live runs");
       // released: the model fails, each step falls back offline, the run completes — and B shows it without a reload
       model.release();
       await expect(researchA.run).toHaveAttribute("data-status", "completed", { timeout: 3 * 60_000 });
@@ -757,6 +783,7 @@ test.describe
       ).toBe(true);
       const [stored] = await q<{ status: string }>("select status from research_runs where id = $1", [runId]);
       expect(stored?.status).toBe("completed");
+      lap("B showed the run completed");
 
       // a second held run; its instance is killed outright — B sees it interrupted once A's lease has expired
       model.hold();
@@ -774,9 +801,11 @@ test.describe
       signalGroup(A.proc, "SIGKILL");
       await A.proc.exit;
       model.release();
+      const killedAt = stopwatch("live runs");
       // (within 1.5 leases of the last renewal; the wait only guards a hang)
       await expect(researchB.run).toHaveAttribute("data-status", "interrupted", { timeout: 90_000 });
       await expect(pageB.getByTestId("research-interrupted")).toBeVisible();
+      killedAt("B showed the run interrupted (A SIGKILLed)");
       await expect(pageB.getByTestId("research-run-again")).toBeVisible();
       const [killed] = await q<{ status: string }>("select status from research_runs where id = $1", [killedRunId]);
       expect(killed?.status).toBe("interrupted");
@@ -785,6 +814,7 @@ test.describe
 
     test("20 concurrent offline runs, 10 on each instance, all complete", async () => {
       test.setTimeout(10 * 60_000);
+      const lap = stopwatch("20 concurrent runs");
       // A again, offline this time (its model stand-in is no longer needed)
       A = await startInstance("instance-A2");
       await waitForHttp(A.proc, `${A.url}/sign-in`);
@@ -797,6 +827,7 @@ test.describe
           await expect(new ResearchPage(page).question).toBeEditable({ timeout: 120_000 });
         }),
       );
+      lap("A restarted, 20 pages open");
       // all asked at once
       await Promise.all(pages.map((page, i) => new ResearchPage(page).ask(question(topic(i)))));
       const runIds = await Promise.all(
@@ -813,6 +844,7 @@ test.describe
           return research.runIdFromUrl() as string;
         }),
       );
+      lap("all 20 completed");
       expect(new Set(runIds).size).toBe(20);
       const rows = await q<{ status: string; n: number }>(
         "select status, count(*)::int as n from research_runs where id = any($1) group by status",
