@@ -245,8 +245,8 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
   }
 }
 
-/** The advisory lock key migrations hold on PostgreSQL ("lectern" as a number). */
-const MIGRATION_LOCK_KEY = 0x6c65637465726e;
+/** The advisory lock key migrations hold on PostgreSQL ("lecter" as a number: exact in a double). */
+const MIGRATION_LOCK_KEY = 0x6c6563746572;
 
 async function withMigrationLock(handle: DbHandle, work: () => Promise<void>): Promise<void> {
   if (handle.native.driver !== "postgres") return work();

@@ -37,7 +37,7 @@ async function fetchQueue(): Promise<QueueBatch[]> {
   return body.data;
 }
 
-function describe(f: QueueFile): { text: string; progress: number | null | undefined } {
+function describeFile(f: QueueFile): { text: string; progress: number | null | undefined } {
   switch (f.status) {
     case "queued":
       return { text: f.error ? `Waiting to try again · ${f.error}` : "Waiting for a worker", progress: undefined };
@@ -126,7 +126,7 @@ export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
               </p>
               <ul>
                 {b.files.map((f) => {
-                  const { text, progress } = describe(f);
+                  const { text, progress } = describeFile(f);
                   return (
                     <li
                       key={f.id}
