@@ -9,6 +9,7 @@ import { isLecternError, toErrorResult } from "@/lib/errors";
 import { getIngestContext } from "@/lib/ingest/pipeline";
 import type { IngestInput } from "@/lib/ingest/progress";
 import { submitIngest } from "@/lib/jobs/submit";
+import { ndjsonResponse } from "../ndjson";
 import { receiveFiles } from "./receive";
 
 export const runtime = "nodejs";
@@ -76,56 +77,18 @@ export async function POST(request: Request): Promise<Response> {
     },
   }));
 
-  const abort = new AbortController();
-  const onClientGone = () => abort.abort(new Error("client disconnected"));
-  request.signal.addEventListener("abort", onClientGone, { once: true });
-  const encoder = new TextEncoder();
-
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let open = true;
-      const send = (event: IngestStreamEvent) => {
-        if (!open || abort.signal.aborted) return;
-        try {
-          controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-        } catch {
-          open = false; // the stream was cancelled between the check and the write
-        }
-      };
-      try {
-        const results = await submitIngest(inputs, {
-          actor: user,
-          origin: "web",
-          signal: abort.signal,
-          onEvent: send,
-          onQueued: (batchId) => send({ type: "queued", batch_id: batchId }),
-        });
-        if (results) send({ type: "done", results });
-      } catch (e) {
-        if (!abort.signal.aborted) send({ type: "fatal", error: toErrorResult(e).error });
-      } finally {
-        request.signal.removeEventListener("abort", onClientGone);
-        await received.cleanup();
-        if (open) {
-          open = false;
-          try {
-            controller.close();
-          } catch {
-            // already cancelled by the client
-          }
-        }
-      }
+  return ndjsonResponse<IngestStreamEvent>(
+    request,
+    async (send, signal) => {
+      const results = await submitIngest(inputs, {
+        actor: user,
+        origin: "web",
+        signal,
+        onEvent: send,
+        onQueued: (batchId) => send({ type: "queued", batch_id: batchId }),
+      });
+      if (results) send({ type: "done", results });
     },
-    cancel() {
-      abort.abort(new Error("client disconnected"));
-    },
-  });
-
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "application/x-ndjson; charset=utf-8",
-      "Cache-Control": "no-store, no-transform",
-      "X-Accel-Buffering": "no",
-    },
-  });
+    received.cleanup,
+  );
 }
