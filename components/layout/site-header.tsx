@@ -60,6 +60,7 @@ const nav = [
   { href: "/", label: "Library", isActive: (p: string) => p === "/" || p.startsWith("/papers") },
   { href: "/research", label: "Research", isActive: (p: string) => p.startsWith("/research") },
   { href: "/search", label: "Search", isActive: (p: string) => p.startsWith("/search") },
+  { href: "/graph", label: "Graph", isActive: (p: string) => p.startsWith("/graph") },
 ] as const;
 
 /** The header: the app's sections and the account menu for a signed-in person; only the wordmark otherwise. */

@@ -13,6 +13,11 @@ const ACTIONS: Record<string, string> = {
   "person.role_changed": "Changed a role",
   "person.removed": "Removed a person",
   "person.password_reset": "Reset a password",
+  "graph.edge_accepted": "Accepted a graph edge",
+  "graph.edge_rejected": "Rejected a graph edge",
+  "graph.alias_confirmed": "Confirmed an alias",
+  "graph.alias_rejected": "Rejected an alias",
+  "graph.alias_split": "Split an alias link",
 };
 
 const ROLE_WORDS: Record<string, string> = { owner: "owner", member: "member", viewer: "viewer" };

@@ -2,7 +2,8 @@ import type { Database } from "@/db";
 import { insertAudit, listAudit } from "@/db/queries/people";
 
 /**
- * The audit trail: who uploaded, replaced, edited or deleted which paper, and who added, changed or removed whom.
+ * The audit trail: who uploaded, replaced, edited or deleted which paper, who added, changed or removed whom, and who
+ * decided what in the knowledge graph's review queue.
  * Visible to owners (the people page) and at the command line. `actor` null: the operator at the command line.
  */
 export type AuditAction =
@@ -15,7 +16,12 @@ export type AuditAction =
   | "person.joined"
   | "person.role_changed"
   | "person.removed"
-  | "person.password_reset";
+  | "person.password_reset"
+  | "graph.edge_accepted"
+  | "graph.edge_rejected"
+  | "graph.alias_confirmed"
+  | "graph.alias_rejected"
+  | "graph.alias_split";
 
 export async function recordAudit(
   db: Database,

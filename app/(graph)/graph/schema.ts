@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { MAX_REJECT_REASON_CHARS } from "@/lib/graph/review";
+
+/** The knowledge graph pages' inputs: the review decisions (server actions) and the /graph URL (search, filters). */
+
+const idSchema = z
+  .number("That is not an id.")
+  .int("That is not an id.")
+  .positive("That is not an id.")
+  .max(2_147_483_647, "That is not an id.");
+
+export const reviewEdgeInputSchema = z.discriminatedUnion(
+  "decision",
+  [
+    z.object({ id: idSchema, decision: z.literal("accept") }),
+    z.object({
+      id: idSchema,
+      decision: z.literal("reject"),
+      reason: z
+        .string("Say why the edge is wrong.")
+        .trim()
+        .min(1, "Say why the edge is wrong.")
+        .max(MAX_REJECT_REASON_CHARS, `Keep the reason under ${MAX_REJECT_REASON_CHARS} characters.`),
+    }),
+  ],
+  "Choose accept or reject.",
+);
+export type ReviewEdgeInput = z.infer<typeof reviewEdgeInputSchema>;
+
+export const aliasSuggestionInputSchema = z.object({
+  id: idSchema,
+  decision: z.enum(["confirm", "reject"], "Choose confirm or reject."),
+});
+export type AliasSuggestionInput = z.infer<typeof aliasSuggestionInputSchema>;
+
+export const splitAliasInputSchema = z.object({ entityId: idSchema });
+export type SplitAliasInput = z.infer<typeof splitAliasInputSchema>;
+
+/** Longest entity name the search box sends (entity names are at most 100 characters). */
+export const MAX_ENTITY_QUERY_CHARS = 200;
+
+/** `/graph?q=<entity>`: the first value of `q`, trimmed, bounded. */
+export function graphQuery(params: Record<string, string | string[] | undefined>): string {
+  const raw = params.q;
+  const q = (Array.isArray(raw) ? raw[0] : raw) ?? "";
+  return q.trim().slice(0, MAX_ENTITY_QUERY_CHARS);
+}

@@ -1,0 +1,73 @@
+"use client";
+
+import { type KeyboardEvent, useRef } from "react";
+import { cn } from "@/components/ui/cn";
+import { EdgeClaim } from "./edge-evidence";
+import { formatConfidence } from "./filters";
+import { type GraphEdgeResult, RELATION_COLORS } from "./types";
+
+/**
+ * The edges drawn, as a list: one button each (its claim, paper, year, page). Up/Down (and Home/End) move between
+ * them; Enter or a click selects one, whose evidence the panel shows.
+ */
+export function EdgeList({
+  edges,
+  selectedEdgeId,
+  onSelect,
+}: {
+  edges: readonly GraphEdgeResult[];
+  selectedEdgeId: number | null;
+  onSelect: (id: number) => void;
+}) {
+  const list = useRef<HTMLUListElement>(null);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    const buttons = [...(list.current?.querySelectorAll<HTMLButtonElement>("button[data-edge-id]") ?? [])];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const go = (i: number) => {
+      e.preventDefault();
+      buttons[Math.max(0, Math.min(buttons.length - 1, i))]?.focus();
+    };
+    if (e.key === "ArrowDown") go(at + 1);
+    else if (e.key === "ArrowUp") go(at - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(buttons.length - 1);
+  };
+
+  if (edges.length === 0) {
+    return (
+      <p className="text-muted-foreground text-sm" data-testid="edge-list-empty">
+        No edge passes these filters.
+      </p>
+    );
+  }
+  return (
+    <ul ref={list} aria-label="Edges" className="space-y-1" onKeyDown={onKeyDown} data-testid="edge-list">
+      {edges.map((edge) => {
+        const selected = edge.id === selectedEdgeId;
+        return (
+          <li key={edge.id}>
+            <button
+              type="button"
+              data-edge-id={edge.id}
+              data-testid="edge-item"
+              aria-pressed={selected}
+              onClick={() => onSelect(edge.id)}
+              className={cn(
+                "w-full rounded-md border-l-4 px-2 py-1.5 text-left text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
+                selected ? "bg-secondary" : "hover:bg-accent/60",
+              )}
+              style={{ borderLeftColor: RELATION_COLORS[edge.relation] }}
+            >
+              <EdgeClaim edge={edge} />
+              <span className="block truncate text-muted-foreground text-xs">
+                {edge.paper_title}
+                {edge.year !== null ? ` · ${edge.year}` : ""} · p. {edge.page} · {formatConfidence(edge.confidence)}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { defaultFilters, evidenceHref, filterEdges, parseYear, yearSpan } from "./filters";
+import { type GraphEdgeResult, RELATION_ORDER } from "./types";
+
+function edge(id: number, over: Partial<GraphEdgeResult>): GraphEdgeResult {
+  return {
+    id,
+    relation: "improves_on",
+    source: { id: 1, name: "A", type: "Method" },
+    target: { id: 2, name: "B", type: "Method" },
+    paper_id: "2101.00001",
+    paper_title: "A paper",
+    year: 2020,
+    page: 3,
+    quote: "A outperforms B.",
+    char_start: 10,
+    char_end: 26,
+    confidence: 0.8,
+    status: "accepted",
+    extractor: "rules",
+    ...over,
+  };
+}
+
+const edges = [
+  edge(1, {}),
+  edge(2, { relation: "uses", year: 2018, confidence: 0.65 }),
+  edge(3, { relation: "evaluates_on", year: null, confidence: 0.9 }),
+];
+
+describe("graph filters", () => {
+  it("keeps everything by default", () => {
+    expect(filterEdges(edges, defaultFilters(RELATION_ORDER)).map((e) => e.id)).toEqual([1, 2, 3]);
+  });
+
+  it("filters by relation, minimum confidence and years (an edge without a year only while no bound is set)", () => {
+    const f = defaultFilters(RELATION_ORDER);
+    expect(filterEdges(edges, { ...f, relations: new Set(["uses"]) }).map((e) => e.id)).toEqual([2]);
+    expect(filterEdges(edges, { ...f, minConfidence: 0.7 }).map((e) => e.id)).toEqual([1, 3]);
+    expect(filterEdges(edges, { ...f, yearFrom: 2019 }).map((e) => e.id)).toEqual([1]);
+    expect(filterEdges(edges, { ...f, yearTo: 2019 }).map((e) => e.id)).toEqual([2]);
+    expect(filterEdges(edges, { ...f, yearFrom: 2018, yearTo: 2020 }).map((e) => e.id)).toEqual([1, 2]);
+  });
+
+  it("reads typed years and the span of the edges' years", () => {
+    expect(parseYear(" 2019 ")).toBe(2019);
+    expect(parseYear("19")).toBeNull();
+    expect(parseYear("3000")).toBeNull();
+    expect(parseYear("")).toBeNull();
+    expect(yearSpan(edges)).toEqual({ min: 2018, max: 2020 });
+    expect(yearSpan([edges[2] as GraphEdgeResult])).toBeNull();
+  });
+
+  it("opens evidence as research's source chips do: the paper at the page, the quote by its offsets", () => {
+    expect(evidenceHref(edge(1, { paper_id: "hep-th/9901001" }))).toBe(
+      "/papers/hep-th%2F9901001?page=3&start=10&end=26",
+    );
+  });
+});

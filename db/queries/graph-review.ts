@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import { type Database, queryRows } from "@/db";
+import type { GraphAliasTier, GraphEdgeStatus, GraphEntityType } from "@/db/schema";
+
+// What the knowledge graph's review queue reads (the writes are db/queries/graph.ts's: setEdgeStatus, unlinkAlias,
+// decideAliasSuggestion).
+
+/** An alias pair proposed for a person to confirm, with both entities' names and their groups' roots. */
+export interface AliasSuggestionView {
+  id: number;
+  entity: { id: number; name: string; type: GraphEntityType };
+  candidate: { id: number; name: string; type: GraphEntityType };
+  similarity: number | null;
+  reason: string;
+}
+
+/** Pending alias suggestions, most similar first. */
+export async function listPendingAliasSuggestions(
+  db: Database,
+  { limit }: { limit: number },
+): Promise<AliasSuggestionView[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select s.id, s.similarity, s.reason,
+               e.id as entity_id, e.name as entity_name, e.type as entity_type,
+               c.id as candidate_id, c.name as candidate_name, c.type as candidate_type
+        from graph_alias_suggestions s
+        join graph_entities e on e.id = s.entity_id
+        join graph_entities c on c.id = s.candidate_id
+        where s.status = 'pending'
+        order by s.similarity desc nulls last, s.id
+        limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    entity: { id: Number(r.entity_id), name: String(r.entity_name), type: r.entity_type as GraphEntityType },
+    candidate: {
+      id: Number(r.candidate_id),
+      name: String(r.candidate_name),
+      type: r.candidate_type as GraphEntityType,
+    },
+    similarity: r.similarity === null ? null : Number(r.similarity),
+    reason: String(r.reason),
+  }));
+}
+
+/** An alias link in force: `entity` is an alias of `root`. */
+export interface AliasLinkView {
+  entity: { id: number; name: string; type: GraphEntityType };
+  root: { id: number; name: string; type: GraphEntityType };
+  tier: GraphAliasTier | null;
+  reason: string | null;
+}
+
+/** Alias links, by their root's name (tier A first within a group). */
+export async function listAliasLinks(db: Database, { limit }: { limit: number }): Promise<AliasLinkView[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select e.id, e.name, e.type, e.alias_tier, e.alias_reason, r.id as root_id, r.name as root_name,
+               r.type as root_type
+        from graph_entities e join graph_entities r on r.id = e.alias_of
+        order by lower(r.name), r.id, e.alias_tier, lower(e.name)
+        limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    entity: { id: Number(r.id), name: String(r.name), type: r.type as GraphEntityType },
+    root: { id: Number(r.root_id), name: String(r.root_name), type: r.root_type as GraphEntityType },
+    tier: (r.alias_tier as GraphAliasTier | null) ?? null,
+    reason: (r.alias_reason as string | null) ?? null,
+  }));
+}
+
+/** An edge's current status, or null when there is no such edge. */
+export async function getEdgeStatus(db: Database, { id }: { id: number }): Promise<GraphEdgeStatus | null> {
+  const rows = await queryRows<{ status: GraphEdgeStatus }>(db, sql`select status from graph_edges where id = ${id}`);
+  return rows[0]?.status ?? null;
+}
+
+/** A suggestion's current status, or null when there is none. */
+export async function getAliasSuggestionStatus(db: Database, { id }: { id: number }): Promise<string | null> {
+  const rows = await queryRows<{ status: string }>(
+    db,
+    sql`select status from graph_alias_suggestions where id = ${id}`,
+  );
+  return rows[0]?.status ?? null;
+}
+
+/** Names of every entity (aliases too) for a search box's suggestions, with the root each one resolves to. */
+export async function listEntityNames(
+  db: Database,
+): Promise<{ name: string; type: GraphEntityType; rootName: string }[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select e.name, r.type, r.name as root_name
+        from graph_entities e join graph_entities r on r.id = coalesce(e.alias_of, e.id)
+        order by lower(e.name)`,
+  );
+  return rows.map((r) => ({ name: String(r.name), type: r.type as GraphEntityType, rootName: String(r.root_name) }));
+}
