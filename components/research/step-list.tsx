@@ -15,6 +15,7 @@ import {
   LoaderIcon,
   type LucideIcon,
   MapIcon,
+  NetworkIcon,
   PenLineIcon,
   ShieldCheckIcon,
   SquareDotIcon,
@@ -26,6 +27,7 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import type { ResearchStep, StepSource, StepStatus } from "@/lib/research/types";
+import { GraphEdgeChips } from "./graph-edges";
 import {
   formatDuration,
   formatSimilarity,
@@ -57,6 +59,8 @@ function stepIcon(step: ResearchStep): LucideIcon {
       return GlobeIcon;
     case "web_citations":
       return ShieldCheckIcon;
+    case "graph_search":
+      return NetworkIcon;
     default:
       // a kind of step without an icon of its own yet
       return SquareDotIcon;
@@ -160,7 +164,12 @@ function SourceChip({ source }: { source: StepSource }) {
 function StepDetails({ step }: { step: ResearchStep }) {
   const data = stepDataRows(step);
   const empty =
-    !step.reasoning && !step.error && data.length === 0 && step.queries.length === 0 && step.sources.length === 0;
+    !step.reasoning &&
+    !step.error &&
+    data.length === 0 &&
+    step.queries.length === 0 &&
+    step.sources.length === 0 &&
+    !(step.type === "graph_search" && step.data && step.data.edges.length > 0);
   return (
     <div className="space-y-3 text-sm">
       {step.reasoning && (
@@ -204,6 +213,7 @@ function StepDetails({ step }: { step: ResearchStep }) {
         </div>
       )}
       {step.type === "web_search" && step.data && <WebPageChips pages={step.data.pages} />}
+      {step.type === "graph_search" && step.data && <GraphEdgeChips edges={step.data.edges} />}
       {step.sources.length > 0 && (
         <div className="space-y-1.5">
           <h4 className="font-medium text-muted-foreground text-xs">

@@ -123,6 +123,7 @@ export function stepDataRows(step: ResearchStep): DataRow[] {
         ...row("intent", "Intent", step.data.intent),
         ...row("keywords", "Keywords", step.data.keywords.join(", ")),
         ...row("method", "Classified by", step.data.method === "llm" ? "the model" : "rules"),
+        ...row("graphQuestion", "Asks the knowledge graph", step.data.graphQuestion),
       ];
     case "outline":
       return row("feedback", "Feedback", step.data.feedback);
@@ -180,6 +181,16 @@ export function stepDataRows(step: ResearchStep): DataRow[] {
         ...row("supported", "Supported", step.data.supported),
         ...row("unsupported", "Unsupported", step.data.unsupported),
         ...row("method", "Checked by", step.data.method === "llm" ? "the model" : "word overlap with the fetched page"),
+      ];
+    case "graph_search":
+      return [
+        ...row("asked", "Asked", step.data.asked),
+        ...step.data.names.map((n, i) => ({
+          key: `name-${i}`,
+          label: `“${n.asked}”`,
+          value: n.entity ? `${n.entity}${n.type ? ` (${n.type})` : ""}` : (n.message ?? "not in the graph"),
+        })),
+        ...row("graphEmpty", "Graph", step.data.graphEmpty ? "empty — built after ingestion" : null),
       ];
     default:
       return displayableData(data);

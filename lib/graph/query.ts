@@ -76,7 +76,8 @@ function statuses(opts: QueryOptions): GraphEdgeStatus[] {
   return opts.includeReview ? ["accepted", "review"] : ["accepted"];
 }
 
-function toResult(e: GraphEdgeView): GraphEdgeResult {
+/** A stored edge as queries answer it. */
+export function toResult(e: GraphEdgeView): GraphEdgeResult {
   return {
     id: e.id,
     relation: e.relation,

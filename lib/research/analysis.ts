@@ -1,5 +1,6 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
+import { type GraphQuestion, recognizeGraphQuestion } from "@/lib/graph/question";
 import { classifyIntent } from "@/lib/search/intent";
 import { parseModelJson } from "./json";
 import type { Intent } from "./types";
@@ -13,6 +14,8 @@ export interface QueryAnalysis {
   method: "rules" | "llm";
   /** Why this intent (the patterns that matched, or the model's reason). */
   reasoning: string;
+  /** The question asks how works relate ("what improves on X"): what to ask the knowledge graph (by rules). */
+  graph: GraphQuestion | null;
 }
 
 /** Below this rule confidence, a configured LLM is asked. */
@@ -48,6 +51,7 @@ export function extractKeywords(question: string, max = 10): string[] {
 export function analyzeWithRules(question: string): QueryAnalysis {
   const best = classifyIntent(question);
   const keywords = extractKeywords(question);
+  const graph = recognizeGraphQuestion(question);
   if (best.intent === "unknown") {
     return {
       intent: "unknown",
@@ -55,6 +59,7 @@ export function analyzeWithRules(question: string): QueryAnalysis {
       keywords,
       method: "rules",
       reasoning: "No intent pattern matched; searching with the question's own words.",
+      graph,
     };
   }
   const confidence = Math.min(0.95, 0.4 + 0.1 * best.score + 0.12 * best.margin);
@@ -64,6 +69,7 @@ export function analyzeWithRules(question: string): QueryAnalysis {
     keywords,
     method: "rules",
     reasoning: `Looks like a ${best.intent} question: it asks for ${best.labels.join(", ")}.`,
+    graph,
   };
 }
 
@@ -99,5 +105,6 @@ export async function analyzeWithLlm(
     keywords,
     method: "llm",
     reasoning: parsed.reason ?? `The model classified this as a ${parsed.intent} question.`,
+    graph: recognizeGraphQuestion(question),
   };
 }

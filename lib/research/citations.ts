@@ -55,7 +55,7 @@ export function citedClaims(
 }
 
 /** A sentence as a claim: its citation markers removed, spacing normalised. */
-function claimOf(sentence: string): string {
+export function claimOf(sentence: string): string {
   return sentence
     .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))
     .replace(/\s+([.,;:!?])/g, "$1")

@@ -1,3 +1,4 @@
+import { recognizeGraphQuestion } from "@/lib/graph/question";
 import { RetrievalCache } from "@/lib/search/search";
 import type { ResearchDeps } from "./deps";
 import { executeRun, type RunHooks } from "./lifecycle";
@@ -5,6 +6,7 @@ import { toEvidence } from "./step-kit";
 import { analysisStep } from "./steps/analysis";
 import { expansionStep, startFeedbackSearch } from "./steps/expansion";
 import { answerMarkdown, formattingStep } from "./steps/formatting";
+import { graphSearchStep } from "./steps/graph-search";
 import { modelRerankStep } from "./steps/model-rerank";
 import { contentSearchStep } from "./steps/search-content";
 import { summarySearchStep } from "./steps/search-summaries";
@@ -24,9 +26,10 @@ export interface QuickRunOptions {
 }
 
 /**
- * A quick research run: analysis → query expansion → summary search (the shortlist) → full-text search → (with a
- * model: re-ranking of the passages by the model) → (with a web search provider: web search, when the plan chooses
- * it) → synthesis → verification → (web citations) → references. Each step is a module of ./steps; the lifecycle
+ * A quick research run: analysis → (for a question about how works relate: knowledge-graph search) → query expansion →
+ * summary search (the shortlist) → full-text search → (with a model: re-ranking of the passages by the model) → (with
+ * a web search provider: web search, when the plan chooses it) → synthesis → verification → (web citations) →
+ * references. Each step is a module of ./steps; the lifecycle
  * (./lifecycle.ts) emits the events, times the steps and turns failures, cancellation and timeouts into the run's
  * ending. Never throws for a research failure: the run ends with a `run_finished` event that says what happened.
  *
@@ -42,8 +45,11 @@ export function runResearch(
   const web = deps.web ?? null;
   const webReason = web ? webReasonBeforeSearch(question, { asked: options.web === true, mode: web.mode }) : null;
   const webPlanned = web !== null && (web.mode === "auto" || webReason !== null);
+  // the analysis step recognises the same question by the same rules and says so on its card
+  const graphQuestion = recognizeGraphQuestion(question);
   const steps = [
     analysisStep,
+    ...(graphQuestion ? [graphSearchStep] : []),
     expansionStep,
     summarySearchStep,
     contentSearchStep,
@@ -62,9 +68,12 @@ export function runResearch(
       const cache = new RetrievalCache();
       const firstSearch = startFeedbackSearch(deps, question);
       const analysis = await run.step(analysisStep, undefined);
+      const graph = graphQuestion ? await run.step(graphSearchStep, graphQuestion) : null;
       const queries = await run.step(expansionStep, { analysis, firstSearch, cache });
-      const papers = await run.step(summarySearchStep, { queries, cache, orWeb: webPlanned });
-      const passages = await run.step(contentSearchStep, { queries, papers, analysis, orWeb: webPlanned });
+      // with the web search next, or relations from the graph in hand, a library search that finds nothing goes on
+      const orElse = webPlanned ? "web" : graph && graph.edges.length > 0 ? "graph" : null;
+      const papers = await run.step(summarySearchStep, { queries, cache, orElse });
+      const passages = await run.step(contentSearchStep, { queries, papers, analysis, orElse });
       const chosen = deps.chatModel
         ? await run.step(modelRerankStep, { passages, keep: EVIDENCE_PASSAGES })
         : passages.slice(0, EVIDENCE_PASSAGES);
@@ -77,8 +86,11 @@ export function runResearch(
             })
           : [];
       const evidence = chosen.map(toEvidence);
-      const body = await run.step(synthesisStep, { evidence, analysis, web: webPages });
-      const verified = await run.step(verificationStep, { body, evidence });
+      const body = await run.step(synthesisStep, { evidence, analysis, web: webPages, graph });
+      const verified = await run.step(verificationStep, {
+        body,
+        evidence: graph ? [...graph.evidence, ...evidence] : evidence,
+      });
       const webChecked = webPlanned
         ? await run.step(webCitationsStep, { body: verified.body, sources: webPages })
         : null;

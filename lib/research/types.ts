@@ -49,6 +49,8 @@ export interface AnalysisData {
   keywords: string[];
   /** Who classified the question: the rules, or the model (when the rules were unsure). */
   method: "rules" | "llm";
+  /** What the question asks of the knowledge graph ("what improves on BERT"); absent when it asks nothing of it. */
+  graphQuestion?: string;
 }
 
 export interface OutlineStepData {

@@ -1,3 +1,4 @@
+import { describeGraphQuestion } from "@/lib/graph/question";
 import { parseQueries } from "@/lib/search/query";
 import { analyzeWithLlm, analyzeWithRules, type QueryAnalysis, RULE_CONFIDENCE_THRESHOLD } from "../analysis";
 import { pendingCard, type StepDefinition } from "../lifecycle";
@@ -23,13 +24,20 @@ export const analysisStep: StepDefinition<StepOf<"analysis">, void, QueryAnalysi
         ctx.warn(`Query analysis fell back to rules: ${errorMessage(e)}`);
       }
     }
+    const graphQuestion = a.graph ? describeGraphQuestion(a.graph) : null;
     return {
       result: a,
       patch: {
         title: `Analyzed the question: ${a.intent} (${Math.round(a.confidence * 100)}% confidence)`,
-        reasoning: a.reasoning + note,
+        reasoning:
+          a.reasoning + note + (graphQuestion ? ` It asks ${graphQuestion}: the knowledge graph is searched too.` : ""),
         confidence: a.confidence,
-        data: { intent: a.intent, keywords: a.keywords, method: a.method },
+        data: {
+          intent: a.intent,
+          keywords: a.keywords,
+          method: a.method,
+          ...(graphQuestion ? { graphQuestion } : {}),
+        },
       },
     };
   },

@@ -5,6 +5,7 @@ import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { type RerankedResult, rerank } from "../rerank";
 import { passageSource } from "../step-kit";
 import type { SearchStepOf } from "../types";
+import { ELSEWHERE, type Elsewhere } from "./search-summaries";
 
 export const CONTENT_SEARCH = { k: 15, mmrAlpha: 0.6 } as const;
 export const NO_CONTENT_MESSAGE =
@@ -16,8 +17,8 @@ export interface ContentSearchInput {
   queries: string[];
   papers: PaperResult[];
   analysis: QueryAnalysis;
-  /** The plan searches the web next: finding nothing here does not end the run. */
-  orWeb?: boolean;
+  /** Where the run finds evidence when this search finds none (then finding nothing does not end the run). */
+  orElse?: Elsewhere | null;
 }
 
 /**
@@ -32,13 +33,13 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       stage: "content",
       title: "Searching full text",
     }),
-  async run(ctx, { queries, papers, analysis, orWeb }) {
-    if (papers.length === 0 && orWeb) {
+  async run(ctx, { queries, papers, analysis, orElse }) {
+    if (papers.length === 0 && orElse) {
       return {
         result: [],
         patch: {
           title: "No papers to search",
-          reasoning: "The summary search found no paper; the web search looks further.",
+          reasoning: `The summary search found no paper. ${ELSEWHERE[orElse]}`,
           data: { passages: 0 },
         },
       };
@@ -51,14 +52,14 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       // analysis (the rules, or the model) saw it
       sentenceRanking: FACT_SEEKING.has(analysis.intent),
     });
-    if (found.length === 0 && orWeb) {
+    if (found.length === 0 && orElse) {
       // the shortlisted papers have no searchable text: an index problem worth saying, even if the web answers
       ctx.warn(`${NO_CONTENT_MESSAGE} ${REBUILD_HINT}`);
       return {
         result: [],
         patch: {
           title: "No passages found",
-          reasoning: `${NO_CONTENT_MESSAGE} The web search looks further.`,
+          reasoning: `${NO_CONTENT_MESSAGE} ${ELSEWHERE[orElse]}`,
           data: { passages: 0 },
         },
       };

@@ -12,9 +12,20 @@ export function noPapersMessage(question: string): string {
 export interface SummarySearchInput {
   queries: string[];
   cache: RetrievalCache;
-  /** The plan searches the web next: finding nothing here does not end the run. */
-  orWeb?: boolean;
+  /**
+   * Where the run finds evidence when this search finds none: the web search that comes next, or the knowledge graph's
+   * relations already found. Then finding nothing here does not end the run.
+   */
+  orElse?: Elsewhere | null;
 }
+
+export type Elsewhere = "web" | "graph";
+
+/** What the card says when the library search found nothing but the run goes on. */
+export const ELSEWHERE: Record<Elsewhere, string> = {
+  web: "The web search looks further.",
+  graph: "The answer rests on the knowledge graph's relations.",
+};
 
 /** Search of the summary index with every query (k = 8, MMR 0.5): the shortlist of papers for the full-text search. */
 export const summarySearchStep: StepDefinition<SearchStepOf<"summaries">, SummarySearchInput, PaperResult[]> = {
@@ -25,7 +36,7 @@ export const summarySearchStep: StepDefinition<SearchStepOf<"summaries">, Summar
       stage: "summaries",
       title: "Searching paper summaries",
     }),
-  async run(ctx, { queries, cache, orWeb }) {
+  async run(ctx, { queries, cache, orElse }) {
     ctx.progress({ title: `Searching paper summaries (${queries.length} queries)`, queries });
     const found = await searchSummaries(ctx.deps.db, queries, ctx.deps.embedder, { ...SUMMARY_SEARCH, cache });
     ctx.record(
@@ -38,12 +49,12 @@ export const summarySearchStep: StepDefinition<SearchStepOf<"summaries">, Summar
         score: p.score,
       })),
     );
-    if (found.length === 0 && orWeb) {
+    if (found.length === 0 && orElse) {
       return {
         result: found,
         patch: {
           title: "No papers in the library match",
-          reasoning: `${noPapersMessage(ctx.question)} The web search step looks further.`,
+          reasoning: `${noPapersMessage(ctx.question)} ${ELSEWHERE[orElse]}`,
           data: { papers: [] },
         },
       };

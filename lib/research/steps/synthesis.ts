@@ -1,5 +1,6 @@
+import { escapeMarkdown } from "@/lib/text/markdown";
 import type { QueryAnalysis } from "../analysis";
-import type { EvidencePassage } from "../citations";
+import { claimOf, dropClaims, type EvidencePassage } from "../citations";
 import { absentSubjects } from "../compose";
 import { modelIdOf } from "../deps";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
@@ -7,12 +8,15 @@ import { errorMessage } from "../step-kit";
 import { SYNTHESIS_INSTRUCTIONS, synthesisPrompt, synthesizeExtractive, synthesizeWithLlm } from "../synthesis";
 import type { StepOf } from "../types";
 import { composeWebSection, WEB_SYNTHESIS_INSTRUCTIONS, type WebEvidence, webEvidenceBlock } from "../web";
+import type { GraphFindings } from "./graph-search";
 
 export interface SynthesisInput {
   evidence: EvidencePassage[];
   analysis: QueryAnalysis;
   /** Pages the web search read, cited `[W1]`…; none when it did not run. */
   web?: WebEvidence[];
+  /** What the knowledge graph says (a question about how works relate); null or absent when it was not asked. */
+  graph?: GraphFindings | null;
 }
 
 /**
@@ -20,9 +24,23 @@ export interface SynthesisInput {
  * nothing for LECTERN_LLM_TIMEOUT_MS, and the extractive answer shown instead); offline, the evidence sentences that
  * best cover the question, quoted under headings, each cited `[PAPER_ID, page N]`.
  */
+/** The passages of the evidence, without the graph's edges (offline synthesis quotes those in its own part). */
+function passagesOf(evidence: EvidencePassage[]): EvidencePassage[] {
+  return evidence.filter((e) => !e.chunkUid.startsWith("graph:"));
+}
+
+/** The passages' answer without the sentences the graph's part already quotes (the same sentence, twice). */
+function withoutGraphQuotes(markdown: string, graph: GraphFindings): string {
+  const quoted = new Set(graph.edges.map((e) => claimOf(escapeMarkdown(e.quote))));
+  return quoted.size > 0 ? dropClaims(markdown, (claim) => quoted.has(claim)) : markdown;
+}
+
 export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, string> = {
   card: () => pendingCard<StepOf<"synthesis">>({ id: "synthesis", type: "synthesis", title: "Writing the answer" }),
-  async run(ctx, { evidence: found, analysis, web = [] }) {
+  async run(ctx, { evidence: passages, analysis, web = [], graph = null }) {
+    const graphEvidence = graph?.evidence ?? [];
+    // the graph's edges are evidence like the passages: the model sees their quotes first
+    const found = [...graphEvidence, ...passages];
     const absent = found.length > 0 ? absentSubjects(ctx.question, found) : null;
     // with web pages to answer from, passages that never mention the question's subject are left out instead
     const evidence = absent && web.length > 0 ? [] : found;
@@ -35,7 +53,14 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
       });
     }
     const offline = () => {
-      const library = evidence.length > 0 ? synthesizeExtractive(ctx.question, evidence, analysis) : "";
+      const fromPassages =
+        evidence.length > 0 ? synthesizeExtractive(ctx.question, passagesOf(evidence), analysis) : "";
+      // the graph's relations lead (they answer a lineage question directly); the passages follow under their heading
+      const library = graph?.markdown
+        ? [graph.markdown, withoutGraphQuotes(fromPassages, graph).replace(/^## Answer\n/, "## From the passages\n")]
+            .filter(Boolean)
+            .join("\n\n")
+        : fromPassages;
       const fromWeb =
         web.length > 0
           ? composeWebSection(ctx.question, web, { ...analysis, libraryAnswered: library.length > 0 })
@@ -106,6 +131,9 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
         title: "Composed an extractive answer",
         reasoning:
           `Offline mode: the answer quotes the ${text.split(/\[[^\]]+, page \d+\]/).length - 1} evidence sentences that best cover the question, each cited to its paper and page.` +
+          (graph?.markdown
+            ? ` It leads with the ${graph.edges.length} ${graph.edges.length === 1 ? "relation" : "relations"} the knowledge graph holds, each quoting the sentence that states it.`
+            : "") +
           (web.length > 0
             ? ` Sentences quoted from web pages are under “From the web”, each cited [W…].${evidence.length === 0 && absent ? " The library's passages never mention the question's subject and were left out." : ""}`
             : ""),

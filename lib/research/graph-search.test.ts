@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { graphStats } from "@/lib/graph/query";
+import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { makeTestPdf } from "@/lib/testing/pdf";
+import type { ResearchDeps } from "./deps";
+import { runResearch } from "./orchestrator";
+import { mockModel, sourcesInPrompt } from "./testing";
+import type { ResearchEvent, StepOf } from "./types";
+
+/**
+ * The graph_search step in a real run: papers ingested from PDFs (the graph is built by ingestion, offline), a
+ * lineage question answered from the graph's edges with their quotes cited and verified like passages; an unknown
+ * name reported with close names; a question of another kind has no graph step.
+ */
+
+const FROB = [
+  "arXiv:2001.00001v1 [cs.IR] 2 Jan 2020\nFrobnicator: Fast Widget Retrieval\nAda Lovelace\nAbstract\nWe propose Frobnicator, a dense retriever for widget search. Frobnicator outperforms WidgetNet by a wide margin on every widget benchmark we tried.",
+  "4 Experiments\nWe evaluate Frobnicator on the WidgetQA dataset under the same setting as earlier work. Retrieval accuracy improves by eleven points over the sparse baseline.",
+];
+const GIZMO = [
+  "arXiv:2002.00002v1 [cs.IR] 3 Feb 2020\nGizmotron: Better Widget Retrieval\nAlan Turing\nAbstract\nWe introduce Gizmotron, a two-stage widget retriever. Gizmotron outperforms Frobnicator on every widget benchmark we tried, at the same cost.",
+  "3 Method\nGizmotron extends Frobnicator with a second stage of careful ranking over the retrieved widgets.",
+];
+
+let handle: DbHandle;
+let dataDir: string;
+let embedder: EmbeddingProvider;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-graph-research-"));
+  embedder = createHashingEmbedder({ dimensions: 512 });
+  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
+  const files = await Promise.all(
+    [FROB, GIZMO].map(async (pages, i) => {
+      const bytes = await makeTestPdf({ pages });
+      return { name: `paper-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
+    }),
+  );
+  const results = await ingestFiles(files, ctx);
+  expect(results.map((r) => r.status)).toEqual(["ingested", "ingested"]);
+});
+
+afterAll(async () => {
+  await handle?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function deps(over: Partial<ResearchDeps> = {}): ResearchDeps {
+  return { db: handle.db, embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 30_000, ...over };
+}
+
+async function run(question: string, over: Partial<ResearchDeps> = {}) {
+  const events: ResearchEvent[] = [];
+  const state = await runResearch(deps(over), question, { runId: "test", onEvent: (e) => events.push(e) });
+  const graph = state.steps.find((s): s is StepOf<"graph_search"> => s.type === "graph_search");
+  return { state, events, graph };
+}
+
+describe("graph_search in a research run (offline)", () => {
+  it("ingestion built the graph the test relies on", async () => {
+    const stats = await graphStats(handle.db);
+    expect(stats.totals.accepted).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers a lineage question from the graph: edges as chips, quotes cited and verified, transitive paths", async () => {
+    const { state, events, graph } = await run("Which papers improve on WidgetNet?");
+    expect(state.status).toBe("completed");
+    // planned from the start, right after the analysis
+    const started = events.find((e) => e.kind === "run_started");
+    const plan = started?.kind === "run_started" ? started.steps.map((s) => s.type) : [];
+    expect(plan.slice(0, 3)).toEqual(["analysis", "graph_search", "query_expansion"]);
+    // the analysis card says what it asks of the graph
+    const analysis = state.steps.find((s) => s.type === "analysis");
+    expect(analysis?.type === "analysis" && analysis.data?.graphQuestion).toBe("what improves on WidgetNet");
+
+    expect(graph?.status).toBe("completed");
+    const edges = graph?.data?.edges ?? [];
+    const direct = edges.find((e) => e.source === "Frobnicator" && e.target === "WidgetNet");
+    expect(direct).toMatchObject({ relation: "improves_on", paperId: expect.stringMatching(/^2001\.00001/), page: 1 });
+    expect(direct?.quote).toContain("Frobnicator outperforms WidgetNet");
+    // Gizmotron improves on Frobnicator, which improves on WidgetNet
+    const through = edges.find((e) => e.source === "Gizmotron");
+    expect(through?.path).toEqual(["Gizmotron", "Frobnicator", "WidgetNet"]);
+
+    // the answer leads with the graph's relations, cited as ordinary citations and verified against the quotes
+    expect(state.answer).toMatch(/^## What improves on WidgetNet, from the knowledge graph/);
+    expect(state.answer).toContain("**Frobnicator** improves on **WidgetNet**");
+    const cited = state.citations.filter((c) => c.chunkUid?.startsWith("graph:"));
+    expect(new Set(cited.map((c) => c.paperId.slice(0, 10)))).toEqual(new Set(["2001.00001", "2002.00002"]));
+    for (const c of cited) {
+      expect(c.supported).toBe(true);
+      // the highlight is the quote's place on its page
+      expect(c.charStart).not.toBeNull();
+      expect(c.charEnd).toBeGreaterThan(c.charStart as number);
+    }
+  });
+
+  it("reports a name the graph does not hold, with close names, before the searches", async () => {
+    const { state, graph } = await run("Which papers improve on Frobnicatr?");
+    // the passages do not know the misspelt name either: the run ends there, the graph card has said what it knows
+    expect(state.error?.code).toBe("no_papers");
+    expect(graph?.status).toBe("completed");
+    expect(graph?.data?.edges).toEqual([]);
+    expect(graph?.data?.names[0]).toMatchObject({ asked: "Frobnicatr", entity: null });
+    expect(graph?.data?.names[0]?.suggestions).toContain("Frobnicator");
+    expect(graph?.reasoning).toContain("No entity named “Frobnicatr”");
+    expect(state.answer).not.toContain("from the knowledge graph");
+  });
+
+  it("a name found with no relation answering: the card says so and the answer comes from the passages", async () => {
+    const { state, graph } = await run("Which methods are evaluated on WidgetNet?");
+    expect(state.status).toBe("completed");
+    expect(graph?.data?.names[0]).toMatchObject({ asked: "WidgetNet", entity: "WidgetNet" });
+    expect(graph?.data?.edges).toEqual([]);
+    expect(graph?.reasoning).toContain("holds no relation that answers what is evaluated on WidgetNet");
+    expect(state.answer).not.toContain("from the knowledge graph");
+    expect(state.citations.length).toBeGreaterThan(0);
+  });
+
+  it("what a work builds on: its extends / uses / improves-on edges", async () => {
+    const { state, graph } = await run("What does Gizmotron build on?");
+    expect(state.status).toBe("completed");
+    const edges = graph?.data?.edges ?? [];
+    expect(edges.some((e) => e.relation === "extends" && e.target === "Frobnicator")).toBe(true);
+    expect(edges.every((e) => e.source === "Gizmotron")).toBe(true);
+    expect(state.answer).toContain("**Gizmotron** extends **Frobnicator**");
+  });
+
+  it("has no graph step for a question of another kind", async () => {
+    const { state, graph } = await run("How many points does retrieval accuracy improve over the sparse baseline?");
+    expect(state.status).toBe("completed");
+    expect(graph).toBeUndefined();
+  });
+
+  it("with a model: the edges' quotes are sources in the synthesis prompt, and its citations of them verified", async () => {
+    let prompt = "";
+    const model = mockModel({
+      reply: (p, kind) => {
+        if (kind !== "stream") return "{}";
+        prompt = p;
+        const sources = sourcesInPrompt(p).slice(0, 2);
+        return sources.map((s) => `${s.firstSentence} ${s.citation}`).join(" ");
+      },
+    });
+    const { state, graph } = await run("Which papers improve on WidgetNet?", { chatModel: model });
+    expect(graph?.data?.edges.length).toBeGreaterThan(0);
+    expect(prompt).toContain("Frobnicator outperforms WidgetNet");
+    expect(state.citations.length).toBeGreaterThan(0);
+    expect(state.citations.every((c) => c.supported)).toBe(true);
+  });
+});

@@ -1,0 +1,185 @@
+import { getGraphCounts } from "@/db/queries/graph";
+import type { GraphEdgeResult } from "@/lib/graph/query";
+import {
+  answerGraphQuestion,
+  describeGraphQuestion,
+  type GraphQuestion,
+  type ResolvedName,
+} from "@/lib/graph/question";
+import type { GraphRelation } from "@/lib/graph/types";
+import { escapeMarkdown } from "@/lib/text/markdown";
+import type { EvidencePassage } from "../citations";
+import { citationOf } from "../compose";
+import { pendingCard, type StepDefinition } from "../lifecycle";
+import type { StepOf } from "../types";
+
+declare module "@/lib/research/types" {
+  interface StepDataByType {
+    graph_search: GraphSearchData;
+  }
+}
+
+/** One edge the step used, as its card shows it (a chip that opens the quote on its PDF page). */
+export interface GraphEdgeChip {
+  id: number;
+  relation: GraphRelation;
+  source: string;
+  target: string;
+  paperId: string;
+  title: string;
+  year: number | null;
+  page: number;
+  quote: string;
+  charStart: number;
+  charEnd: number;
+  confidence: number;
+  /** Transitive answers: the works from this edge's source to the asked one. */
+  path?: string[];
+}
+
+export interface GraphSearchData {
+  question: GraphQuestion;
+  /** "what improves on BERT" */
+  asked: string;
+  /** Each name of the question: the entity it resolved to, or why not and close names. */
+  names: { asked: string; entity: string | null; type: string | null; message: string | null; suggestions: string[] }[];
+  edges: GraphEdgeChip[];
+  /** The graph has no accepted edge at all (not built yet, or nothing extracted). */
+  graphEmpty: boolean;
+}
+
+/** What the step hands on: the edges, as evidence passages synthesis cites like any other, and the offline section. */
+export interface GraphFindings {
+  edges: GraphEdgeResult[];
+  evidence: EvidencePassage[];
+  /** The answer's part built from the edges (offline synthesis leads with it); "" when there are none. */
+  markdown: string;
+}
+
+/** Edges the step uses at most (and the answer lists). */
+export const GRAPH_EDGES = 10;
+
+const VERB: Record<GraphRelation, string> = {
+  improves_on: "improves on",
+  extends: "extends",
+  uses: "uses",
+  evaluates_on: "is evaluated on",
+  introduces: "introduces",
+  compares_to: "is compared with",
+};
+
+/** An edge as an evidence passage: its quote, at its offsets on its page (what the viewer highlights). */
+export function graphEvidence(edges: readonly GraphEdgeResult[]): EvidencePassage[] {
+  return edges.map((e) => ({
+    chunkUid: `graph:${e.id}`,
+    paperId: e.paper_id,
+    title: e.paper_title,
+    page: e.page,
+    charStart: e.char_start,
+    charEnd: e.char_end,
+    text: e.quote,
+  }));
+}
+
+/** `- **RoBERTa** improves on **BERT** (and so on BERT's predecessor …): “quote” [P, page N]`, one line per edge. */
+export function graphEdgeLines(edges: readonly GraphEdgeResult[]): string[] {
+  return edges.map((e) => {
+    const through =
+      e.path && e.path.length > 2
+        ? ` (and so, through ${e.path.slice(1, -1).map(escapeMarkdown).join(" → ")}, on ${escapeMarkdown(e.path[e.path.length - 1] as string)})`
+        : "";
+    const quote = escapeMarkdown(e.quote.replace(/\s+/g, " ").trim());
+    return `- **${escapeMarkdown(e.source.name)}** ${VERB[e.relation]} **${escapeMarkdown(e.target.name)}**${through}: “${quote}” ${citationOf(e.paper_id, e.page)}`;
+  });
+}
+
+function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The answer's graph part: a heading that says what was asked of the graph, and the edges with their evidence. */
+export function composeGraphSection(question: GraphQuestion, edges: readonly GraphEdgeResult[]): string {
+  if (edges.length === 0) return "";
+  return [
+    `## ${escapeMarkdown(capitalised(describeGraphQuestion(question)))}, from the knowledge graph`,
+    "",
+    ...graphEdgeLines(edges),
+  ].join("\n");
+}
+
+function chipOf(e: GraphEdgeResult): GraphEdgeChip {
+  return {
+    id: e.id,
+    relation: e.relation,
+    source: e.source.name,
+    target: e.target.name,
+    paperId: e.paper_id,
+    title: e.paper_title,
+    year: e.year,
+    page: e.page,
+    quote: e.quote,
+    charStart: e.char_start,
+    charEnd: e.char_end,
+    confidence: e.confidence,
+    ...(e.path ? { path: e.path } : {}),
+  };
+}
+
+function nameRow(n: ResolvedName): GraphSearchData["names"][number] {
+  return n.found
+    ? { asked: n.asked, entity: n.entity.name, type: n.entity.type, message: null, suggestions: [] }
+    : { asked: n.asked, entity: null, type: null, message: n.message, suggestions: n.suggestions.map((s) => s.name) };
+}
+
+/**
+ * Graph search, for a question about how works relate ("which papers improve on BERT?", "what does RAG build on?",
+ * "which methods are evaluated on HotpotQA?", "how does X relate to Y?"): the question's names resolved in the
+ * knowledge graph (lib/graph) and the accepted edges that answer it, each with the verbatim quote that makes the
+ * claim. Its edges become evidence that synthesis cites as `[PAPER_ID, page N]` and verification checks like any
+ * passage. A name the graph does not hold is reported with close names; the run goes on with the passages.
+ */
+export const graphSearchStep: StepDefinition<StepOf<"graph_search">, GraphQuestion, GraphFindings> = {
+  card: () =>
+    pendingCard<StepOf<"graph_search">>({
+      id: "graph_search",
+      type: "graph_search",
+      title: "Searching the knowledge graph",
+    }),
+  async run(ctx, question) {
+    const asked = describeGraphQuestion(question);
+    ctx.progress({ title: `Searching the knowledge graph: ${asked}` });
+    const answer = await answerGraphQuestion(ctx.deps.db, question, { limit: GRAPH_EDGES });
+    const edges = answer.edges;
+    const counts = edges.length === 0 ? await getGraphCounts(ctx.deps.db) : null;
+    const graphEmpty = counts !== null && !counts.edges.some((e) => e.status === "accepted" && e.count > 0);
+    const missing = answer.names.filter((n) => !n.found);
+    const papers = new Set(edges.map((e) => e.paper_id)).size;
+    const reasoning = graphEmpty
+      ? "The knowledge graph has no relations yet: it is built after ingestion (or with `npm run cli -- graph build`). The answer relies on the passages."
+      : [
+          ...missing.map((n) => (n.found ? "" : n.message)),
+          edges.length > 0
+            ? `${edges.length} ${edges.length === 1 ? "relation" : "relations"} from ${papers} ${papers === 1 ? "paper" : "papers"}, each with the sentence that states it; the answer cites them like passages.`
+            : missing.length === answer.names.length
+              ? "The answer relies on the passages."
+              : `The graph holds no relation that answers ${asked}; the answer relies on the passages.`,
+        ]
+          .filter(Boolean)
+          .join(" ");
+    return {
+      result: {
+        edges,
+        evidence: graphEvidence(edges),
+        markdown: composeGraphSection(question, edges),
+      },
+      patch: {
+        title:
+          edges.length > 0
+            ? `Found ${edges.length} ${edges.length === 1 ? "relation" : "relations"} in the knowledge graph`
+            : "No relation found in the knowledge graph",
+        reasoning,
+        data: { question, asked, names: answer.names.map(nameRow), edges: edges.map(chipOf), graphEmpty },
+      },
+    };
+  },
+};
