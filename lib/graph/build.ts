@@ -73,7 +73,7 @@ export interface GraphBuildReport {
 const STRONG_TYPES: ReadonlySet<GraphEntityType> = new Set(["Dataset", "Metric", "Task"]);
 
 /** Settles one type per canonical name over the batch: votes from mentions and candidates; a stored type stays. */
-function settleTypes(
+export function settleTypes(
   extractions: PaperExtraction[],
   existing: Map<string, GraphEntityType>,
 ): (name: string) => GraphEntityType {
@@ -84,12 +84,22 @@ function settleTypes(
     votes.set(key, v);
     v.set(type, (v.get(type) ?? 0) + weight);
   };
+  // "Method" is the rules' default when nothing around a name says otherwise: a weak vote, so that the papers that do
+  // call a name a dataset or a metric are not outvoted by the ones that only mention it
+  const weight = (type: GraphEntityType, strong: number, rules: boolean) =>
+    STRONG_TYPES.has(type) ? strong : type === "Method" && rules ? 0.25 : 1;
   for (const x of extractions) {
-    for (const m of x.mentions) vote(m.entity.name, m.entity.type, STRONG_TYPES.has(m.entity.type) ? 2 : 1);
+    for (const m of x.mentions) vote(m.entity.name, m.entity.type, weight(m.entity.type, 2, true));
     for (const c of x.candidates) {
-      const w = c.extractor === "rules" ? 1 : 2;
-      vote(c.source.name, c.source.type, w);
-      vote(c.target.name, c.target.type, STRONG_TYPES.has(c.target.type) ? 2 * w : w);
+      const rules = c.extractor === "rules";
+      const w = rules ? 1 : 2;
+      vote(c.source.name, c.source.type, rules ? weight(c.source.type, 1, true) : w);
+      // the rules' target type often comes from the pattern alone ("evaluated on X"): one vote, as a mention's cue is
+      vote(
+        c.target.name,
+        c.target.type,
+        rules ? weight(c.target.type, 1, true) : STRONG_TYPES.has(c.target.type) ? 2 * w : w,
+      );
     }
     if (x.ownMethod) vote(x.ownMethod, "Method", 1);
   }
@@ -103,7 +113,128 @@ function settleTypes(
   };
 }
 
-async function loadPaperText(
+/** What validation makes of one paper's extraction: its edges and entities, ready to write. */
+export interface ValidatedPaper {
+  valid: ValidEdge[];
+  entities: GraphEntityInput[];
+  aliasLinks: GraphAliasInput[];
+  edges: GraphEdgeInput[];
+  mentions: { canonicalName: string; page: number; count: number }[];
+}
+
+/**
+ * Types, validates and deduplicates one paper's candidates (pure: no database). `typeOf` is the batch's settled type
+ * per name (settleTypes); `storedAliases` the names already linked to a name; rejections are counted into `rejected`.
+ */
+export function validateExtraction(
+  text: PaperText,
+  x: PaperExtraction,
+  ctx: {
+    typeOf: (name: string) => GraphEntityType;
+    storedAliases?: ReadonlyMap<string, string[]>;
+    rejected?: Partial<Record<RejectReason, number>>;
+  },
+): ValidatedPaper {
+  const { typeOf } = ctx;
+  const rejected = ctx.rejected ?? {};
+  const pages = new PageIndex(text.pages);
+  const acronymOf = new Map<string, string[]>();
+  for (const a of x.acronyms) {
+    acronymOf.set(canonicalName(a.short), [...(acronymOf.get(canonicalName(a.short)) ?? []), a.long]);
+    acronymOf.set(canonicalName(a.long), [...(acronymOf.get(canonicalName(a.long)) ?? []), a.short]);
+  }
+  const aliases = (name: string) => {
+    const key = canonicalName(name);
+    return [...(acronymOf.get(key) ?? []), ...(ctx.storedAliases?.get(key) ?? [])];
+  };
+  const sameThing = (a: string, b: string) =>
+    aliases(a).some((n) => canonicalName(n) === canonicalName(b)) || canonicalName(a) === canonicalName(b);
+  const valid: ValidEdge[] = [];
+  const seen = new Set<string>();
+  // "evaluated on RoBERTa, DeBERTa and GPT-2": a list is of one kind, so when one of its names is a method or a model,
+  // the others the pattern took for datasets are methods too
+  const listKey = (c: Candidate) => `${c.relation}|${c.page}|${canonicalName(c.source.name)}|${c.quote}`;
+  const methodLists = new Set(
+    x.candidates
+      .filter((c) => c?.relation === "evaluates_on" && c.target && ["Method", "Model"].includes(typeOf(c.target.name)))
+      .map(listKey),
+  );
+  for (const c of x.candidates) {
+    if (c?.relation === "evaluates_on" && c.source && methodLists.has(listKey(c))) {
+      rejected.type_mismatch = (rejected.type_mismatch ?? 0) + 1;
+      continue;
+    }
+    let typed: Candidate =
+      c?.source && c.target
+        ? {
+            ...c,
+            source: { ...c.source, type: typeOf(c.source.name) },
+            target: { ...c.target, type: typeOf(c.target.name) },
+          }
+        : c;
+    if (typed?.relation === "uses" && typed.evaluationContext && ["Dataset", "Task"].includes(typed.target.type)) {
+      typed = { ...typed, relation: "evaluates_on" };
+    }
+    if (typed?.source?.name && typed?.target?.name && sameThing(typed.source.name, typed.target.name)) {
+      rejected.self_edge = (rejected.self_edge ?? 0) + 1;
+      continue;
+    }
+    const r = validateCandidate(typed, { pages, aliases, ownMethod: x.ownMethod });
+    if (!r.ok) {
+      rejected[r.reason] = (rejected[r.reason] ?? 0) + 1;
+      continue;
+    }
+    const e = r.edge;
+    const key = `${e.relation}|${canonicalName(e.source.name)}|${canonicalName(e.target.name)}|${e.page}|${e.charStart}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    valid.push(e);
+  }
+  const entities = new Map<string, GraphEntityInput>();
+  const addEntity = (name: string, description?: string | null) => {
+    const key = canonicalName(name);
+    if (!key || entities.has(key)) return;
+    entities.set(key, { name, canonicalName: key, type: typeOf(name), description: description ?? null });
+  };
+  for (const e of valid) {
+    addEntity(e.source.name, e.source.description);
+    addEntity(e.target.name, e.target.description);
+  }
+  // the paper's acronyms for entities it has edges for: both names stored, the long form an alias of the short
+  const aliasLinks: GraphAliasInput[] = [];
+  for (const a of x.acronyms) {
+    const s = canonicalName(a.short);
+    const l = canonicalName(a.long);
+    if (!entities.has(s) && !entities.has(l)) continue;
+    addEntity(a.short);
+    addEntity(a.long);
+    aliasLinks.push({
+      alias: l,
+      root: s,
+      tier: "A",
+      reason: `“${a.long} (${a.short})” in ${text.id}, page ${a.page}`,
+    });
+  }
+  const edges: GraphEdgeInput[] = valid.map((e) => ({
+    source: canonicalName(e.source.name),
+    target: canonicalName(e.target.name),
+    relation: e.relation,
+    page: e.page,
+    quote: e.quote,
+    charStart: e.charStart,
+    charEnd: e.charEnd,
+    confidence: e.confidence,
+    status: e.status,
+    reason: e.reason,
+    extractor: e.extractor,
+  }));
+  const mentions = x.mentions
+    .map((m) => ({ canonicalName: canonicalName(m.entity.name), page: m.page, count: m.count }))
+    .filter((m) => entities.has(m.canonicalName));
+  return { valid, entities: [...entities.values()], aliasLinks, edges, mentions };
+}
+
+export async function loadPaperText(
   db: Database,
   p: { id: string; title: string; abstract: string | null },
 ): Promise<PaperText> {
@@ -186,93 +317,16 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
     report.malformed += x.malformed;
     report.failedSections += x.failedSections;
     report.candidates += x.candidates.length;
-    const pages = new PageIndex(text.pages);
-    const acronymOf = new Map<string, string[]>();
-    for (const a of x.acronyms) {
-      acronymOf.set(canonicalName(a.short), [...(acronymOf.get(canonicalName(a.short)) ?? []), a.long]);
-      acronymOf.set(canonicalName(a.long), [...(acronymOf.get(canonicalName(a.long)) ?? []), a.short]);
-    }
-    const aliases = (name: string) => {
-      const key = canonicalName(name);
-      return [...(acronymOf.get(key) ?? []), ...(storedAliases.get(key) ?? [])];
-    };
-    const sameThing = (a: string, b: string) =>
-      aliases(a).some((n) => canonicalName(n) === canonicalName(b)) || canonicalName(a) === canonicalName(b);
-    const valid: ValidEdge[] = [];
-    const seen = new Set<string>();
-    for (const c of x.candidates) {
-      let typed: Candidate =
-        c?.source && c.target
-          ? {
-              ...c,
-              source: { ...c.source, type: typeOf(c.source.name) },
-              target: { ...c.target, type: typeOf(c.target.name) },
-            }
-          : c;
-      if (typed?.relation === "uses" && typed.evaluationContext && ["Dataset", "Task"].includes(typed.target.type)) {
-        typed = { ...typed, relation: "evaluates_on" };
-      }
-      if (typed?.source?.name && typed?.target?.name && sameThing(typed.source.name, typed.target.name)) {
-        report.rejected.self_edge = (report.rejected.self_edge ?? 0) + 1;
-        continue;
-      }
-      const r = validateCandidate(typed, { pages, aliases, ownMethod: x.ownMethod });
-      if (!r.ok) {
-        report.rejected[r.reason] = (report.rejected[r.reason] ?? 0) + 1;
-        continue;
-      }
-      const e = r.edge;
-      const key = `${e.relation}|${canonicalName(e.source.name)}|${canonicalName(e.target.name)}|${e.page}|${e.charStart}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      valid.push(e);
-    }
-    const entities = new Map<string, GraphEntityInput>();
-    const addEntity = (name: string, description?: string | null) => {
-      const key = canonicalName(name);
-      if (!key || entities.has(key)) return;
-      entities.set(key, { name, canonicalName: key, type: typeOf(name), description: description ?? null });
-    };
-    for (const e of valid) {
-      addEntity(e.source.name, e.source.description);
-      addEntity(e.target.name, e.target.description);
-    }
-    // the paper's acronyms for entities it has edges for: both names stored, the long form an alias of the short
-    const aliasLinks: GraphAliasInput[] = [];
-    for (const a of x.acronyms) {
-      const s = canonicalName(a.short);
-      const l = canonicalName(a.long);
-      if (!entities.has(s) && !entities.has(l)) continue;
-      addEntity(a.short);
-      addEntity(a.long);
-      aliasLinks.push({
-        alias: l,
-        root: s,
-        tier: "A",
-        reason: `“${a.long} (${a.short})” in ${text.id}, page ${a.page}`,
-      });
-    }
-    const edges: GraphEdgeInput[] = valid.map((e) => ({
-      source: canonicalName(e.source.name),
-      target: canonicalName(e.target.name),
-      relation: e.relation,
-      page: e.page,
-      quote: e.quote,
-      charStart: e.charStart,
-      charEnd: e.charEnd,
-      confidence: e.confidence,
-      status: e.status,
-      reason: e.reason,
-      extractor: e.extractor,
-    }));
-    const mentions = x.mentions
-      .map((m) => ({ canonicalName: canonicalName(m.entity.name), page: m.page, count: m.count }))
-      .filter((m) => entities.has(m.canonicalName));
+    const { valid, entities, aliasLinks, edges, mentions } = validateExtraction(text, x, {
+      typeOf,
+      storedAliases,
+      rejected: report.rejected,
+    });
     try {
       const w = await replacePaperGraph(db, {
         paperId: text.id,
         extractor,
-        entities: [...entities.values()],
+        entities,
         edges,
         mentions,
         aliases: aliasLinks,

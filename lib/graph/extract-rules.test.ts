@@ -85,3 +85,109 @@ describe("names and citations", () => {
     expect(defs).toEqual([{ short: "DPR", long: "Dense Passage Retriever", page: 1 }]);
   });
 });
+
+describe("recall patterns (issue 22)", () => {
+  const edgesOf = (title: string, text: string) =>
+    extractWithRules(paper(title, [text])).candidates.map((c) => `${c.relation} ${c.source.name} -> ${c.target.name}`);
+
+  it("finds the paper's own method when it is dubbed, spelled by the title's initials, or defined in its voice", () => {
+    expect(
+      ownMethodOf(paper("Widgets for All", ["A plain alternative, which we dub Sparse GizmoNet: it works."])),
+    ).toBe("Sparse GizmoNet");
+    const uses = " We run GWSF here. GWSF is fast. GWSF is small. GWSF is cheap. GWSF wins.";
+    expect(ownMethodOf(paper("Great Widgets Scale Fast", [`Widgets (GWSF) are made.${uses}`]))).toBe("GWSF");
+    expect(
+      ownMethodOf(
+        paper("On Widgets", [
+          "Intro.",
+          "More.",
+          `We define Folded Widget Rank (FWR) as follows.${uses.replace(/GWSF/g, "FWR")}`,
+        ]),
+      ),
+    ).toBe("FWR");
+  });
+
+  it("reads a sentence whose verb ends a line before a capitalised name", () => {
+    expect(edgesOf("Gizmo: X", "We use\nWidgetNet-large as the encoder of every model we train here.")).toContain(
+      "uses Gizmo -> WidgetNet-large",
+    );
+  });
+
+  it("reads based on, using (in the paper's voice only), inspired by, and improvements over", () => {
+    expect(
+      edgesOf("Gizmo: X", "Our ranking algorithm is based on Widget Mixture Models, a probabilistic approach."),
+    ).toContain("uses Gizmo -> Widget Mixture Models");
+    expect(
+      edgesOf("Gizmo: X", "We verify our method using a pre-trained FooLM-70B LLM on all of the tasks."),
+    ).toContain("uses Gizmo -> FooLM-70B");
+    expect(
+      edgesOf("Gizmo: X", "The WidgetNet team trained their model using BarNet on many of the tasks."),
+    ).not.toContain("uses WidgetNet -> BarNet");
+    expect(
+      edgesOf("Gizmo: X", "Inspired by the success of Widget Learning (Smith et al., 2020), Gizmo refers to a method."),
+    ).toContain("extends Gizmo -> Widget Learning");
+    expect(
+      edgesOf("Gizmo: X", "Gizmo shows strong performance improvements over common WidgetNet variants."),
+    ).toContain("improves_on Gizmo -> WidgetNet");
+  });
+
+  it("reads comparisons: compare X and Y, compares favourably to, and both objects of 'by N% and'", () => {
+    expect(
+      edgesOf("Gizmo: X", "Results are shown in Figure 3, where we compare FooNet models and BarNet models."),
+    ).toContain("compares_to FooNet -> BarNet");
+    expect(
+      edgesOf("Gizmo: X", "Gizmo compares favourably to the WidgetNet system on every one of the tasks."),
+    ).toContain("compares_to Gizmo -> WidgetNet");
+    const both = edgesOf("Gizmo: X", "GizmoLARGE outperforms the baseline FooNet system by +27.1% and BarNet by 8.3%.");
+    expect(both).toContain("improves_on GizmoLARGE -> FooNet");
+    expect(both).toContain("improves_on GizmoLARGE -> BarNet");
+  });
+
+  it("reads evaluation lists a colon or semicolon announces, and experiments with", () => {
+    const listed = edgesOf(
+      "Gizmo: X",
+      "We evaluate our model on four standard tasks used in the literature: FooQA (Smith et al., 2019), BarQA (Jones et al., 2020), BazQA and QuxQA.",
+    );
+    expect(listed).toEqual(expect.arrayContaining(["evaluates_on Gizmo -> FooQA", "evaluates_on Gizmo -> QuxQA"]));
+    expect(edgesOf("Gizmo: X", "We chose to experiment with FooQA and BarQA as reference examples.")).toContain(
+      "evaluates_on Gizmo -> BarQA",
+    );
+    expect(
+      edgesOf(
+        "Gizmo: X",
+        "We evaluate Gizmo on the challenging Multi-Widget reasoning benchmark FooQA in this section.",
+      ),
+    ).toEqual(["evaluates_on Gizmo -> FooQA"]);
+  });
+
+  it("takes lower-case names the paper introduces", () => {
+    expect(edgesOf("Gizmo: X", "We also propose a new gadget fusion block that keeps inference light.")).toContain(
+      "introduces Gizmo -> gadget fusion block",
+    );
+    expect(
+      edgesOf("Gizmo: X", "We introduce a novel light cross-widget technique that only attends one way."),
+    ).toContain("introduces Gizmo -> light cross-widget");
+    const two = edgesOf(
+      "Gizmo: X",
+      "For querying, we introduce two distinct strategies: leaf hopping and branch folding.",
+    );
+    expect(two).toEqual(["introduces Gizmo -> leaf hopping", "introduces Gizmo -> branch folding"]);
+    expect(edgesOf("Gizmo: X", "We propose a simple method that works on all of the benchmarks.")).toEqual([]);
+  });
+
+  it("recognises lower-case versioned model names, 'X of Y' names and names the PDF broke at a hyphen", () => {
+    expect(findNames("For all runs we use gpt-9.5-turbo to write the summaries.").map((n) => n.name)).toContain(
+      "gpt-9.5-turbo",
+    );
+    expect(findNames("and evaluate on the Wizard of Widgets collection.").map((n) => n.name)).toContain(
+      "Wizard of Widgets",
+    );
+    expect(findNames("We first employ GPT- 7o to rewrite each query.").map((n) => n.name)).toContain("GPT- 7o");
+    expect(findNames("the CoNLL-2003 shared task").map((n) => n.name)).toContain("CoNLL-2003");
+  });
+
+  it("drops adjectives made from names and likenesses", () => {
+    expect(edgesOf("Gizmo: X", "Gizmo surpasses the best FooNet-based baseline on every task we tried.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "Intuitively, we are using it as a “widget gate” to drop old information.")).toEqual([]);
+  });
+});

@@ -46,6 +46,10 @@ const NOT_NAMES = new Set(
   ).split(" "),
 );
 
+/** Lower-case words with a number that are no model's name ("top-5", "layer-12"). */
+const LOWER_NOT_NAMES =
+  /^(?:top|layer|layers|step|steps|round|epoch|stage|level|rank|hits|type|group|block|head|fold|shot|way|hop|n|k|pass|recall|precision|rouge|bleu|table|figure|section|appendix|eq|equation|fp|int|bf|float)-/;
+
 /** Capitalised nouns that do not start a name but may continue one ("Natural Questions", "Blended Skill Talk"). */
 const CONTINUATION_ONLY = new Set(
   (
@@ -97,7 +101,10 @@ export function maskCitations(s: string): string {
     s
       .replace(/\[[\d,;\s–-]+\]/g, blank)
       .replace(/\((?:[^()]*?\bet al\.?|[^()]*?\b(?:19|20)\d{2}[a-z]?)[^()]*\)/g, blank)
-      .replace(/\b\p{Lu}[\p{L}'-]+(?:\s+(?:et al\.?|and\s+\p{Lu}[\p{L}'-]+))?,?\s*\(?(?:19|20)\d{2}[a-z]?\)?/gu, blank)
+      .replace(
+        /\b\p{Lu}[\p{L}'-]*\p{L}(?:\s+(?:et al\.?|and\s+\p{Lu}[\p{L}'-]+))?(?:,\s*|\s+)\(?(?:19|20)\d{2}[a-z]?\)?/gu,
+        blank,
+      )
       .replace(/\b\p{Lu}[\p{L}'-]+\s+et al\.?/gu, blank)
       // "Thorne and Vlachos [57]", "Li & Liang (2021)": authors, not methods
       .replace(/\b\p{Lu}\p{Ll}+\s+(?:and|&)\s+\p{Lu}\p{Ll}+(?=\s*(?:\[\s*\d|\(\s*\d{4}|\s{3,}))/gu, blank)
@@ -126,7 +133,13 @@ export function blankHeadingLines(raw: string): string {
     const at = m.index ?? 0;
     const line = raw.slice(cut, at).trim();
     const next = raw.slice(at + 1).trimStart();
-    if (line.split(/\s+/).length <= 8 && !/[.,;:!?\-–]$/.test(line) && /^\p{Lu}/u.test(next)) cut = at + 1;
+    // "We use\nBART-large …": a line in the paper's voice, or ending on a short lower-case word, runs on
+    // "Furthermore, RoBERTa consistently outperforms\nBERT …": a line with a long lower-case word is prose
+    const runsOn =
+      /^(?:we|our|in|this|these|it|they)\b/i.test(line) ||
+      /\s\p{Ll}{1,4}$/u.test(line) ||
+      /(?:^|\s)\p{Ll}[\p{Ll}-]{4,}(?:\s|$)/u.test(line);
+    if (line.split(/\s+/).length <= 8 && !/[.,;:!?\-–]$/.test(line) && /^\p{Lu}/u.test(next) && !runsOn) cut = at + 1;
     else break;
   }
   return cut > 0 ? " ".repeat(cut) + raw.slice(cut) : raw;
@@ -151,6 +164,8 @@ function tokens(s: string): Token[] {
 function nameLike(t: string, atSentenceStart: boolean, continuing = false): boolean {
   // most tokens are lower-case words: the fast way out
   if (/^[a-z][a-z'’.-]*$/.test(t) || !/\p{L}/u.test(t)) return false;
+  // "gpt-3.5-turbo", "text-davinci-003": a lower-case model name with a version
+  if (/^[a-z]{2,}(?:-[a-z]+)*-\d[\w.]*(?:-[\w.]+)*$/.test(t)) return !LOWER_NOT_NAMES.test(t);
   if (/^[\p{P}\p{S}]/u.test(t) && !/^[(]/.test(t)) return false;
   const bare = t.toLowerCase();
   if (NOT_NAMES.has(bare)) return false;
@@ -163,7 +178,7 @@ function nameLike(t: string, atSentenceStart: boolean, continuing = false): bool
 }
 
 /** A version or size after a name ("SQuAD 1.1", "v2.0", "GPT 3"). */
-const VERSION = /^(?:v\d+(?:\.\d+)*|\d(?:\.\d{1,2})?|\d+[BMK])$/i;
+const VERSION = /^(?:v\d+(?:\.\d+)*|\d(?:\.\d{1,2})?|\d+(?:\.\d+)?[BMK])$/i;
 
 /**
  * Names in a (citation-masked) sentence: maximal runs of name-like tokens, with a version number after them.
@@ -187,10 +202,25 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
       const gap = masked.slice((ts[j - 1] as Token).end, next.start);
       if (!/^\s+$/.test(gap) || gap.length > 2) break;
       // "DeepSeek-R1 -Distill-Qwen-7B": a hyphenated name the PDF's text broke at the hyphen
-      const brokenHyphen = /^-\p{L}/u.test(next.text) && gap === " ";
-      if (nameLike(next.text, false, true) || brokenHyphen || (VERSION.test(next.text) && j === i + 1)) j++;
+      const brokenHyphen =
+        gap === " " &&
+        (/^-\p{L}/u.test(next.text) || (/-$/.test((ts[j - 1] as Token).text) && /^[\p{L}\d]/u.test(next.text)));
+      // "Wizard of Wikipedia", "Mixture of Experts": "of" between two capitalised words
+      const after = ts[j + 1];
+      const ofJoin =
+        next.text === "of" &&
+        after !== undefined &&
+        /^\p{Lu}\p{Ll}+$/u.test((ts[j - 1] as Token).text) &&
+        /^\p{Lu}\p{Ll}{2,}$/u.test(after.text) &&
+        !NOT_NAMES.has(after.text.toLowerCase()) &&
+        !CONTINUATION_ONLY.has(after.text.toLowerCase()) &&
+        masked.slice(next.end, after.start) === " ";
+      if (ofJoin) j += 2;
+      else if (nameLike(next.text, false, true) || brokenHyphen || (VERSION.test(next.text) && j === i + 1)) j++;
       else break;
     }
+    // "PaLM-540B LLM", "DPR QA": a generic abbreviation after a name is not part of it
+    while (j - i > 1 && GENERIC_ABBREVIATIONS.has((ts[j - 1] as Token).text.toLowerCase())) j--;
     const start = t.start;
     const end = (ts[j - 1] as Token).end;
     const name = masked.slice(start, end).replace(/\s+/g, " ");
@@ -210,6 +240,18 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
   return out;
 }
 
+/** The words after a name, a masked citation between them left out ("OpenBookQA (Mihaylov et al., 2018) dataset"). */
+function textAfter(masked: string, end: number): string {
+  return masked
+    .slice(end, end + 120)
+    .replace(/^\s*\(\s*\)/, " ")
+    .replace(/\s+/g, " ")
+    .slice(0, 40);
+}
+
+/** "TriviaQA open-domain question answering datasets": a few lower-case words, then the dataset noun. */
+const DATASET_AFTER_WORDS = /^\s*(?:[\p{Ll}-]+\s+){1,3}(?:datasets?|benchmarks?|corpus|corpora|test sets?)\b/u;
+
 /** The type the words around a name suggest, with how sure (votes are summed per entity over the library). */
 export function typeHint(name: string, after: string, before: string): { type: GraphEntityType; weight: number } {
   if (METRIC_NAME.test(name) || METRIC_AFTER.test(after) || /\bin terms of\s*$/i.test(before)) {
@@ -218,9 +260,15 @@ export function typeHint(name: string, after: string, before: string): { type: G
   if (DATASET_AFTER.test(after) || /\b(?:trained|pre-?trained|fine-?tuned)\s+on\s+(?:the\s+)?$/i.test(before)) {
     return { type: "Dataset", weight: 3 };
   }
+  if (
+    DATASET_AFTER_WORDS.test(after) &&
+    !/\b(?:on|of|for|in|with|and|or|the|a|an|to)\s/.test(after.split(/datasets?|benchmarks?|corp/)[0] ?? "")
+  )
+    return { type: "Dataset", weight: 2 };
   if (TASK_AFTER.test(after)) return { type: "Task", weight: 2 };
   if (MODEL_AFTER.test(after) || MODEL_SIZE.test(name)) return { type: "Model", weight: 1 };
-  return { type: "Method", weight: 0.5 };
+  // no evidence either way: any cue elsewhere in the paper outweighs many bare mentions
+  return { type: "Method", weight: 0.1 };
 }
 
 interface Pattern {
@@ -236,29 +284,57 @@ interface Pattern {
   targetType?: GraphEntityType;
   /** Object must follow the verb within this many characters. */
   reach?: number;
+  /** The subject found before the verb must be the paper's own method ("we … using X"). */
+  selfOnly?: boolean;
+  /** "we compare X and Y": the first name after the verb is the subject, the next ones the objects. */
+  pairAfter?: boolean;
+  /** What joins the pair's subject and object when not "and" ("applying X to Y"). */
+  pairJoin?: RegExp;
+  /** "from" may sit between verb and object ("we use a pre-trained bi-encoder from DPR"). */
+  fromGap?: boolean;
+  /** "Inspired by X, Y …": a verb at the sentence's start takes its subject after the objects. */
+  fronted?: boolean;
 }
 
 const PATTERNS: Pattern[] = [
   {
     relation: "improves_on",
-    verb: /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beats?|improves?\s+(?:up)?on|improved\s+(?:up)?on|(?:is|are|was|were|performs?|does|do)\s+(?:\S+\s+){0,2}?(?:better than|superior to)|exceeds?|exceeded)\b/gi,
+    verb: /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beats?|improv(?:e|es|ed|ing|ements?)\s+(?:up)?on|improv(?:e|es|ed|ing|ements?)\s+over|(?:is|are|was|were|performs?|does|do)\s+(?:\S+\s+){0,2}?(?:better than|superior to)|exceeds?|exceeded)\b/gi,
     confidence: 0.85,
   },
   { relation: "improves_on", verb: /\b(?:is|are|was|were)\s+outperformed\s+by\b/gi, confidence: 0.8, passive: true },
   // "Primer improves the original T5 architecture": a method as object (a dataset or metric fails the type check)
-  { relation: "improves_on", verb: /\b(?:improves|improved)\b(?!\s+(?:up)?on\b)/gi, confidence: 0.7, reach: 25 },
+  {
+    relation: "improves_on",
+    verb: /\b(?:improves|improved)\b(?!\s+(?:(?:up)?on|over)\b)/gi,
+    confidence: 0.7,
+    reach: 25,
+  },
   {
     relation: "extends",
     verb: /\b(?:extends|extended|is an extension of|generali[sz]es|builds\s+(?:up)?on|built\s+(?:up)?on|build\s+(?:up)?on)\b/gi,
     confidence: 0.8,
   },
+  // "Inspired by In-Context Learning, In-Context RALM …", "an objective, inspired by the Cloze task"
+  {
+    relation: "extends",
+    verb: /\b(?:inspired\s+by|draws?\s+inspiration\s+from|drew\s+inspiration\s+from)\b/gi,
+    confidence: 0.7,
+    reach: 40,
+    fronted: true,
+  },
   {
     relation: "uses",
-    verb: /\bwe\s+(?:also\s+|first\s+|then\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed)\b/gi,
+    verb: /\bwe\s+(?:also\s+|first\s+|then\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed|apply|applied)\b/gi,
     confidence: 0.75,
     selfSubject: true,
     reach: 60,
+    fromGap: true,
   },
+  // "Our clustering algorithm is based on Gaussian Mixture Models", "we build the verifier based on InstructGPT"
+  { relation: "uses", verb: /\bbased\s+on\b/gi, confidence: 0.7, reach: 40 },
+  // "we verify our method using a pre-trained PaLM-540B": only in the paper's own voice
+  { relation: "uses", verb: /\b(?:using|with the help of)\b/gi, confidence: 0.7, reach: 30, selfOnly: true },
   {
     relation: "uses",
     verb: /\b(?:initiali[sz]e|initiali[sz]ed|initiali[sz]ing)\s+(?:\S+\s+){0,4}?(?:with|from)\b/gi,
@@ -267,25 +343,54 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "evaluates_on",
-    verb: /\b(?:evaluat(?:e|ed|ing)|test(?:ed)?|experiments?|results?|performance|benchmark(?:ed)?)\s+(?:\S+\s+){0,3}?on\b/gi,
+    verb: /\b(?:(?:evaluat(?:e|ed|ing)|test(?:ed)?|experiments?|results?|performance|benchmark(?:ed)?|measure[sd]?|assess(?:es|ed)?|compute[sd]?)\s+(?:\S+\s+){0,3}?(?:on|across))\b/gi,
     confidence: 0.75,
     targetType: "Dataset",
     reach: 30,
   },
+  // "We chose to experiment with MRPC and QQP"
+  {
+    relation: "evaluates_on",
+    verb: /\bexperiment(?:s|ed)?\s+with\b/gi,
+    confidence: 0.75,
+    targetType: "Dataset",
+    reach: 6,
+  },
+  // "applying BERT to the CoNLL-2003 Named Entity Recognition task": the applied method is evaluated on the task
+  {
+    relation: "evaluates_on",
+    verb: /\bappl(?:y|ies|ied|ying)\b/gi,
+    confidence: 0.7,
+    targetType: "Dataset",
+    reach: 20,
+    pairAfter: true,
+    pairJoin: /^\s+to\s+(?:the\s+)?$/,
+  },
   {
     relation: "introduces",
-    verb: /\bwe\s+(?:also\s+)?(?:propose|proposed|introduce|introduced)\b/gi,
+    verb: /\bwe\s+(?:also\s+|further\s+)?(?:propose|proposed|introduce|introduced|present|presented|develop|developed|design|designed|release|released)\b/gi,
     confidence: 0.7,
     selfSubject: true,
     reach: 80,
   },
   {
     relation: "compares_to",
-    verb: /\b(?:compared?\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:with|to|against)|in comparison (?:with|to))\b/gi,
+    verb: /\b(?:compar(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:\S+\s+){0,2}?(?:with|to|against)|in comparison (?:with|to)|comparable (?:to|with)|on par with|as (?:effective|good|accurate|strong) as|(?:performs?|performed) (?:similarly|comparably) (?:to|with))\b/gi,
     confidence: 0.7,
     reach: 30,
   },
+  // "we compare SL-CAI models and RLHF models"
+  {
+    relation: "compares_to",
+    verb: /\bwe\s+(?:also\s+)?compare\b(?!\s+(?:\S+\s+){0,3}?(?:with|to|against)\b)/gi,
+    confidence: 0.7,
+    reach: 30,
+    pairAfter: true,
+  },
 ];
+
+/** "we propose / introduce …": lower-case names may follow (introducedPhrases). */
+const INTRODUCING = /\bwe\s+(?:also\s+|further\s+)?(?:propose|introduce|present|develop|design)\b/i;
 
 /** Any pattern's verb: sentences without one are not read for claims. */
 const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"), "i");
@@ -293,12 +398,18 @@ const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"
 /** Formula symbols, markup and numbers are not names ("MLPϕ3", "SYMBOLIC_FORMULA", "Hit@1 ∆GRAG"). */
 /** Hardware is not in the ontology ("We use NVIDIA Tesla V100"). */
 const HARDWARE = /\b(?:GPUs?|TPUs?|CPUs?|NVIDIA|Tesla|[AHV]100|RTX|processors?|Xeon|EPYC)\b/;
-const ODD_NAME = /[_=<>∆↓↑ϕθΦΘαβγλ∈]|^\d|^[A-Z]\.\d|^(?:Section|Appendix|Table|Figure)\b|^[A-Za-z]{1,2}$/u;
+const ODD_NAME = /[_=<>∆↓↑ϕθΦΘαβγλ∈/]|^\d|^[A-Z]\.\d|^(?:Section|Appendix|Table|Figure)\b|^[A-Za-z]{1,2}$/u;
+/** "Google-based", "ZeRO-powered", "BERT-like": an adjective made from a name, not the name. */
+const NAME_ADJECTIVE =
+  /-(?:based|powered|like|style|driven|aware|free|only|specific|level|wise|enhanced|augmented|guided)$/i;
+
 /** Is the text before a name a list of names after a preposition ("… on IMDB, Yelp-2, and ")? */
 function inPrepositionalList(before: string): boolean {
   if (!/(?:,|\band|\bor)\s*$/.test(before)) return false;
   const m = /\b(?:on|in|of|for|at|with|by|from|over|across|than|including)\s+([^.;]*)$/i.exec(before);
   if (!m) return false;
+  // "As shown in Table 2, RAG-Sequence outperforms …": a reference to a table ends the phrase
+  if (/^(?:the\s+)?(?:Table|Tab|Figure|Fig|Section|Sec|Appendix|Eq|Equation)\b/i.test(m[1] as string)) return false;
   // nothing but names, numbers, commas and "and"/"or" since the preposition
   return (m[1] as string).split(/[\s,]+/).every((w) => w === "" || /^(?:and|or|the)$/i.test(w) || !/^[a-z]/.test(w));
 }
@@ -358,31 +469,149 @@ function lastMatch(s: string, re: RegExp): { index: number; end: number } | null
 }
 
 /** The objects after a verb: the first name within reach, then names joined to it by "and", "or" and commas. */
-function objectsAfter(masked: string, names: NameSpan[], at: number, reach: number): NameSpan[] {
+function objectsAfter(
+  masked: string,
+  names: NameSpan[],
+  at: number,
+  reach: number,
+  opts: { fromGap?: boolean } = {},
+): NameSpan[] {
   const after = names.filter((n) => n.start >= at);
   const first = after[0];
   if (!first) return [];
   const gap = masked.slice(at, first.start);
-  // "we use two fact-checking datasets that contain …: HOVER and FEVEROUS": the list the colon announces
-  const announced = /\b(?:datasets|benchmarks|tasks|corpora|collections|models|baselines)\b[^.;:]{0,100}:\s*$/i.test(
-    gap,
-  );
-  if (first.start - at > (announced ? 160 : reach)) return [];
+  // "we use two fact-checking datasets that contain …: HOVER and FEVEROUS", "six datasets; MRPC, QQP", "two
+  // datasets for academic search, AutoScholarQuery and …": the list the colon (or comma) announces
+  const announced =
+    /\b(?:datasets|benchmarks|tasks|corpora|collections|models|baselines|strategies|variants|methods|approaches|components)\b[^.;:]{0,100}[:;,]\s*$/i.test(
+      gap,
+    );
+  // "comparisons … against existing dialogue models including the fine-tuned BlenderBot 1"
+  const listing = /\b(?:including|such as)\s+(?:\S+\s+){0,3}$/i.test(gap);
+  if (first.start - at > (announced ? 160 : listing ? Math.max(reach, 110) : reach)) return [];
   if (!announced) {
     if (CLAUSE_BREAK.test(gap) || /[.]/.test(gap) || ANY_VERB.test(gap)) return [];
+    // "based on the context, and then calls X": another clause; "using either X or our Y": a choice, not a use
+    if (/,\s+(?:and|then|but|so)\b|\beither\b/i.test(gap)) return [];
+    // "using it as a “forget gate”": a likeness
+    if (/\bas\s+(?:a|an|the)?\s*[“"‘]?$/i.test(gap)) return [];
     // "better than fine-tuning in model quality on RoBERTa": a name behind a preposition is context, not the object
-    if (GAP_PREPOSITION.test(gap.replace(LISTING, " "))) return [];
+    let rest = gap.replace(LISTING, " ");
+    if (opts.fromGap) rest = rest.replace(/\bfrom\b/gi, " ");
+    // "inspired by the success of In-Context Learning"
+    rest = rest.replace(/^\s*(?:the\s+)?(?:success|idea|ideas|work|design|notion)\s+of\b/i, " ");
+    if (GAP_PREPOSITION.test(rest)) return [];
   }
-  const out = [first];
-  for (let i = 1; i < after.length; i++) {
+  const out = [modifierOf(masked, first, after) ?? first];
+  for (let i = after.indexOf(out[0] as NameSpan) + 1; i < after.length; i++) {
     const prev = out[out.length - 1] as NameSpan;
     const n = after[i] as NameSpan;
-    const between = masked.slice(prev.end, n.start);
-    if (/^\s*(?:,\s*)?(?:and|or|as well as)?\s*(?:the\s+)?$/.test(between) && between.trim().length > 0) out.push(n);
+    // "ESIM+ELMo system by +27.1% and OpenAI GPT by 8.3%", "SL-CAI models and RLHF models"
+    const between = masked
+      .slice(prev.end, n.start)
+      .replace(/^\s*(?:models?|methods?|systems?|variants?|baselines?|datasets?|benchmarks?)\b/i, " ")
+      .replace(/^\s*by\s+[+-]?\d+(?:\.\d+)?\s*(?:%|points?)?/i, " ");
+    if (/^\s*(?:,\s*)?(?:and|or|as well as|versus|vs\.?)?\s*(?:the\s+)?$/.test(between) && between.trim().length > 0)
+      out.push(n);
     else if (/^\s*,\s*$/.test(between)) out.push(n);
     else break;
   }
   return out;
+}
+
+/**
+ * A name that only qualifies the next one stands for it: "the Multi-Hop reasoning benchmark MuSiQue" is MuSiQue, "the
+ * DAE trained Transformer-XL" is Transformer-XL. Null when the name stands for itself.
+ */
+function modifierOf(masked: string, n: NameSpan, after: NameSpan[]): NameSpan | null {
+  const next = after[after.indexOf(n) + 1];
+  if (!next) return null;
+  const between = masked.slice(n.end, next.start);
+  if (
+    /^\s+(?:[\p{Ll}-]+\s+){0,2}(?:benchmark|dataset|task|corpus)s?\s+$/u.test(between) ||
+    /^\s+(?:trained|pre-?trained|fine-?tuned|initiali[sz]ed)\s+$/i.test(between)
+  )
+    return next;
+  return null;
+}
+
+/** Category nouns after a lower-case name: "a novel light cross-attention technique" names "light cross-attention". */
+const CATEGORY_HEAD = /^(?:technique|method|approach|algorithm|strategy|scheme|mechanism|procedure|framework)s?$/i;
+/** Nouns that are part of a lower-case name: "a new judger transformer block". */
+const PART_HEAD =
+  /^(?:block|layer|module|objective|loss|encoder|decoder|attention|network|architecture|dataset|benchmark|corpus|metric|task|policy|tree|traversal|index|retriever|reader|generator|ranker|verifier)s?$/i;
+const ADJECTIVES =
+  /^(?:a|an|the|new|novel|simple|simpler|effective|efficient|general|unified|more|most|demanding|challenging|distinct|two|three|four|several|high-quality|large-scale|first|also|further|yet)$/i;
+
+/**
+ * What the paper introduces when it has no capitalised name: a lower-case noun phrase after "we propose / introduce"
+ * ("a new judger transformer block", "a novel session-level PPO algorithm", "the more demanding task of generating
+ * Jeopardy questions", "two distinct strategies: tree traversal and collapsed tree").
+ */
+export function introducedPhrases(rest: string): { name: string; start: number; end: number }[] {
+  // "two distinct strategies: tree traversal and collapsed tree"
+  const list =
+    /^\s*(?:\S+\s+){0,3}?(?:strategies|variants|methods|approaches|components|modules|objectives|tasks|datasets|models)\s*:\s*([\p{Ll}][\p{Ll}-]*(?:\s+[\p{Ll}][\p{Ll}-]*){0,3})\s+and\s+([\p{Ll}][\p{Ll}-]*(?:\s+[\p{Ll}][\p{Ll}-]*){0,3})\s*[.,;]/u.exec(
+      rest,
+    );
+  if (list) {
+    const a = list[1] as string;
+    const b = list[2] as string;
+    const aAt = rest.indexOf(a, list[0].indexOf(":"));
+    const bAt = rest.indexOf(b, aAt + a.length);
+    if ([a, b].every((x) => x.split(/\s+/).length >= 2 && !/\b(?:the|a|an|of|in|on|to|for|we|our)\b/.test(x)))
+      return [
+        { name: a, start: aAt, end: aAt + a.length },
+        { name: b, start: bAt, end: bAt + b.length },
+      ];
+  }
+  // "the more demanding task of generating Jeopardy questions"
+  const taskOf =
+    /^\s*(?:\S+\s+){0,3}?task\s+of\s+(\p{Ll}+ing(?:\s+[\p{L}\d-]+){1,3}?)(?=\s*[.,;]|\s+(?:with|for|that|which|where|to|from|in|on)\b)/u.exec(
+      rest,
+    );
+  if (taskOf) {
+    const n = taskOf[1] as string;
+    const at = rest.indexOf(n, taskOf[0].length - n.length - 1);
+    return [{ name: n, start: at, end: at + n.length }];
+  }
+  // "a new judger transformer block", "a novel light cross-attention technique"
+  const words = [...rest.slice(0, 100).matchAll(/\S+/g)];
+  let i = 0;
+  while (i < words.length && ADJECTIVES.test((words[i] as RegExpMatchArray)[0])) i++;
+  const from = i;
+  for (let j = i; j < Math.min(words.length, i + 4); j++) {
+    const w = (words[j] as RegExpMatchArray)[0].replace(/[.,;:]$/, "");
+    if (!/^[\p{Ll}][\p{L}\d-]*$|^[\p{Lu}]{2,}$/u.test(w)) return [];
+    const last = j === from ? null : (words[j - 1] as RegExpMatchArray);
+    if (CATEGORY_HEAD.test(w) && last && j - from >= 1) {
+      const first = words[from] as RegExpMatchArray;
+      const start = first.index ?? 0;
+      const end = (last.index ?? 0) + last[0].length;
+      const name = rest.slice(start, end);
+      // one plain word before the head ("a simple method") is no name; "cross-attention", "PPO" or two words are
+      if (j - from === 1 && !/[-\d]|[\p{Lu}]{2}/u.test(name)) return [];
+      return [{ name, start, end }];
+    }
+    if (PART_HEAD.test(w) && j - from >= 1) {
+      const first = words[from] as RegExpMatchArray;
+      const start = first.index ?? 0;
+      const end = ((words[j] as RegExpMatchArray).index ?? 0) + w.length;
+      return [{ name: rest.slice(start, end), start, end }];
+    }
+    if (/[.,;:]$/.test((words[j] as RegExpMatchArray)[0])) return [];
+  }
+  return [];
+}
+
+/** "the OpenBookQA dataset", "the math problem set GSM8K", "a benchmark DROP": the name is a benchmark here. */
+function benchmarkCue(masked: string, n: { start: number; end: number }): boolean {
+  return (
+    /\b(?:dataset|benchmark|problem set|test set)\s+(?:the\s+)?$/i.test(
+      masked.slice(Math.max(0, n.start - 30), n.start),
+    ) ||
+    /^\s*(?:\(\s*\)\s*)?(?:dataset|datasets|benchmark|benchmarks|test set)\b/i.test(masked.slice(n.end, n.end + 40))
+  );
 }
 
 const NOT_INTRODUCED =
@@ -401,6 +630,36 @@ function withAcronym(o: NameSpan, masked: string, acronyms: AcronymDefinition[])
     }
   }
   return o;
+}
+
+/**
+ * Names the capitalisation rule misses: the long form of an acronym the paper defines, written in lower case
+ * ("reinforcement learning from human feedback" stands for RLHF), and a term in quotation marks ("a “masked language
+ * model” objective"). Added where no other name is.
+ */
+export function withTermNames(names: NameSpan[], masked: string, acronyms: AcronymDefinition[]): NameSpan[] {
+  const extra: NameSpan[] = [];
+  const free = (start: number, end: number) =>
+    !names.some((n) => n.start < end && n.end > start) && !extra.some((n) => n.start < end && n.end > start);
+  const lower = masked.toLowerCase();
+  for (const a of acronyms) {
+    const long = a.long.toLowerCase();
+    if (long.length < 6 || !(/\s/.test(long) || /-/.test(long))) continue;
+    for (let at = lower.indexOf(long); at >= 0; at = lower.indexOf(long, at + 1)) {
+      const end = at + long.length;
+      if (/[\p{L}\d]/u.test(lower[at - 1] ?? " ") || /[\p{L}\d]/u.test(lower[end] ?? " ")) continue;
+      if (free(at, end)) extra.push({ name: a.short, start: at, end });
+    }
+  }
+  for (const m of masked.matchAll(/[“"‘]([\p{L}][\p{L}\d-]*(?:\s[\p{L}\d-]+){0,4})[”"’]/gu)) {
+    const start = (m.index ?? 0) + 1;
+    const name = m[1] as string;
+    // a term of two or more words, or one with a hyphen ("chain-of-thought"); not a quoted phrase with verbs
+    if (!/\s|-/.test(name) || /\b(?:is|are|was|were|be|the|a|an|to|we|it)\b/i.test(name)) continue;
+    if (free(start, start + name.length)) extra.push({ name, start, end: start + name.length });
+  }
+  if (extra.length === 0) return names;
+  return [...names, ...extra].sort((a, b) => a.start - b.start);
 }
 
 /** The paper's own method from its title ("XLNet: Generalized …") or its first pages ("we propose X"). */
@@ -422,6 +681,17 @@ export function ownMethodOf(paper: PaperText): string | null {
       return head;
     }
   }
+  const opening = [paper.abstract ?? "", ...paper.pages.slice(0, 2).map((p) => p.text)].join("\n");
+  const flatOpening = opening.replace(/\s+/g, " ");
+  // "a simple alternative, which we dub In-Context RALM": the paper names its method
+  const dubbed =
+    /\bwe\s+(?:dub|call|name|term)\s+(?:it\s+|this\s+(?:\w+\s+)?|our\s+(?:\w+\s+)?)?([\p{Lu}][\p{L}\d-]*(?:\s+[\p{Lu}][\p{L}\d-]*){0,2})/u.exec(
+      flatOpening,
+    );
+  if (dubbed && !NOT_NAMES.has((dubbed[1] as string).split(" ")[0]?.toLowerCase() ?? "")) {
+    const name = dubbed[1] as string;
+    if (/\p{Lu}/u.test(name.slice(1)) || /\d/.test(name)) return name;
+  }
   // an acronym the first pages define whose long form is mostly the title's words: "Retrieval-Augmented Generation
   // for Knowledge-Intensive NLP Tasks" defines "retrieval-augmented generation (RAG)"
   // words compared by their first six letters: "dimension" and "dimensionality", "improved" and "improve"
@@ -432,10 +702,9 @@ export function ownMethodOf(paper: PaperText): string | null {
     if (GENERIC_ABBREVIATIONS.has(a.short.toLowerCase())) continue;
     if (terms.length >= 2 && terms.filter((t) => titleTerms.has(t)).length / terms.length >= 0.6) return a.short;
   }
-  const opening = [paper.abstract ?? "", ...paper.pages.slice(0, 2).map((p) => p.text)].join("\n");
   const propose =
     /\bwe\s+(?:propose|introduce|present)\s+(?:a|an|the)?\s*(?:[\p{Ll}-]+,?\s+){0,6}?(?:called|named|dubbed|termed)?\s*,?\s*(?:the\s+)?([\p{Lu}][\p{L}\d-]*(?:\s+[\p{Lu}][\p{L}\d-]*){0,2})/gu;
-  for (const m of opening.replace(/\s+/g, " ").matchAll(propose)) {
+  for (const m of flatOpening.matchAll(propose)) {
     const name = (m[1] as string).trim();
     const first = name.split(" ")[0] as string;
     if (NOT_NAMES.has(first.toLowerCase())) continue;
@@ -447,6 +716,56 @@ export function ownMethodOf(paper: PaperText): string | null {
       m[0].includes(",")
     ) {
       return name;
+    }
+  }
+  return acronymOfTitle(paper, title) ?? definedByPaper(paper);
+}
+
+/** How often a name occurs in the paper's pages, as a whole word. */
+function occurrences(paper: PaperText, name: string): number {
+  const re = new RegExp(`(?<![\\p{L}\\d])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d])`, "gu");
+  let n = 0;
+  for (const p of paper.pages) n += p.text.match(re)?.length ?? 0;
+  return n;
+}
+
+/**
+ * An acronym the first pages put in parentheses whose letters the title spells in order, each word-initial
+ * ("Large Language Models Can Self-Improve" → "(LMSI)"), used again in the paper: the title's method by its short
+ * name, when the PDF's text lost the long form before the parentheses.
+ */
+function acronymOfTitle(paper: PaperText, title: string): string | null {
+  const words = title.split(/[\s-]+/).filter((w) => /^\p{L}/u.test(w));
+  const initials = words.map((w) => (w[0] as string).toLowerCase()).join("");
+  for (const page of paper.pages.slice(0, 2)) {
+    for (const m of page.text.matchAll(/\(([\p{Lu}]{3,8})\)/gu)) {
+      const short = m[1] as string;
+      if (GENERIC_ABBREVIATIONS.has(short.toLowerCase())) continue;
+      // its letters in order among the title's word initials
+      let at = 0;
+      for (const c of short.toLowerCase()) {
+        at = at < 0 ? at : initials.indexOf(c, at);
+        if (at >= 0) at++;
+      }
+      if (at > 0 && occurrences(paper, short) >= 5) return short;
+    }
+  }
+  return null;
+}
+
+/**
+ * "We define Structure-Aware Intrinsic Dimension (SAID) as …", "we propose … (XYZ)": an acronym the paper defines in
+ * its own voice in its first pages and goes on using (at least five times).
+ */
+function definedByPaper(paper: PaperText): string | null {
+  for (const page of paper.pages.slice(0, 4)) {
+    const text = page.text.replace(/\s+/g, " ");
+    for (const m of text.matchAll(
+      /\bwe\s+(?:define|propose|introduce|present|call|name|term|dub)\s+(?:(?:a|an|the|our|this|it)\s+)?(?:[\p{L}-]+\s+){1,6}?\(([\p{Lu}][\p{L}\d-]{1,11})\)/giu,
+    )) {
+      const short = m[1] as string;
+      if (!looksLikeAcronym(short) || GENERIC_ABBREVIATIONS.has(short.toLowerCase())) continue;
+      if (occurrences(paper, short) >= 5) return short;
     }
   }
   return null;
@@ -538,29 +857,69 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       // table cells run into a caption ("BM25 57.3 49.9 … Table 5: Results on …"): only the caption is read
       const captionAt = flat.search(/\b(?:Table|Tab\.)\s*[A-Z]?\d+\s*[:.|]/);
       const masked = maskHeading(maskCitations(captionAt > 0 ? " ".repeat(captionAt) + flat.slice(captionAt) : flat));
-      const names = findNames(masked, known);
+      const names = withTermNames(findNames(masked, known), masked, acronyms);
       // mentions (co-occurrence, type votes) from every sentence outside the reference list, tables included
       for (const n of names) {
-        mention(n.name, page.pageNumber, typeHint(n.name, masked.slice(n.end, n.end + 30), masked.slice(0, n.start)));
+        mention(n.name, page.pageNumber, typeHint(n.name, textAfter(masked, n.end), masked.slice(0, n.start)));
       }
-      if (names.length === 0 || !ANY_VERB.test(masked)) continue;
+      if (!ANY_VERB.test(masked) || (names.length === 0 && !INTRODUCING.test(masked))) continue;
       // claims only from prose (and table captions): not from tables, formulas, author lists
       // (the pattern's verb is there: prose's own verb test does not know every form, "outperforms", "use")
       const shape = caption ? null : notProse(flat.trim());
-      if (shape !== null && shape !== "no_verb") continue;
+      // "We evaluate our model on 16 tasks: HellaSwag (…), StoryCloze (…), …": a list of names in a sentence of ours
+      const ourList = shape === "no_function_words" && /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked);
+      if (shape !== null && shape !== "no_verb" && !ourList) continue;
       for (const p of PATTERNS) {
         if (caption && p.relation !== "evaluates_on") continue;
         for (const v of masked.matchAll(p.verb)) {
           const at = v.index ?? 0;
           const verbEnd = at + v[0].length;
           if (NEGATION.test(masked.slice(Math.max(0, at - 30), at))) continue;
-          const objects = objectsAfter(masked, names, verbEnd, p.reach ?? 60)
+          let objects = objectsAfter(masked, names, verbEnd, p.reach ?? 60, { fromGap: p.fromGap })
             .map((o) => withAcronym(o, masked, acronyms))
             // "improves PaLM-2L performance", "outperforms BERT's results": the object is the performance, not the method
             .filter(
               (o) =>
                 !/^(?:['’]s\b|\s+(?:performance|accuracy|results?|scores?|(?:speed )?records?)\b)/i.test(
                   masked.slice(o.end, o.end + 14),
+                ),
+            );
+          // "we propose a new judger transformer block": a lower-case name the paper introduces
+          let phrase = false;
+          if (p.relation === "introduces") {
+            const found = introducedPhrases(masked.slice(verbEnd)).map((n) => ({
+              ...n,
+              start: n.start + verbEnd,
+              end: n.end + verbEnd,
+            }));
+            const head = objects[0];
+            const far = head === undefined || head.start - verbEnd > 40;
+            const within = head !== undefined && found.some((f) => f.start <= head.start && f.end >= head.end);
+            if (found.length > 0 && (far || within)) {
+              objects = found;
+              phrase = true;
+            }
+          }
+          let pairSubject: NameSpan | null = null;
+          if (p.pairAfter) {
+            pairSubject = objects[0] ?? null;
+            if (p.pairJoin && pairSubject) {
+              const first = pairSubject;
+              const next = names.find((n) => n.start >= first.end);
+              objects = next && p.pairJoin.test(masked.slice(first.end, next.start)) ? [next] : [];
+            } else objects = objects.slice(1);
+          }
+          if (p.relation === "evaluates_on")
+            objects = objects.filter(
+              (o) =>
+                !/\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|various)\s+$/i.test(
+                  masked.slice(Math.max(0, o.start - 12), o.start),
+                ) &&
+                !(
+                  /^\p{Lu}\p{Ll}+$/u.test(o.name) &&
+                  /^\s+\p{Ll}/u.test(masked.slice(o.end, o.end + 3)) &&
+                  !DATASET_AFTER.test(textAfter(masked, o.end)) &&
+                  !DATASET_AFTER_WORDS.test(textAfter(masked, o.end))
                 ),
             );
           if (objects.length === 0) continue;
@@ -571,7 +930,31 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           // "we introduce an analysis of …": not something the paper introduces
           if (p.relation === "introduces" && NOT_INTRODUCED.test(masked.slice(verbEnd, objects[0]?.start))) continue;
           let subject: Side | null;
-          if (p.selfSubject || caption) {
+          const fronted = p.fronted && masked.slice(0, at).trim() === "";
+          // "Inspired by X, Y …": the comma after X ends the objects; what follows it is the subject
+          if (fronted) {
+            const head = objects[0] as NameSpan;
+            objects = objects.filter((o) => !masked.slice(head.end, o.start).includes(","));
+          }
+          if (pairSubject) {
+            subject =
+              ownMethod && canonicalName(pairSubject.name) === canonicalName(ownMethod)
+                ? { ...pairSubject, self: true }
+                : { ...pairSubject, self: false };
+          } else if (fronted) {
+            // "Inspired by X, Y refers to …", "Inspired by X, we propose …"
+            const last = objects[objects.length - 1] as NameSpan;
+            const comma = masked.indexOf(",", last.end);
+            const next = comma < 0 ? undefined : names.find((n) => n.start > comma && n.start - comma <= 30);
+            const we = comma < 0 ? null : /^\s*(?:we|our)\b/i.exec(masked.slice(comma + 1));
+            subject = we
+              ? ownMethod
+                ? { name: ownMethod, self: true, start: comma, end: comma }
+                : null
+              : next
+                ? { name: next.name, self: false, start: next.start, end: next.end }
+                : null;
+          } else if (p.selfSubject || caption) {
             subject = ownMethod ? { name: ownMethod, self: true, start: at, end: at } : null;
           } else if (
             /\b(?:it|they|this|these|which|that|who)\s+(?:\w+ly\s+)?$/i.test(masked.slice(Math.max(0, at - 24), at))
@@ -581,8 +964,11 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             subject = subjectBefore(masked, names, at, ownMethod);
           }
           if (!subject) continue;
+          if (!subject.self && ownMethod && canonicalName(subject.name) === canonicalName(ownMethod))
+            subject = { ...subject, self: true };
+          if (p.selfOnly && !subject.self) continue;
           // "removing NSP hurts performance on QNLI": results and performance "on" D say who was evaluated only for the paper's own method
-          if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test)/i.test(v[0])) continue;
+          if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test|experiment)/i.test(v[0])) continue;
           // "the TREC WebTrack 2009–12 have been evaluated on …": what is evaluated in the passive is data, not a method
           if (
             p.relation === "evaluates_on" &&
@@ -613,7 +999,12 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             note = "in text that looks like a table";
           }
           // "we use the X dataset to evaluate": an evaluation, not a component
-          const evaluation = /\b(?:evaluat\w*|benchmark\w*|test sets?|to (?:measure|assess))\b/i.test(masked);
+          const evaluation = /\b(?:evaluat\w*|benchmark\w*|test sets?|to (?:measure|assess|test))\b/i.test(masked);
+          // "we use the OpenBookQA dataset", "we use the math problem set GSM8K": a benchmark, not training data
+          const training =
+            /\b(?:train\w*|pre-?train\w*|fine-?tun\w*|corpus|corpora|index\w*|retriev\w*|knowledge|documents?)\b/i.test(
+              masked,
+            );
           for (const object of objects) {
             const [src, dst] = p.passive
               ? [{ name: object.name, self: false, start: object.start, end: object.end }, subject]
@@ -621,8 +1012,9 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             if (p.passive && subject.self) continue;
             if (canonicalName(src.name) === canonicalName(dst.name)) continue;
             if (ODD_NAME.test(src.name) || ODD_NAME.test(dst.name) || HARDWARE.test(dst.name)) continue;
+            if (NAME_ADJECTIVE.test(dst.name) || NAME_ADJECTIVE.test(src.name)) continue;
             // one capitalised common word ("Analysis", "Pruning", "Preliminary") is weak evidence of a named entity
-            let sure = confidence;
+            let sure = phrase ? Math.min(confidence, 0.65) : confidence;
             for (const side of [src, dst]) {
               if (
                 !("self" in side && side.self) &&
@@ -634,16 +1026,17 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             }
             if (p.relation === "introduces" && ownMethod && canonicalName(dst.name) === canonicalName(ownMethod))
               continue;
-            const after = masked.slice(dst.end, dst.end + 30);
+            const after = textAfter(masked, dst.end);
             const before = masked.slice(0, dst.start);
             const contextHint = typeHint(dst.name, after, before);
             // "we use StereoSet to measure …": what a paper uses to evaluate is a dataset, unless it is a metric
+            // (a type the pattern implies weighs less than a word beside the name: "the WidgetNet model")
             const targetHint = p.targetType
-              ? { type: p.targetType, weight: 2 }
-              : p.relation === "uses" && evaluation && contextHint.type !== "Metric"
-                ? { type: "Dataset" as const, weight: 2 }
+              ? { type: p.targetType, weight: 0.75 }
+              : p.relation === "uses" && p.selfSubject && evaluation && contextHint.type !== "Metric"
+                ? { type: "Dataset" as const, weight: 0.75 }
                 : contextHint;
-            const sourceHint = typeHint(src.name, masked.slice(src.end, src.end + 30), masked.slice(0, src.start));
+            const sourceHint = typeHint(src.name, textAfter(masked, src.end), masked.slice(0, src.start));
             // "we use BERT-based rankers as baselines": a comparison, not a component
             const asBaseline = /^[^.;]{0,60}?\bas (?:\w+ ){0,2}baselines?\b/i.test(masked.slice(dst.end));
             const relation: GraphRelation =
@@ -668,7 +1061,9 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               confidence: Math.max(0, Math.round(sure * 100) / 100),
               extractor: "rules",
               ...(note || sure < confidence ? { note: note ?? "a capitalised common word as a name" } : {}),
-              ...(relation === "uses" && evaluation ? { evaluationContext: true } : {}),
+              ...(relation === "uses" && p.selfSubject && (evaluation || (benchmarkCue(masked, dst) && !training))
+                ? { evaluationContext: true }
+                : {}),
             });
             if (targetHint !== contextHint) mention(dst.name, page.pageNumber, targetHint);
           }
