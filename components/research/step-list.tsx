@@ -60,6 +60,7 @@ function stepIcon(step: ResearchStep): LucideIcon {
     case "web_citations":
       return ShieldCheckIcon;
     case "graph_search":
+    case "graph_relations":
       return NetworkIcon;
     default:
       // a kind of step without an icon of its own yet
@@ -169,7 +170,7 @@ function StepDetails({ step }: { step: ResearchStep }) {
     data.length === 0 &&
     step.queries.length === 0 &&
     step.sources.length === 0 &&
-    !(step.type === "graph_search" && step.data && step.data.edges.length > 0);
+    !((step.type === "graph_search" || step.type === "graph_relations") && step.data && step.data.edges.length > 0);
   return (
     <div className="space-y-3 text-sm">
       {step.reasoning && (
@@ -213,7 +214,9 @@ function StepDetails({ step }: { step: ResearchStep }) {
         </div>
       )}
       {step.type === "web_search" && step.data && <WebPageChips pages={step.data.pages} />}
-      {step.type === "graph_search" && step.data && <GraphEdgeChips edges={step.data.edges} />}
+      {(step.type === "graph_search" || step.type === "graph_relations") && step.data && (
+        <GraphEdgeChips edges={step.data.edges} />
+      )}
       {step.sources.length > 0 && (
         <div className="space-y-1.5">
           <h4 className="font-medium text-muted-foreground text-xs">

@@ -192,6 +192,11 @@ export function stepDataRows(step: ResearchStep): DataRow[] {
         })),
         ...row("graphEmpty", "Graph", step.data.graphEmpty ? "empty — built after ingestion" : null),
       ];
+    case "graph_relations":
+      return [
+        ...row("papers", "Papers looked at", step.data.papers),
+        ...row("graphEmpty", "Graph", step.data.graphEmpty ? "empty — built after ingestion" : null),
+      ];
     default:
       return displayableData(data);
   }

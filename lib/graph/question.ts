@@ -246,3 +246,37 @@ export async function answerGraphQuestion(
   edges = edges.filter((e) => !seen.has(e.id) && seen.add(e.id));
   return { question, names, edges: edges.slice(0, limit) };
 }
+
+/** Kinds of entity that are works (what "how these works relate" is about). */
+const WORK_TYPES = new Set(["Method", "Model"]);
+/** Relations between works, most telling first. */
+const WORK_RELATIONS: GraphRelation[] = ["improves_on", "extends", "compares_to", "uses"];
+
+/**
+ * How the works these papers discuss relate: the accepted edges stated by these papers between methods and models
+ * (improves on, extends, compared with, uses), most telling first — one edge per pair of works, at most `limit`.
+ */
+export async function relationsAmongPapers(
+  db: Database,
+  paperIds: readonly string[],
+  { limit = 6 }: { limit?: number } = {},
+): Promise<GraphEdgeResult[]> {
+  if (paperIds.length === 0) return [];
+  const rows = await findGraphEdges(db, {
+    paperIds: [...paperIds],
+    relations: WORK_RELATIONS,
+    statuses: ["accepted"],
+    limit: 200,
+  });
+  const rank = (r: GraphRelation) => WORK_RELATIONS.indexOf(r);
+  const pairs = new Set<string>();
+  return rows
+    .filter((e) => WORK_TYPES.has(e.sourceType) && WORK_TYPES.has(e.targetType) && e.sourceId !== e.targetId)
+    .sort((a, b) => rank(a.relation) - rank(b.relation) || b.confidence - a.confidence)
+    .filter((e) => {
+      const pair = [e.sourceId, e.targetId].sort((x, y) => x - y).join("-");
+      return !pairs.has(pair) && pairs.add(pair);
+    })
+    .slice(0, limit)
+    .map(toResult);
+}

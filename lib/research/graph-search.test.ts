@@ -9,6 +9,8 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { graphStats } from "@/lib/graph/query";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { makeTestPdf } from "@/lib/testing/pdf";
+import { deepRunner } from "./deep/run";
+import { RELATIONS_HEADING } from "./deep/steps/relations";
 import type { ResearchDeps } from "./deps";
 import { runResearch } from "./orchestrator";
 import { mockModel, sourcesInPrompt } from "./testing";
@@ -155,5 +157,39 @@ describe("graph_search in a research run (offline)", () => {
     expect(prompt).toContain("Frobnicator outperforms WidgetNet");
     expect(state.citations.length).toBeGreaterThan(0);
     expect(state.citations.every((c) => c.supported)).toBe(true);
+  });
+});
+
+describe("deep research: How these works relate", () => {
+  it("adds the graph's relations between the review's works, cited and verified", async () => {
+    const outline = {
+      title: "Widget retrieval",
+      search_strategy: "",
+      knowledge_points: [
+        {
+          id: "kp1",
+          category: "Methods",
+          topic: "Dense widget retrievers",
+          search_keywords: ["widget retriever", "widget benchmark"],
+          importance: "high" as const,
+        },
+      ],
+    };
+    const state = await deepRunner({ outline })(deps(), "How has widget retrieval improved?", {
+      runId: "deep-test",
+      onEvent: () => {},
+    });
+    expect(state.status).toBe("completed");
+    const step = state.steps.find((s): s is StepOf<"graph_relations"> => s.type === "graph_relations");
+    expect(step?.status).toBe("completed");
+    const pairs = (step?.data?.edges ?? []).map((e) => `${e.source} ${e.relation} ${e.target}`);
+    expect(pairs).toContain("Gizmotron improves_on Frobnicator");
+    // one edge per pair of works: Gizmotron's "extends Frobnicator" is the same pair
+    expect(pairs.filter((p) => p.startsWith("Gizmotron") && p.endsWith("Frobnicator"))).toHaveLength(1);
+    expect(state.answer).toContain(`## ${RELATIONS_HEADING}`);
+    expect(state.answer).toContain("**Gizmotron** improves on **Frobnicator**");
+    const cited = state.citations.filter((c) => c.chunkUid?.startsWith("graph:"));
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.every((c) => c.supported && c.relevance !== "off_topic")).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { assignPassages, pool } from "./evidence";
 import { framingStep } from "./steps/framing";
 import { outlineStep } from "./steps/outline";
 import { pointSearchStep } from "./steps/point-search";
+import { RELATIONS_HEADING, relationsStep } from "./steps/relations";
 import { sectionStep } from "./steps/section";
 import type { Outline } from "./types";
 
@@ -30,8 +31,9 @@ export interface DeepRunInput {
 
 /**
  * Deep research over an outline: each knowledge point searched on its own (in parallel, its own step), passages
- * deduplicated across points, one section per point written in turn (streamed), an introduction and a conclusion,
- * verification of every citation, references. Same lifecycle and events as a quick run.
+ * deduplicated across points, one section per point written in turn (streamed), "How these works relate" from the
+ * knowledge graph (the relations the evidence's papers state between methods and models), an introduction and a
+ * conclusion, verification of every citation, references. Same lifecycle and events as a quick run.
  *
  * With a web search provider (deps.web), the plan searches the web as the quick run's does — for recent work, and in
  * `auto` mode when the points' evidence is weak — and the review gets a "From the web" section of quoted page
@@ -52,6 +54,7 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
         ...points.map((p) => pointSearchStep.card(p)),
         ...(webPlanned ? [webSearchStep.card()] : []),
         ...points.map((p) => sectionStep.card(p)),
+        relationsStep.card(),
         framingStep.card(),
         verificationStep.card(),
         ...(webPlanned ? [webCitationsStep.card()] : []),
@@ -106,18 +109,27 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
           sections.push(section.markdown);
           if (section.covered) covered.push(point.topic);
         }
+        const relations = await run.step(relationsStep, { evidence: evidence.all });
         const framing = { outline, covered, evidence: evidence.all, quoted, intent, feedback };
         const { intro, conclusion } = await run.step(framingStep, framing);
         const fromWeb =
           webPages.length > 0
             ? composeWebSection(question, webPages, { intent, keywords: [], libraryAnswered: covered.length > 0 })
             : "";
-        const body = [intro, ...sections, fromWeb, conclusion].filter(Boolean).join("\n\n");
-        // the claims under a section's heading should bear on its knowledge point
+        const body = [intro, ...sections, relations.markdown, fromWeb, conclusion].filter(Boolean).join("\n\n");
+        // the claims under a section's heading should bear on its knowledge point; the relations, on the works they name
         const topics = new Map(
           points.map((p) => [escapeMarkdown(p.topic), { text: p.topic, keywords: p.search_keywords }] as const),
         );
-        const verified = await run.step(verificationStep, { body, evidence: evidence.all, topics });
+        if (relations.edges.length > 0) {
+          const works = [...new Set(relations.edges.flatMap((e) => [e.source.name, e.target.name]))];
+          topics.set(RELATIONS_HEADING, { text: `${question} ${works.join(" ")}`, keywords: works });
+        }
+        const verified = await run.step(verificationStep, {
+          body,
+          evidence: [...relations.evidence, ...evidence.all],
+          topics,
+        });
         const webChecked = webPlanned
           ? await run.step(webCitationsStep, { body: verified.body, sources: webPages })
           : null;

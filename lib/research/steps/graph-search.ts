@@ -107,7 +107,8 @@ export function composeGraphSection(question: GraphQuestion, edges: readonly Gra
   ].join("\n");
 }
 
-function chipOf(e: GraphEdgeResult): GraphEdgeChip {
+/** An edge as its chip shows it. */
+export function graphEdgeChip(e: GraphEdgeResult): GraphEdgeChip {
   return {
     id: e.id,
     relation: e.relation,
@@ -178,7 +179,7 @@ export const graphSearchStep: StepDefinition<StepOf<"graph_search">, GraphQuesti
             ? `Found ${edges.length} ${edges.length === 1 ? "relation" : "relations"} in the knowledge graph`
             : "No relation found in the knowledge graph",
         reasoning,
-        data: { question, asked, names: answer.names.map(nameRow), edges: edges.map(chipOf), graphEmpty },
+        data: { question, asked, names: answer.names.map(nameRow), edges: edges.map(graphEdgeChip), graphEmpty },
       },
     };
   },
