@@ -190,4 +190,31 @@ describe("recall patterns (issue 22)", () => {
     expect(edgesOf("Gizmo: X", "Gizmo surpasses the best FooNet-based baseline on every task we tried.")).toEqual([]);
     expect(edgesOf("Gizmo: X", "Intuitively, we are using it as a “widget gate” to drop old information.")).toEqual([]);
   });
+
+  it("reads achieves … on D, third-person uses, fine-tuning, and a name that starts the sentence", () => {
+    expect(edgesOf("Gizmo: X", "In our runs, FooNet achieves 61.4 accuracy on BarQA with no tuning.")).toContain(
+      "evaluates_on FooNet -> BarQA",
+    );
+    expect(edgesOf("Gizmo: X", "Block-sparse Gizmo lets models scale, achieving 63.1 accuracy on BarQA.")).toEqual([]);
+    expect(
+      edgesOf("Gizmo: X", "MULTIWIDGET, formerly known as OldWidget, uses the LongFormer for claim checks."),
+    ).toContain("uses OldWidget -> LongFormer");
+    expect(edgesOf("Gizmo: X", "We fine-tune WidgetNet-Base for two epochs on the curated data.")).toContain(
+      "uses Gizmo -> WidgetNet-Base",
+    );
+    expect(edgesOf("Gizmo: X", "Vision Widgets generally outperform ResNets with the same budget.")).toContain(
+      "improves_on Vision Widgets -> ResNets",
+    );
+    expect(edgesOf("Gizmo: X", "Recent Widgets generally outperform ResNets with the same budget.")).toContain(
+      "improves_on Widgets -> ResNets",
+    );
+  });
+
+  it("leaves out record fields, adjectives from names, and lists with the paper's own method", () => {
+    expect(
+      edgesOf("Gizmo: X", "For each pair, we compare the selected Title and Authors fields of the two entries."),
+    ).toEqual([]);
+    expect(edgesOf("Gizmo: X", "The FooNet model uses Gaussian kernels to soft-match the terms.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "We use both the Gizmo and WidgetNet subspace methods in this section.")).toEqual([]);
+  });
 });

@@ -60,6 +60,15 @@ const CONTINUATION_ONLY = new Set(
   ).split(" "),
 );
 
+/** Capitalised words that start sentences before a name without being part of it ("Recent Transformer models"). */
+const SENTENCE_OPENERS = new Set(
+  (
+    "recent previous prior earlier later larger smaller modern standard existing current traditional classical " +
+    "early other such several various different popular strong weak simple vanilla original typical common " +
+    "despite although because whereas instead overall compared applying using training pretrained fine-tuned"
+  ).split(" "),
+);
+
 /** Abbreviations of the field's own vocabulary (not of any method): never an entity on their own. */
 const GENERIC_ABBREVIATIONS = new Set(
   (
@@ -191,8 +200,22 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
   const first = ts[0]?.start ?? 0;
   while (i < ts.length) {
     const t = ts[i] as Token;
-    // a capitalised first word is a name only when the paper names it so (its method, an acronym it defines)
-    if (!nameLike(t.text, t.start === first && !known.has(t.text.toLowerCase()))) {
+    // a capitalised first word is a name only when the paper names it so (its method, an acronym it defines), or when
+    // a capitalised noun follows it at once ("Vision Transformers outperform …")
+    const second = ts[i + 1];
+    const leads =
+      t.start === first &&
+      /^\p{Lu}\p{Ll}{2,}$/u.test(t.text) &&
+      !/ly$/.test(t.text) &&
+      !NOT_NAMES.has(t.text.toLowerCase()) &&
+      !CONTINUATION_ONLY.has(t.text.toLowerCase()) &&
+      !SENTENCE_OPENERS.has(t.text.toLowerCase()) &&
+      second !== undefined &&
+      masked.slice(t.end, second.start) === " " &&
+      /^\p{Lu}\p{Ll}+(?:-\p{L}+)*$/u.test(second.text) &&
+      !NOT_NAMES.has(second.text.toLowerCase()) &&
+      !CONTINUATION_ONLY.has(second.text.toLowerCase());
+    if (!leads && !nameLike(t.text, t.start === first && !known.has(t.text.toLowerCase()))) {
       i++;
       continue;
     }
@@ -286,6 +309,8 @@ interface Pattern {
   reach?: number;
   /** The subject found before the verb must be the paper's own method ("we … using X"). */
   selfOnly?: boolean;
+  /** The subject must be a name written before the verb (not "we", not a pronoun). */
+  namedOnly?: boolean;
   /** "we compare X and Y": the first name after the verb is the subject, the next ones the objects. */
   pairAfter?: boolean;
   /** What joins the pair's subject and object when not "and" ("applying X to Y"). */
@@ -325,11 +350,19 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "uses",
-    verb: /\bwe\s+(?:also\s+|first\s+|then\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed|apply|applied)\b/gi,
+    verb: /\bwe\s+(?:also\s+|first\s+|then\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed|apply|applied|fine-?tune|fine-?tuned|finetune|finetuned)\b/gi,
     confidence: 0.75,
     selfSubject: true,
     reach: 60,
     fromGap: true,
+  },
+  // "DIVERSE employs DeBERTa as its verifier": a named method's own components, in the third person
+  {
+    relation: "uses",
+    verb: /\b(?:uses|employs|adopts|leverages|utili[sz]es|relies\s+on|is\s+initiali[sz]ed\s+(?:with|from))\b/gi,
+    confidence: 0.7,
+    reach: 30,
+    namedOnly: true,
   },
   // "Our clustering algorithm is based on Gaussian Mixture Models", "we build the verifier based on InstructGPT"
   { relation: "uses", verb: /\bbased\s+on\b/gi, confidence: 0.7, reach: 40 },
@@ -343,7 +376,7 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "evaluates_on",
-    verb: /\b(?:(?:evaluat(?:e|ed|ing)|test(?:ed)?|experiments?|results?|performance|benchmark(?:ed)?|measure[sd]?|assess(?:es|ed)?|compute[sd]?)\s+(?:\S+\s+){0,3}?(?:on|across))\b/gi,
+    verb: /\b(?:(?:evaluat(?:e|ed|ing)|test(?:ed)?|experiments?|results?|performance|benchmark(?:ed)?|measure[sd]?|assess(?:es|ed)?|compute[sd]?)\s+(?:\S+\s+){0,3}?(?:on|across)|achiev(?:e|es|ed)\s+(?:\S+\s+){0,5}?on)\b/gi,
     confidence: 0.75,
     targetType: "Dataset",
     reach: 30,
@@ -909,6 +942,15 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               objects = next && p.pairJoin.test(masked.slice(first.end, next.start)) ? [next] : [];
             } else objects = objects.slice(1);
           }
+          // "the selected Title and Authors fields": parts of a record, not entities; "Gaussian kernels": an adjective
+          objects = objects.filter(
+            (o) =>
+              !/^\s+(?:fields?|columns?|rows?|tokens?|tags?|headers?|keys?)\b/i.test(masked.slice(o.end, o.end + 10)) &&
+              !(
+                /^\p{Lu}\p{Ll}+(?:ian|ean|ic|al|ive|ous)$/u.test(o.name) &&
+                /^\s+\p{Ll}/u.test(masked.slice(o.end, o.end + 3))
+              ),
+          );
           if (p.relation === "evaluates_on")
             objects = objects.filter(
               (o) =>
@@ -967,8 +1009,10 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (!subject.self && ownMethod && canonicalName(subject.name) === canonicalName(ownMethod))
             subject = { ...subject, self: true };
           if (p.selfOnly && !subject.self) continue;
+          if (p.namedOnly && !names.some((n) => n.start === subject?.start)) continue;
           // "removing NSP hurts performance on QNLI": results and performance "on" D say who was evaluated only for the paper's own method
-          if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test|experiment)/i.test(v[0])) continue;
+          if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test|experiment|achiev)/i.test(v[0]))
+            continue;
           // "the TREC WebTrack 2009–12 have been evaluated on …": what is evaluated in the passive is data, not a method
           if (
             p.relation === "evaluates_on" &&
@@ -1005,6 +1049,14 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             /\b(?:train\w*|pre-?train\w*|fine-?tun\w*|corpus|corpora|index\w*|retriev\w*|knowledge|documents?)\b/i.test(
               masked,
             );
+          // "we use both the SAID and DID methods": the paper's own method among the objects — a list of what it
+          // studies, not what it is built from
+          if (
+            p.relation === "uses" &&
+            ownMethod &&
+            objects.some((o) => canonicalName(o.name) === canonicalName(ownMethod))
+          )
+            continue;
           for (const object of objects) {
             const [src, dst] = p.passive
               ? [{ name: object.name, self: false, start: object.start, end: object.end }, subject]
