@@ -217,4 +217,27 @@ describe("recall patterns (issue 22)", () => {
     expect(edgesOf("Gizmo: X", "The FooNet model uses Gaussian kernels to soft-match the terms.")).toEqual([]);
     expect(edgesOf("Gizmo: X", "We use both the Gizmo and WidgetNet subspace methods in this section.")).toEqual([]);
   });
+
+  it("reads a curly negation, a list's last name as no subject, and a name cut at a parenthesis", () => {
+    expect(
+      edgesOf("Gizmo: X", "On FooQA, the combination of FooNet+PE doesn’t perform better than FooNet at all."),
+    ).toEqual([]);
+    const listed = edgesOf(
+      "Gizmo: X",
+      "Overall it cuts the error by 16%, 5% and 5% on FooQA, BarQA, and BazQA respectively compared to WidgetNet here.",
+    );
+    expect(listed.filter((e) => e.startsWith("compares_to"))).toEqual([]);
+    expect(
+      edgesOf(
+        "Gizmo: X",
+        "With the exception of FooQA, WidgetNet performs consistently better than BarNet on all sets.",
+      ),
+    ).toContain("improves_on WidgetNet -> BarNet");
+    expect(
+      edgesOf(
+        "Gizmo: X",
+        "In addition, we design a new session-level GPO (Gadget Policy Optimization) training method.",
+      ),
+    ).toContain("introduces Gizmo -> session-level GPO");
+  });
 });

@@ -439,12 +439,16 @@ const NAME_ADJECTIVE =
 /** Is the text before a name a list of names after a preposition ("… on IMDB, Yelp-2, and ")? */
 function inPrepositionalList(before: string): boolean {
   if (!/(?:,|\band|\bor)\s*$/.test(before)) return false;
-  const m = /\b(?:on|in|of|for|at|with|by|from|over|across|than|including)\s+([^.;]*)$/i.exec(before);
+  // after "and"/"or" the nearest preposition ("by 16% and 5% on IMDB, Yelp-2, and …": "on", not "by"); after a
+  // comma the first, so that "With the exception of SQuAD, DPR performs …" keeps DPR as the subject
+  const all = [...before.matchAll(/\b(?:on|in|of|for|at|with|by|from|over|across|than|including)\s+(?=[^.;]*$)/gi)];
+  const m = /\b(?:and|or)\s*$/.test(before) ? all[all.length - 1] : all[0];
   if (!m) return false;
+  const list = before.slice((m.index ?? 0) + m[0].length);
   // "As shown in Table 2, RAG-Sequence outperforms …": a reference to a table ends the phrase
-  if (/^(?:the\s+)?(?:Table|Tab|Figure|Fig|Section|Sec|Appendix|Eq|Equation)\b/i.test(m[1] as string)) return false;
+  if (/^(?:the\s+)?(?:Table|Tab|Figure|Fig|Section|Sec|Appendix|Eq|Equation)\b/i.test(list)) return false;
   // nothing but names, numbers, commas and "and"/"or" since the preposition
-  return (m[1] as string).split(/[\s,]+/).every((w) => w === "" || /^(?:and|or|the)$/i.test(w) || !/^[a-z]/.test(w));
+  return list.split(/[\s,]+/).every((w) => w === "" || /^(?:and|or|the)$/i.test(w) || !/^[a-z]/.test(w));
 }
 
 const PRECEDING_PREPOSITION = /\b(?:in|on|of|for|at|with|by|to|from|over|across|into|via|than)\s+(?:the\s+)?$/i;
@@ -454,7 +458,8 @@ const GAP_PREPOSITION =
 const LISTING = /\b(?:including|such as|like|e\.g\.|namely|i\.e\.)/gi;
 
 /** Words before a verb that undo or hedge the claim. */
-const NEGATION = /\b(?:not|never|no|fails? to|failed to|cannot|can't|doesn't|don't|didn't|unable to)\s+(?:\S+\s+)?$/i;
+const NEGATION =
+  /\b(?:not|never|no|fails? to|failed to|cannot|can[’']t|doesn[’']t|don[’']t|didn[’']t|isn[’']t|aren[’']t|unable to)\s+(?:\S+\s+)?$/i;
 const HEDGE = /\b(?:may|might|could|would|can|should|hope|expect|conjecture|hypothes[ie][sz]e)\b/i;
 const CLAUSE_BREAK = /[;]|\b(?:while|whereas|although|but|which|where|because|since)\b/i;
 
@@ -484,6 +489,22 @@ function subjectBefore(masked: string, names: NameSpan[], at: number, ownMethod:
       // one of a list behind a preposition ("on IMDB, Yelp-2, and Amazon-5 … compared to BERT") is not the subject
       !inPrepositionalList(masked.slice(Math.max(0, n.start - 80), n.start)),
   );
+  // the names of a list that ends in "and X" belong to the list too ("on IMDB, Yelp-2, Amazon-2, and Amazon-5")
+  const lastName = names.filter((n) => n.end <= at && n.start >= clauseStart).pop();
+  if (lastName && !before.includes(lastName)) {
+    const ahead = masked.slice(Math.max(0, lastName.start - 80), lastName.start);
+    if (/\b(?:and|or)\s*$/.test(ahead) && inPrepositionalList(ahead)) {
+      const preps = [
+        ...ahead.matchAll(/\b(?:on|in|of|for|at|with|by|from|over|across|than|including)\s+(?=[^.;]*$)/gi),
+      ];
+      const prep = preps[preps.length - 1];
+      const listFrom = lastName.start - ahead.length + (prep?.index ?? ahead.length);
+      for (const n of names.filter((x) => x.start >= listFrom && x.end <= lastName.start)) {
+        const k = before.indexOf(n);
+        if (k >= 0) before.splice(k, 1);
+      }
+    }
+  }
   const last = before[before.length - 1];
   const selfRef = ownMethod ? lastMatch(masked.slice(clauseStart, at), SELF_REFERENCE) : null;
   if (selfRef && ownMethod && (!last || clauseStart + selfRef.index > last.end)) {
@@ -615,6 +636,15 @@ export function introducedPhrases(rest: string): { name: string; start: number; 
   const from = i;
   for (let j = i; j < Math.min(words.length, i + 4); j++) {
     const w = (words[j] as RegExpMatchArray)[0].replace(/[.,;:]$/, "");
+    // "a new session-level PPO (Proximal Policy Optimization) training method": the name ends before the parenthesis
+    if (w.startsWith("(") && j - from >= 2) {
+      const first = words[from] as RegExpMatchArray;
+      const last = words[j - 1] as RegExpMatchArray;
+      const start = first.index ?? 0;
+      return [
+        { name: rest.slice(start, (last.index ?? 0) + last[0].length), start, end: (last.index ?? 0) + last[0].length },
+      ];
+    }
     if (!/^[\p{Ll}][\p{L}\d-]*$|^[\p{Lu}]{2,}$/u.test(w)) return [];
     const last = j === from ? null : (words[j - 1] as RegExpMatchArray);
     if (CATEGORY_HEAD.test(w) && last && j - from >= 1) {
