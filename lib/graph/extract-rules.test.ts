@@ -240,4 +240,19 @@ describe("recall patterns (issue 22)", () => {
       ),
     ).toContain("introduces Gizmo -> session-level GPO");
   });
+
+  it("reads training corpora, variants, and a relative clause's head as the subject", () => {
+    expect(edgesOf("Gizmo: X", "In their setup, FooNet is trained on the WidgetCorpus (800M words) only.")).toContain(
+      "uses FooNet -> WidgetCorpus",
+    );
+    expect(
+      edgesOf("Gizmo: X", "All models use the same sizes as FooNet-Base and are trained on WidgetCorpus only."),
+    ).not.toContain("uses FooNet-Base -> WidgetCorpus");
+    expect(
+      edgesOf("Gizmo: X", "In related work, FooNet is a lightweight variant of BarNet for small devices."),
+    ).toContain("extends FooNet -> BarNet");
+    expect(
+      edgesOf("Gizmo: X", "We compare with MultiWidget, which is based on LongWidget, in the last section."),
+    ).toContain("uses MultiWidget -> LongWidget");
+  });
 });

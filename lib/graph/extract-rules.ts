@@ -311,6 +311,8 @@ interface Pattern {
   selfOnly?: boolean;
   /** The subject must be a name written before the verb (not "we", not a pronoun). */
   namedOnly?: boolean;
+  /** …right before it ("GPT is trained on"), not one a coordinated verb follows ("as BERT-Base and are trained on"). */
+  adjacent?: boolean;
   /** "we compare X and Y": the first name after the verb is the subject, the next ones the objects. */
   pairAfter?: boolean;
   /** What joins the pair's subject and object when not "and" ("applying X to Y"). */
@@ -337,7 +339,7 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "extends",
-    verb: /\b(?:extends|extended|is an extension of|generali[sz]es|builds\s+(?:up)?on|built\s+(?:up)?on|build\s+(?:up)?on)\b/gi,
+    verb: /\b(?:extends|extended|is an extension of|generali[sz]es|builds\s+(?:up)?on|built\s+(?:up)?on|build\s+(?:up)?on|(?:is|are|was|were)\s+(?:a|an)\s+(?:\S+\s+)?(?:variant|extension|generali[sz]ation|modification)s?\s+of)\b/gi,
     confidence: 0.8,
   },
   // "Inspired by In-Context Learning, In-Context RALM …", "an objective, inspired by the Cloze task"
@@ -363,6 +365,15 @@ const PATTERNS: Pattern[] = [
     confidence: 0.7,
     reach: 30,
     namedOnly: true,
+  },
+  // "RoBERTa is pre-trained on CC-News": a training corpus is used
+  {
+    relation: "uses",
+    verb: /\b(?:is|are|was|were|been)\s+(?:\w+ly\s+)?(?:pre-?trained|trained|fine-?tuned)\s+on\b/gi,
+    confidence: 0.7,
+    reach: 20,
+    namedOnly: true,
+    adjacent: true,
   },
   // "Our clustering algorithm is based on Gaussian Mixture Models", "we build the verifier based on InstructGPT"
   { relation: "uses", verb: /\bbased\s+on\b/gi, confidence: 0.7, reach: 40 },
@@ -510,7 +521,18 @@ function subjectBefore(masked: string, names: NameSpan[], at: number, ownMethod:
   if (selfRef && ownMethod && (!last || clauseStart + selfRef.index > last.end)) {
     return { name: ownMethod, self: true, start: clauseStart + selfRef.index, end: clauseStart + selfRef.end };
   }
-  if (!last) return null;
+  if (!last) {
+    // "MULTIVERS, which is based on LongFormer": the name the relative clause hangs on
+    const rel = /([^\s,]+(?:\s[^\s,]+){0,3}),?\s+(?:which|that|who)\s+(?:\w+ly\s+)?(?:(?:is|are|was|were)\s+)?$/i.exec(
+      masked.slice(Math.max(0, clauseStart - 60), at),
+    );
+    if (rel && masked.slice(clauseStart, at).trim().split(/\s+/).length <= 3) {
+      const relEnd = Math.max(0, clauseStart - 60) + (rel.index ?? 0) + (rel[1] as string).length;
+      const head = names.find((n) => n.end === relEnd);
+      if (head) return { name: head.name, self: false, start: head.start, end: head.end };
+    }
+    return null;
+  }
   // "X and Y outperform Z": the subject is the run up to the verb, take its last name only when nothing but words sit between
   return { name: last.name, self: false, start: last.start, end: last.end };
 }
@@ -1040,6 +1062,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             subject = { ...subject, self: true };
           if (p.selfOnly && !subject.self) continue;
           if (p.namedOnly && !names.some((n) => n.start === subject?.start)) continue;
+          if (p.adjacent && (/\band\b|,/.test(masked.slice(subject.end, at)) || at - subject.end > 30)) continue;
           // "removing NSP hurts performance on QNLI": results and performance "on" D say who was evaluated only for the paper's own method
           if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test|experiment|achiev)/i.test(v[0]))
             continue;
