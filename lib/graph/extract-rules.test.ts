@@ -255,4 +255,19 @@ describe("recall patterns (issue 22)", () => {
       edgesOf("Gizmo: X", "We compare with MultiWidget, which is based on LongWidget, in the last section."),
     ).toContain("uses MultiWidget -> LongWidget");
   });
+
+  it("keeps a corpus the method draws on as used, and a description of its own name out", () => {
+    expect(
+      edgesOf("Gizmo: X", "For the evidence corpus, we use the WidgetWiki dump provided by the FooQA benchmark here."),
+    ).toContain("uses Gizmo -> WidgetWiki");
+    expect(
+      edgesOf("Gizmo: X", "We use the WidgetWiki dataset to evaluate the performance on document ranking here."),
+    ).toContain("evaluates_on Gizmo -> WidgetWiki");
+    expect(
+      edgesOf("Gizmo: X", "In this work, we present a novel robust widget benchmark called Gizmo for all."),
+    ).toEqual([]);
+    expect(
+      edgesOf("Gizmo: X", "We did observe substantial improvements on FooQA from multitask training here."),
+    ).toEqual([]);
+  });
 });

@@ -326,7 +326,7 @@ interface Pattern {
 const PATTERNS: Pattern[] = [
   {
     relation: "improves_on",
-    verb: /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beats?|improv(?:e|es|ed|ing|ements?)\s+(?:up)?on|improv(?:e|es|ed|ing|ements?)\s+over|(?:is|are|was|were|performs?|does|do)\s+(?:\S+\s+){0,2}?(?:better than|superior to)|exceeds?|exceeded)\b/gi,
+    verb: /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beats?|improves?\s+(?:up)?on|improved\s+(?:up)?on|improving\s+upon|improv(?:e|es|ed|ing|ements?)\s+over|(?:is|are|was|were|performs?|does|do)\s+(?:\S+\s+){0,2}?(?:better than|superior to)|exceeds?|exceeded)\b/gi,
     confidence: 0.85,
   },
   { relation: "improves_on", verb: /\b(?:is|are|was|were)\s+outperformed\s+by\b/gi, confidence: 0.8, passive: true },
@@ -625,6 +625,12 @@ const ADJECTIVES =
  * Jeopardy questions", "two distinct strategies: tree traversal and collapsed tree").
  */
 export function introducedPhrases(rest: string): { name: string; start: number; end: number }[] {
+  const found = phrasesAfter(rest);
+  // "a novel robust and heterogeneous benchmark called BEIR": a description of the named thing, not a name
+  return found.some((f) => /^\s*,?\s*(?:called|named|dubbed|termed|coined)\b/i.test(rest.slice(f.end))) ? [] : found;
+}
+
+function phrasesAfter(rest: string): { name: string; start: number; end: number }[] {
   // "two distinct strategies: tree traversal and collapsed tree"
   const list =
     /^\s*(?:\S+\s+){0,3}?(?:strategies|variants|methods|approaches|components|modules|objectives|tasks|datasets|models)\s*:\s*([\p{Ll}][\p{Ll}-]*(?:\s+[\p{Ll}][\p{Ll}-]*){0,3})\s+and\s+([\p{Ll}][\p{Ll}-]*(?:\s+[\p{Ll}][\p{Ll}-]*){0,3})\s*[.,;]/u.exec(
@@ -1098,8 +1104,9 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           // "we use the X dataset to evaluate": an evaluation, not a component
           const evaluation = /\b(?:evaluat\w*|benchmark\w*|test sets?|to (?:measure|assess|test))\b/i.test(masked);
           // "we use the OpenBookQA dataset", "we use the math problem set GSM8K": a benchmark, not training data
+          // …unless it is data the method is built from: training data, a corpus, an index, a knowledge source
           const training =
-            /\b(?:train\w*|pre-?train\w*|fine-?tun\w*|corpus|corpora|index\w*|retriev\w*|knowledge|documents?)\b/i.test(
+            /\b(?:corpus|corpora|knowledge (?:sources?|bases?)|evidence|index(?:es)?|pre-?train\w*|train(?:ing|ed)? (?:data|set|sets|split|corpus|on)|fine-?tun\w*)\b/i.test(
               masked,
             );
           // "we use both the SAID and DID methods": the paper's own method among the objects — a list of what it
@@ -1147,7 +1154,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             const relation: GraphRelation =
               p.relation === "uses" && asBaseline
                 ? "compares_to"
-                : p.relation === "uses" && evaluation && targetHint.type === "Dataset"
+                : p.relation === "uses" && evaluation && !training && targetHint.type === "Dataset"
                   ? "evaluates_on"
                   : p.relation;
             const focus = {
@@ -1166,7 +1173,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               confidence: Math.max(0, Math.round(sure * 100) / 100),
               extractor: "rules",
               ...(note || sure < confidence ? { note: note ?? "a capitalised common word as a name" } : {}),
-              ...(relation === "uses" && p.selfSubject && (evaluation || (benchmarkCue(masked, dst) && !training))
+              ...(relation === "uses" && p.selfSubject && !training && (evaluation || benchmarkCue(masked, dst))
                 ? { evaluationContext: true }
                 : {}),
             });
