@@ -3,7 +3,9 @@ import { parseArgs } from "node:util";
 import type { DbHandle } from "@/db";
 import { getEnv } from "@/lib/env";
 import { createExtractionPool } from "@/lib/ingest/extract-pool";
-import { createIngestContext } from "@/lib/ingest/pipeline";
+import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
+import { getJobQueue, type JobQueue } from "@/lib/jobs/queue";
+import { startWorker } from "@/lib/jobs/worker";
 import { getArxivClient } from "@/lib/sources/arxiv";
 import { addFromArxiv } from "@/lib/sources/arxiv-add";
 import { searchArxiv } from "@/lib/sources/arxiv-search";
@@ -25,6 +27,7 @@ const STATUS_LABEL: Record<SourceItemResult["status"], string> = {
   update_available: "↑ newer version available",
   arxiv_available: "⇣ on arXiv",
   no_pdf: "· metadata only, no PDF",
+  queued: "… queued",
   error: "✗ error",
 };
 
@@ -68,6 +71,31 @@ function progressPrinter(): (e: SourceProgressEvent) => void {
   };
 }
 
+/**
+ * The job queue for an `add` or `import`: the PDFs are queued as jobs (downloads, then ingestion), as an upload's
+ * are. This command then works them itself, beside any `npm run worker` processes on the same database (extraction in
+ * a worker thread), unless `--enqueue-only` leaves them to those. Everything is stopped when `run` ends.
+ */
+async function withJobs<T>(
+  handle: DbHandle,
+  enqueueOnly: boolean,
+  run: (ctx: IngestContext, queue: JobQueue) => Promise<T>,
+): Promise<T> {
+  const pool = enqueueOnly ? null : createExtractionPool(1);
+  const ctx = createIngestContext(handle, pool ? { extract: pool.extract } : {});
+  const queue = await getJobQueue(handle);
+  const worker = enqueueOnly
+    ? null
+    : await startWorker(handle, { concurrency: 1, ctx, pollingIntervalSeconds: 0.5, log: (line) => info(line) });
+  try {
+    return await run(ctx, queue);
+  } finally {
+    await worker?.stop();
+    await queue.stop();
+    await pool?.close();
+  }
+}
+
 function summary(results: SourceItemResult[]): string {
   const n = (s: SourceItemResult["status"]) => results.filter((r) => r.status === s).length;
   const parts = (Object.keys(STATUS_LABEL) as SourceItemResult["status"][])
@@ -81,31 +109,33 @@ export async function runAdd(handle: DbHandle, argv: string[], json: boolean): P
     args: argv,
     allowPositionals: true,
     strict: false,
-    options: { replace: { type: "boolean", default: false }, json: { type: "boolean" } },
+    options: {
+      replace: { type: "boolean", default: false },
+      "enqueue-only": { type: "boolean", default: false },
+      json: { type: "boolean" },
+    },
   });
   const ids = positionals.map(String);
   if (ids.length === 0) {
-    info("usage: npm run cli -- add <arXiv ids or URLs...> [--replace] [--json]");
+    info("usage: npm run cli -- add <arXiv ids or URLs...> [--replace] [--enqueue-only] [--json]");
     return 2;
   }
   const env = getEnv();
-  const pool = createExtractionPool(1);
-  try {
-    const ctx = createIngestContext(handle, { extract: pool.extract });
+  const enqueueOnly = values["enqueue-only"] === true;
+  return withJobs(handle, enqueueOnly, async (ctx, queue) => {
     const results = await addFromArxiv(
       ids,
-      { ctx, arxiv: getArxivClient(env) },
-      { replace: values.replace === true, onProgress: progressPrinter() },
+      { ctx, arxiv: getArxivClient(env), queue },
+      { replace: values.replace === true, onProgress: progressPrinter(), follow: !enqueueOnly },
     );
     info(summary(results));
     if (results.some((r) => r.status === "update_available")) {
       info("Run again with --replace to replace the older versions.");
     }
+    if (enqueueOnly && results.some((r) => r.status === "queued")) info("`npm run worker` downloads and ingests them.");
     if (json) printJson({ results });
     return results.some((r) => r.status === "error") ? 1 : 0;
-  } finally {
-    await pool.close();
-  }
+  });
 }
 
 export async function runArxiv(handle: DbHandle, argv: string[], json: boolean): Promise<number> {
@@ -154,11 +184,17 @@ export async function runImport(handle: DbHandle, argv: string[], json: boolean)
     args: argv,
     allowPositionals: true,
     strict: false,
-    options: { "download-arxiv": { type: "boolean", default: false }, json: { type: "boolean" } },
+    options: {
+      "download-arxiv": { type: "boolean", default: false },
+      "enqueue-only": { type: "boolean", default: false },
+      json: { type: "boolean" },
+    },
   });
   const [target] = positionals.map(String);
   if (!target || positionals.length > 1) {
-    info("usage: npm run cli -- import <export.bib | export.json | export folder> [--download-arxiv] [--json]");
+    info(
+      "usage: npm run cli -- import <export.bib | export.json | export folder> [--download-arxiv] [--enqueue-only] [--json]",
+    );
     return 2;
   }
   const { file, baseDir } = findBibliographyFile(target);
@@ -167,23 +203,21 @@ export async function runImport(handle: DbHandle, argv: string[], json: boolean)
     `${file}: ${bib.format === "bibtex" ? "BibTeX" : "CSL JSON"}, ${bib.records.length + bib.failures.length} entries`,
   );
   const env = getEnv();
-  const pool = createExtractionPool(1);
-  try {
-    const ctx = createIngestContext(handle, { extract: pool.extract });
+  const enqueueOnly = values["enqueue-only"] === true;
+  return withJobs(handle, enqueueOnly, async (ctx, queue) => {
     const report = await importBibliography(
       bib,
       folderResolver(baseDir),
-      { ctx, arxiv: getArxivClient(env) },
-      { downloadArxiv: values["download-arxiv"] === true, onProgress: progressPrinter() },
+      { ctx, arxiv: getArxivClient(env), queue },
+      { downloadArxiv: values["download-arxiv"] === true, onProgress: progressPrinter(), follow: !enqueueOnly },
     );
     const c = report.counts;
     info(
-      `Imported: ${c.ingested} ingested, ${c.already_present} already present, ${c.no_pdf} no PDF, ` +
+      `Imported: ${c.ingested} ingested${enqueueOnly ? `, ${c.queued} queued for \`npm run worker\`` : ""}, ` +
+        `${c.already_present} already present, ${c.no_pdf} no PDF, ` +
         `${c.arxiv_available} on arXiv${values["download-arxiv"] ? "" : " (add them with --download-arxiv)"}, ${c.failed} failed`,
     );
     if (json) printJson(report);
     return c.failed > 0 ? 1 : 0;
-  } finally {
-    await pool.close();
-  }
+  });
 }

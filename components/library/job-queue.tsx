@@ -10,6 +10,7 @@ import { batchActive, type QueueBatch, type QueueFile } from "./job-queue-types"
 import { type ApiResult, paperHref } from "./types";
 
 const stageLabels: Record<string, string> = {
+  downloading: "Downloading the PDF",
   validating: "Validating",
   extracting: "Extracting text",
   chunking: "Splitting into passages",

@@ -35,6 +35,7 @@ const statusLabels: Record<SourceItemStatus, string> = {
   update_available: "Newer version available",
   arxiv_available: "No PDF in the export",
   no_pdf: "Metadata only, no PDF",
+  queued: "Queued",
   error: "Failed",
 };
 

@@ -20,6 +20,7 @@ import { paperHref } from "./types";
 import { isFinished, type UploadItem, type UploadPhase } from "./use-upload-queue";
 
 const stageLabels: Record<IngestStage, string> = {
+  downloading: "Downloading the PDF",
   validating: "Validating",
   extracting: "Extracting text",
   chunking: "Splitting into passages",

@@ -96,6 +96,22 @@ export async function requeueIngestFile(
 }
 
 /**
+ * Hands a downloaded file on to its ingest-file job: the upload's key and size recorded, the file queued again. Only
+ * the attempt that holds the file may (false otherwise: a later attempt took it over).
+ */
+export async function setIngestFileUpload(
+  db: Database,
+  { id, attempt, uploadKey, size }: { id: string; attempt: number; uploadKey: string; size: number },
+): Promise<boolean> {
+  const rows = await db
+    .update(ingestFiles)
+    .set({ uploadKey, size, status: "queued", stage: null, stageDone: null, stageOf: null, updatedAt: sql`now()` })
+    .where(and(eq(ingestFiles.id, id), eq(ingestFiles.status, "running"), eq(ingestFiles.attempts, attempt)))
+    .returning({ id: ingestFiles.id });
+  return rows.length > 0;
+}
+
+/**
  * Records a file's outcome — once: a file already ended is left as it is, and with `attempt`, only the attempt that
  * holds the file (the latest claim) may end it; an older one that outlived its claim is refused (false).
  */

@@ -1,13 +1,19 @@
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type ErrorCode, LecternError } from "@/lib/errors";
-import type { ExtractOptions } from "./extract";
+import { briefError, LecternError } from "@/lib/errors";
+import { type ExtractOptions, extractedOf, extractPdf, mapPdfError } from "./extract";
+import { PDF_READER_ROLE, type RawPdf } from "./pdf-read.mjs";
 import type { ExtractedPdf } from "./types";
 
 /**
- * Text extraction (pdf.js) is the slowest ingestion step and single-threaded. The pool runs it in worker threads so
- * several PDFs are read at once while the main thread chunks, embeds and saves. Used by the CLI and benchmarks, which
- * run in Node with tsx installed (the worker boots through tsx's loader); the web app extracts in-process.
+ * Text extraction (pdf.js) is the slowest ingestion step, single-threaded and synchronous for long stretches. The pool
+ * runs it in worker threads so the calling thread's event loop stays free — the app's, when its in-process job worker
+ * ingests (the embedded database) — and several PDFs are read at once while the caller chunks, embeds and saves.
+ * The threads run lib/ingest/pdf-read.mjs, a plain JavaScript file read from disk: it needs no TypeScript loader, so
+ * the same pool works under `next start` (bundled server code), tsx (CLI, worker, benchmarks) and vitest.
  */
 export interface ExtractionPool {
   size: number;
@@ -17,90 +23,168 @@ export interface ExtractionPool {
 
 type Reply =
   | { id: number; progress: [number, number] }
-  | { id: number; ok: ExtractedPdf }
-  | { id: number; error: { name?: string; message: string; code?: ErrorCode } };
+  | { id: number; ok: RawPdf }
+  | { id: number; error: { name: string; message: string } };
 
-interface Pending {
+interface Job {
+  id: number;
+  bytes: Uint8Array;
+  opts?: ExtractOptions;
   resolve(v: ExtractedPdf): void;
   reject(e: unknown): void;
-  onProgress?: (done: number, total: number) => void;
+  /** The thread running it, once started. */
+  slot: number;
+  detach(): void;
 }
 
-export function createExtractionPool(
-  size = Math.max(1, Math.min(2, os.availableParallelism?.() ?? 2)),
-): ExtractionPool {
-  const url = new URL("./extract-worker-boot.mjs", import.meta.url);
-  const workers: { worker: Worker; busy: boolean }[] = [];
-  const queue: { id: number; bytes: Uint8Array; opts?: ExtractOptions }[] = [];
-  const pending = new Map<number, Pending & { slot: number }>();
+const SCRIPT = "pdf-read.mjs";
+
+/**
+ * Where the thread's script is: beside this module when it runs from source (tsx, vitest), else under the project
+ * directory the server runs in (`next start`: the bundle's own location is `.next/server/…`; the standalone output
+ * carries the file there too, next.config.ts). Null when neither exists.
+ */
+export function pdfReaderScript(): string | null {
+  const candidates: string[] = [];
+  try {
+    const here = fileURLToPath(import.meta.url);
+    candidates.push(path.join(/* turbopackIgnore: true */ path.dirname(here), SCRIPT));
+  } catch {
+    // not a file URL (a bundle): the project directory below
+  }
+  candidates.push(path.join(/* turbopackIgnore: true */ process.cwd(), "lib", "ingest", SCRIPT));
+  return candidates.find((c) => fs.existsSync(/* turbopackIgnore: true */ c)) ?? null;
+}
+
+/** Threads by default: one per core, at most `max`. */
+export function defaultPoolSize(max = 2): number {
+  return Math.max(1, Math.min(max, os.availableParallelism?.() ?? 2));
+}
+
+export function createExtractionPool(size = defaultPoolSize()): ExtractionPool {
+  const script = pdfReaderScript();
+  if (!script) throw new Error(`the PDF reader's thread script (lib/ingest/${SCRIPT}) is missing`);
+  const threads: { worker: Worker; job: Job | null }[] = [];
+  const waiting: Job[] = [];
   let nextId = 1;
   let closed = false;
 
-  const spawn = (slot: number) => {
-    const worker = new Worker(url);
+  const settle = (job: Job) => {
+    job.detach();
+    const t = threads[job.slot];
+    if (t && t.job === job) t.job = null;
+  };
+
+  const spawn = (slot: number): Worker => {
+    // constructed out of the bundler's sight: Turbopack takes `new Worker(<computed path>)` for a worker entry matching
+    // every file of the project (and fails the build); the script is run from disk as it is (pdfReaderScript)
+    const worker: Worker = Reflect.construct(Worker, [script, { workerData: { role: PDF_READER_ROLE } }]);
     worker.unref();
     worker.on("message", (msg: Reply) => {
-      const p = pending.get(msg.id);
-      if (!p) return;
-      if ("progress" in msg) return p.onProgress?.(msg.progress[0], msg.progress[1]);
-      pending.delete(msg.id);
-      const w = workers[slot];
-      if (w) w.busy = false;
-      if ("ok" in msg) p.resolve(msg.ok);
-      else
-        p.reject(
-          msg.error.code
-            ? new LecternError(msg.error.code, msg.error.message)
-            : Object.assign(new Error(msg.error.message), { name: msg.error.name ?? "Error" }),
-        );
+      const job = threads[slot]?.job;
+      if (!job || job.id !== msg.id) return;
+      if ("progress" in msg) return job.opts?.onProgress?.(msg.progress[0], msg.progress[1]);
+      settle(job);
+      if ("ok" in msg) job.resolve(extractedOf(msg.ok));
+      else job.reject(mapPdfError(Object.assign(new Error(msg.error.message), { name: msg.error.name })));
       pump();
     });
-    worker.on("error", (err) => {
-      // a crashed worker fails its job (not the batch) and is replaced
-      for (const [id, p] of pending) {
-        if (p.slot !== slot) continue;
-        pending.delete(id);
-        p.reject(new LecternError("internal:pdf", `The PDF reader crashed: ${err.message}`, { cause: err }));
-      }
-      if (!closed) workers[slot] = { worker: spawn(slot), busy: false };
-      pump();
+    worker.on("error", (err) => replace(slot, worker, err));
+    worker.on("exit", (code) => {
+      if (!closed && threads[slot]?.worker === worker) replace(slot, worker, new Error(`exited with code ${code}`));
     });
     return worker;
   };
-  for (let i = 0; i < size; i++) workers.push({ worker: spawn(i), busy: false });
+
+  /** A thread that crashed (or was stopped for an aborted job) fails its job only, and is replaced. */
+  function replace(slot: number, worker: Worker, err: Error, reason?: unknown) {
+    const t = threads[slot];
+    if (!t || t.worker !== worker) return;
+    const job = t.job;
+    t.job = null;
+    if (!closed) t.worker = spawn(slot);
+    void worker.terminate().catch(() => {});
+    if (job) {
+      job.detach();
+      job.reject(
+        reason ?? new LecternError("internal:pdf", `The PDF reader crashed: ${briefError(err)}`, { cause: err }),
+      );
+    }
+    pump();
+  }
 
   function pump() {
-    for (const [slot, w] of workers.entries()) {
-      if (w.busy || queue.length === 0) continue;
-      const job = queue.shift();
-      if (!job) return;
-      const p = pending.get(job.id);
-      if (!p) continue;
-      p.slot = slot;
-      w.busy = true;
-      w.worker.ref();
+    for (const [slot, t] of threads.entries()) {
+      if (t.job || waiting.length === 0) continue;
+      const job = waiting.shift() as Job;
+      job.slot = slot;
+      t.job = job;
+      t.worker.ref();
       // a copy is transferred: the caller keeps its bytes
       const copy = job.bytes.slice();
-      w.worker.postMessage({ id: job.id, bytes: copy, batchSize: job.opts?.batchSize }, [copy.buffer]);
+      t.worker.postMessage({ id: job.id, bytes: copy, batchSize: job.opts?.batchSize }, [copy.buffer]);
     }
-    for (const w of workers) if (!w.busy) w.worker.unref();
+    // idle threads do not keep the process alive
+    for (const t of threads) if (!t.job) t.worker.unref();
   }
+
+  for (let i = 0; i < size; i++) threads.push({ worker: null as unknown as Worker, job: null });
+  for (let i = 0; i < size; i++) (threads[i] as { worker: Worker }).worker = spawn(i);
 
   return {
     size,
     extract(bytes, opts) {
       if (closed) return Promise.reject(new Error("extraction pool is closed"));
-      opts?.signal?.throwIfAborted();
-      const id = nextId++;
+      const signal = opts?.signal;
+      if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<ExtractedPdf>((resolve, reject) => {
-        pending.set(id, { resolve, reject, onProgress: opts?.onProgress, slot: -1 });
-        queue.push({ id, bytes, opts });
+        const job: Job = { id: nextId++, bytes, opts, resolve, reject, slot: -1, detach: () => {} };
+        if (signal) {
+          // an aborted job leaves the queue, or its thread is stopped (pdf.js cannot be interrupted) and replaced
+          const onAbort = () => {
+            const at = waiting.indexOf(job);
+            if (at >= 0) {
+              waiting.splice(at, 1);
+              reject(signal.reason);
+              return;
+            }
+            const t = threads[job.slot];
+            if (t?.job === job) replace(job.slot, t.worker, new Error("aborted"), signal.reason);
+          };
+          signal.addEventListener("abort", onAbort, { once: true });
+          job.detach = () => signal.removeEventListener("abort", onAbort);
+        }
+        waiting.push(job);
         pump();
       });
     },
     async close() {
       closed = true;
-      await Promise.all(workers.map((w) => w.worker.terminate()));
+      for (const job of waiting.splice(0)) job.reject(new Error("extraction pool is closed"));
+      await Promise.all(threads.map((t) => t.worker.terminate()));
     },
   };
+}
+
+/** Kept on `globalThis`: Next.js bundles instrumentation and each route apart, each with its own copy of this module. */
+const SHARED_KEY = Symbol.for("lectern.extractionPool");
+const shared = globalThis as unknown as Record<symbol, ExtractionPool | undefined>;
+
+/**
+ * The process's pool (the app server's in-process job worker): `size` threads (at most the cores), made on first use.
+ * Should threads be unavailable (the script missing from a deployment), extraction runs in this thread, said once in
+ * the log — ingestion keeps working, with the event loop held during each PDF.
+ */
+export function getSharedExtractionPool(size: number): ExtractionPool {
+  let pool = shared[SHARED_KEY];
+  if (!pool) {
+    try {
+      pool = createExtractionPool(defaultPoolSize(size));
+    } catch (e) {
+      console.error(`[ingest] PDF extraction runs on the main thread: ${briefError(e)}`);
+      pool = { size: 1, extract: extractPdf, close: async () => {} };
+    }
+    shared[SHARED_KEY] = pool;
+  }
+  return pool;
 }

@@ -1,6 +1,6 @@
-import { PDFParse } from "pdf-parse";
 import { LecternError } from "@/lib/errors";
 import type { ExtractedPdf, PdfInfo } from "@/lib/ingest/types";
+import { type RawPdf, readPdf } from "./pdf-read.mjs";
 
 export interface ExtractOptions {
   /** Pages read per pdf.js pass (default 50): bounds the text held by pdf.js at once for very long PDFs. */
@@ -10,49 +10,22 @@ export interface ExtractOptions {
   onProgress?: (donePages: number, totalPages: number) => void;
 }
 
-const DEFAULT_BATCH = 50;
-/** Pages per pdf.js call inside a batch; the event loop gets a turn after each (≈0.1-0.3 s of work for papers). */
-const STEP = 10;
-
 /**
- * Reads a PDF's info dictionary and the text of every physical page (index 0 = page 1, as pdf.js counts).
- * Text is read in page batches so a PDF with thousands of pages never has all its pdf.js page text in flight at once;
- * pdf-parse releases each page (`page.cleanup()`) after reading it, and the document is destroyed at the end.
- *
- * The caller's `bytes` stay intact: pdf.js takes ownership of (detaches) the buffer it is given, so it gets a copy.
+ * Reads a PDF's info dictionary and the text of every physical page (index 0 = page 1, as pdf.js counts), in this
+ * thread (pdf-read.mjs; the worker threads of extract-pool.ts run the same reader). Text is read in page batches so
+ * a PDF with thousands of pages never has all its pdf.js page text in flight at once. The caller's `bytes` stay intact.
  */
 export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions = {}): Promise<ExtractedPdf> {
-  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH));
-  opts.signal?.throwIfAborted();
-  const parser = new PDFParse({ data: bytes.slice() });
   try {
-    const infoResult = await parser.getInfo();
-    const pageCount = infoResult.total;
-    const info = parseInfoDict(infoResult.info);
-    const pages: string[] = Array.from({ length: pageCount }, () => "");
-    opts.onProgress?.(0, pageCount);
-    for (let first = 1; first <= pageCount; first += batchSize) {
-      const last = Math.min(pageCount, first + batchSize - 1);
-      for (let from = first; from <= last; from += STEP) {
-        opts.signal?.throwIfAborted();
-        const to = Math.min(last, from + STEP - 1);
-        // `first` + `last` together select the inclusive range first..last (pdf-parse 2 ParseParameters).
-        const result = await parser.getText({ first: from, last: to, pageJoiner: "" });
-        for (const page of result.pages) {
-          if (page.num >= 1 && page.num <= pageCount) pages[page.num - 1] = page.text;
-        }
-        // pdf.js's in-process worker runs on promises alone: without this, timers and other requests would wait for
-        // the whole document
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      opts.onProgress?.(last, pageCount);
-    }
-    return { pageCount, info, pages };
+    return extractedOf(await readPdf(bytes, opts));
   } catch (e) {
     throw mapPdfError(e, opts.signal);
-  } finally {
-    await parser.destroy().catch(() => undefined);
   }
+}
+
+/** What the reader returned (here or in a thread), in the pipeline's terms. */
+export function extractedOf(raw: RawPdf): ExtractedPdf {
+  return { pageCount: raw.pageCount, info: parseInfoDict(raw.info), pages: raw.pages };
 }
 
 const CORRUPT_NAMES = new Set([
@@ -63,7 +36,12 @@ const CORRUPT_NAMES = new Set([
   "UnexpectedResponseException",
 ]);
 
-function mapPdfError(e: unknown, signal?: AbortSignal): unknown {
+/**
+ * A reader's failure as the file's error: encrypted or corrupt PDFs are the file's fault (`bad_request:pdf`), a reader
+ * that cannot start is ours (`internal:pdf`); an abort stays an abort. Errors from a thread arrive as `{ name, message }`
+ * rebuilt into an Error, and map the same way.
+ */
+export function mapPdfError(e: unknown, signal?: AbortSignal): unknown {
   if (e instanceof LecternError) return e;
   if (signal?.aborted && (e === signal.reason || isAbort(e))) return e;
   const name = e instanceof Error ? e.name : "";

@@ -17,7 +17,15 @@ export interface IngestFileResult {
   error_code: string | null;
 }
 
-export type IngestStage = "validating" | "extracting" | "chunking" | "summarizing" | "embedding" | "saving";
+/** `downloading`: a queued download's job fetching the PDF (lib/jobs, arXiv); the pipeline's own stages follow. */
+export type IngestStage =
+  | "downloading"
+  | "validating"
+  | "extracting"
+  | "chunking"
+  | "summarizing"
+  | "embedding"
+  | "saving";
 
 /** Steps of the library step after a batch (defined with it, lib/embeddings/library.ts). */
 export type { LibraryStage };

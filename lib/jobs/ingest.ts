@@ -4,11 +4,14 @@ import type { DbHandle } from "@/db";
 import {
   batchesReadyForLibrary,
   claimIngestFile,
+  FINAL_FILE_STATUSES,
   finishIngestFile,
+  getIngestFile,
   insertIngestBatch,
   pendingUploadKeys,
   requeueIngestFile,
   setIngestFileStage,
+  setIngestFileUpload,
   setLibraryStep,
 } from "@/db/queries/jobs";
 import type { NewIngestFile } from "@/db/schema";
@@ -16,6 +19,7 @@ import { briefError, isLecternError } from "@/lib/errors";
 import { type IngestContext, ingestFiles, runLibraryStep } from "@/lib/ingest/pipeline";
 import type { IngestInput, IngestProgressEvent, TrustedMetadata } from "@/lib/ingest/progress";
 import type { PdfStorage, StoredObject } from "@/lib/storage";
+import type { PdfDownloader } from "./download";
 import { type JobQueue, QUEUES } from "./queue";
 
 /** Where uploads wait for their job, in the PDF store (so any worker on any machine reads them). */
@@ -30,10 +34,35 @@ export interface IngestFileJobData {
   actor: { id: string; email: string } | null;
 }
 
-/** What a file row's `metadata` column holds: what an importer knows of the file. */
+/** A download-file job's data: the file row whose PDF is to be fetched (its source is in the row). */
+export type DownloadFileJobData = IngestFileJobData;
+
+/** Where a queued PDF is to be fetched from: an arXiv version (`2106.09685v2`). */
+export interface PdfDownload {
+  source: "arxiv";
+  id: string;
+}
+
+/** A file to ingest that is not at hand yet: a download job fetches it into the store, then it is ingested. */
+export interface QueuedDownload {
+  name: string;
+  download: PdfDownload;
+  metadata?: TrustedMetadata;
+  replaces?: string;
+}
+
+/** What can be queued: a file at hand (read into the store at once) or one to download. */
+export type QueuedInput = IngestInput | QueuedDownload;
+
+export function isQueuedDownload(input: QueuedInput): input is QueuedDownload {
+  return "download" in input;
+}
+
+/** What a file row's `metadata` column holds: what an importer knows of the file, and where to download it. */
 export interface QueuedFileSource {
   metadata?: TrustedMetadata;
   replaces?: string;
+  download?: PdfDownload;
 }
 
 export interface EnqueuedBatch {
@@ -42,16 +71,17 @@ export interface EnqueuedBatch {
 }
 
 /**
- * Queues files for ingestion: each file is stored in the PDF store under `uploads/`, the batch and its files are
- * written in one transaction, then one job per file is sent. A file that cannot be read or stored is recorded as
- * failed at once (the rest go on); a failure to send the jobs marks the batch's files failed, nothing is left waiting
- * for a job that does not exist.
+ * Queues files for ingestion: each file at hand is stored in the PDF store under `uploads/`, the batch and its files
+ * are written in one transaction, then one job per file is sent — an ingest-file job, or for a file to download a
+ * download-file job (which fetches it into the store, then sends its ingest-file job). A file that cannot be read or
+ * stored is recorded as failed at once (the rest go on); a failure to send the jobs marks the batch's files failed,
+ * nothing is left waiting for a job that does not exist.
  */
 export async function enqueueIngest(
   handle: Pick<DbHandle, "db">,
   queue: JobQueue,
   storage: PdfStorage,
-  inputs: IngestInput[],
+  inputs: QueuedInput[],
   opts: { actor: { id: string; email: string } | null; origin: string; maxUploadBytes: number },
 ): Promise<EnqueuedBatch> {
   const batchId = randomUUID();
@@ -61,13 +91,18 @@ export async function enqueueIngest(
     const source: QueuedFileSource = {};
     if (input.metadata) source.metadata = input.metadata;
     if (input.replaces) source.replaces = input.replaces;
+    if (isQueuedDownload(input)) source.download = input.download;
     const row: Omit<NewIngestFile, "batchId"> = {
       id,
       position,
       fileName: input.name,
-      size: input.size ?? null,
+      size: isQueuedDownload(input) ? null : (input.size ?? null),
       metadata: Object.keys(source).length > 0 ? (source as Record<string, unknown>) : null,
     };
+    if (isQueuedDownload(input)) {
+      rows.push(row);
+      continue;
+    }
     try {
       if (input.size !== undefined && input.size > opts.maxUploadBytes) {
         throw new Error(`over the ${Math.round(opts.maxUploadBytes / 1024 / 1024)} MB limit`);
@@ -92,6 +127,7 @@ export async function enqueueIngest(
     await Promise.all(rows.map((r) => (r.uploadKey ? storage.delete(r.uploadKey).catch(() => {}) : null)));
     throw e;
   }
+  const toDownload = rows.filter((r) => (r.metadata as QueuedFileSource | null)?.download && !r.status);
   const queued = rows.filter((r) => r.uploadKey);
   try {
     if (queued.length > 0) {
@@ -99,12 +135,19 @@ export async function enqueueIngest(
         QUEUES.ingestFile,
         queued.map((r) => ({ data: { fileId: r.id, actor: opts.actor } satisfies IngestFileJobData })),
       );
-    } else {
+    }
+    if (toDownload.length > 0) {
+      await queue.boss.insert(
+        QUEUES.downloadFile,
+        toDownload.map((r) => ({ data: { fileId: r.id, actor: opts.actor } satisfies DownloadFileJobData })),
+      );
+    }
+    if (queued.length === 0 && toDownload.length === 0) {
       // nothing to ingest: the batch's library step has nothing to do either
       await queue.boss.send(QUEUES.libraryStep, {});
     }
   } catch (e) {
-    for (const r of queued) {
+    for (const r of [...queued, ...toDownload]) {
       await finishIngestFile(handle.db, {
         id: r.id,
         status: "error",
@@ -269,6 +312,71 @@ async function workClaimed(
   await ctx.storage.delete(key).catch((e) => console.error(`[jobs] upload ${key} not removed: ${briefError(e)}`));
   // stately: if a step is already waiting, this one joins it
   await queue.boss.send(QUEUES.libraryStep, {});
+}
+
+/** A download's failure that another attempt may not have: the source unreachable, busy or slow. */
+function isTransient(e: unknown): boolean {
+  if (!isLecternError(e)) return true;
+  return e.code.startsWith("unavailable:") || e.code.startsWith("timeout:");
+}
+
+/**
+ * Works one file's download job: claims the file, fetches its PDF (stage `downloading`) into the store under
+ * `uploads/`, records the upload and sends the file's ingest-file job — the same job an uploaded file gets. A source
+ * that does not have the PDF (404) or sends one over the size limit fails the file at once; an unreachable or busy
+ * source is retried with backoff (the download-file queue, queue.ts), and after the last attempt the file is failed
+ * with that error. The others of its batch go on either way. A job delivered again after the file was handed on only
+ * sends the ingest-file job again (its claim makes that harmless).
+ */
+export async function workDownloadFile(
+  job: Pick<Job<DownloadFileJobData>, "data" | "retryCount" | "signal">,
+  deps: { ctx: IngestContext; queue: JobQueue; download: PdfDownloader; retryLimit: number },
+): Promise<void> {
+  const { ctx, queue } = deps;
+  const fileId = job.data.fileId;
+  const current = await getIngestFile(ctx.db, { id: fileId });
+  if (!current || FINAL_FILE_STATUSES.includes(current.status)) return;
+  if (current.uploadKey) {
+    // fetched by an attempt that stopped before sending the ingest-file job
+    await queue.boss.send(QUEUES.ingestFile, { fileId, actor: job.data.actor } satisfies IngestFileJobData);
+    return;
+  }
+  const fail = async (attempt: number | undefined, error: string, errorCode: string) => {
+    await finishIngestFile(ctx.db, {
+      id: fileId,
+      attempt,
+      status: "error",
+      paperId: null,
+      title: null,
+      pages: 0,
+      chunks: 0,
+      error,
+      errorCode,
+    });
+    await queue.boss.send(QUEUES.libraryStep, {});
+  };
+  const source = (current.metadata ?? {}) as QueuedFileSource;
+  if (!source.download) return fail(undefined, "Nothing says where to download this file from.", "internal:source");
+  const row = await claimIngestFile(ctx.db, { id: fileId });
+  if (!row) return;
+  const attempt = row.attempts;
+  await setIngestFileStage(ctx.db, { id: fileId, attempt, stage: "downloading", done: null, of: null });
+  let bytes: Uint8Array;
+  try {
+    bytes = await deps.download(source.download, { maxBytes: ctx.maxUploadBytes, signal: job.signal });
+  } catch (e) {
+    const message = isLecternError(e) ? e.message : `The download failed: ${briefError(e)}`;
+    if (!isTransient(e) || job.retryCount >= deps.retryLimit) {
+      return fail(attempt, message, isLecternError(e) ? e.code : "unavailable:source");
+    }
+    await requeueIngestFile(ctx.db, { id: fileId, attempt, error: `${message} (trying again)` }).catch(() => {});
+    throw e;
+  }
+  const key = uploadKey(fileId);
+  await ctx.storage.put(key, bytes);
+  // refused when a later attempt took the file over: that attempt hands it on (the object under the same key is its)
+  if (!(await setIngestFileUpload(ctx.db, { id: fileId, attempt, uploadKey: key, size: bytes.byteLength }))) return;
+  await queue.boss.send(QUEUES.ingestFile, { fileId, actor: job.data.actor } satisfies IngestFileJobData);
 }
 
 /**

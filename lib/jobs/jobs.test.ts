@@ -10,11 +10,20 @@ import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
+import { createExtractionPool } from "@/lib/ingest/extract-pool";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
 import type { IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
 import { makeTestPdf } from "@/lib/testing/pdf";
+import type { PdfDownloader } from "./download";
 import { followBatch } from "./follow";
-import { enqueueIngest, sweepOrphanUploads, UPLOAD_FOLDER, uploadKey, workIngestFile } from "./ingest";
+import {
+  enqueueIngest,
+  sweepOrphanUploads,
+  UPLOAD_FOLDER,
+  uploadKey,
+  workDownloadFile,
+  workIngestFile,
+} from "./ingest";
 import { getJobQueue, type JobQueue, QUEUES } from "./queue";
 import { startWorker, type Worker } from "./worker";
 
@@ -119,6 +128,119 @@ describe("ingestion as jobs", () => {
       queue = await getJobQueue(handle);
     }
   }, 120_000);
+
+  it("with extraction in worker threads (the app's own worker), a corrupt PDF fails only its file", async () => {
+    const pool = createExtractionPool(2);
+    const threaded = { ...ctx, extract: pool.extract };
+    const one = await makeTestPdf({
+      pages: ["Threads Keep the Loop Free\nAbstract\nPDF text is read in a worker thread, off the event loop."],
+      title: "Threads Keep the Loop Free",
+    });
+    const two = await makeTestPdf({
+      pages: ["A Second Threaded Paper\nAbstract\nAnother PDF read in a worker thread while the first is saved."],
+      title: "A Second Threaded Paper",
+    });
+    // a PDF header and nothing a PDF reader can parse: it passes the byte check and fails in the thread
+    const corrupt = new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog garbage\n%%EOF\n");
+    const batch = await enqueueIngest(
+      handle,
+      queue,
+      ctx.storage,
+      [input("one.pdf", one), input("corrupt.pdf", corrupt), input("two.pdf", two)],
+      { actor: null, origin: "web", maxUploadBytes: ctx.maxUploadBytes },
+    );
+    const worker = await startWorker(handle, {
+      concurrency: 2,
+      ctx: threaded,
+      pollingIntervalSeconds: 0.5,
+      log: () => {},
+    });
+    try {
+      const results = await followBatch(handle.db, batch.batchId, { onEvent: () => {}, intervalMs: 50 });
+      expect(results?.map((r) => [r.file, r.status, r.error_code])).toEqual([
+        ["one.pdf", "ingested", null],
+        ["corrupt.pdf", "error", "bad_request:pdf"],
+        ["two.pdf", "ingested", null],
+      ]);
+      expect(results?.[1]?.error).toMatch(/corrupt or unreadable/);
+    } finally {
+      await worker.stop();
+      await pool.close();
+      queue = await getJobQueue(handle);
+    }
+  }, 120_000);
+
+  it("a download job stores the PDF and hands the file to an ingest-file job; a busy source is retried, then failed", async () => {
+    const bytes = await makeTestPdf({
+      pages: ["Downloaded Papers\nAbstract\nA download job fetches the PDF into the store before it is ingested."],
+      title: "Downloaded Papers",
+    });
+    const batch = await enqueueIngest(
+      handle,
+      queue,
+      ctx.storage,
+      [
+        { name: "2501.00001v1.pdf", download: { source: "arxiv", id: "2501.00001v1" } },
+        { name: "2501.00002v1.pdf", download: { source: "arxiv", id: "2501.00002v1" } },
+      ],
+      { actor: null, origin: "arxiv", maxUploadBytes: ctx.maxUploadBytes },
+    );
+    const [fetched, busy] = batch.fileIds as [string, string];
+    // nothing is read at queueing time: the files wait for their download jobs
+    expect((await getIngestBatch(handle.db, { id: batch.batchId }))?.files.map((f) => [f.status, f.uploadKey])).toEqual(
+      [
+        ["queued", null],
+        ["queued", null],
+      ],
+    );
+    const asked: string[] = [];
+    const download: PdfDownloader = async (d) => {
+      asked.push(d.id);
+      if (d.id === "2501.00002v1") throw new LecternError("unavailable:source", "arXiv answered HTTP 503.");
+      return bytes;
+    };
+    const signal = new AbortController().signal;
+    const deps = { ctx, queue, download, retryLimit: 1 };
+    // drain what earlier tests queued, so the ingest-file job sent below is the one fetched
+    for (;;) {
+      const old = await queue.boss.fetch(QUEUES.ingestFile, { batchSize: 50 });
+      if (old.length === 0) break;
+      await queue.boss.complete(
+        QUEUES.ingestFile,
+        old.map((j) => j.id),
+      );
+    }
+
+    await workDownloadFile({ data: { fileId: fetched, actor: null }, retryCount: 0, signal }, deps);
+    expect(await getIngestFile(handle.db, { id: fetched })).toMatchObject({
+      status: "queued",
+      uploadKey: uploadKey(fetched),
+      size: bytes.byteLength,
+      attempts: 1,
+    });
+    expect(await listUploads(ctx)).toContain(uploadKey(fetched));
+    const [handedOn] = await queue.boss.fetch<{ fileId: string }>(QUEUES.ingestFile);
+    expect(handedOn?.data.fileId).toBe(fetched);
+    // delivered again after handing on: no second download, the ingest-file job is sent again
+    await workDownloadFile({ data: { fileId: fetched, actor: null }, retryCount: 1, signal }, deps);
+    expect(asked.filter((id) => id === "2501.00001v1")).toHaveLength(1);
+
+    await expect(
+      workDownloadFile({ data: { fileId: busy, actor: null }, retryCount: 0, signal }, deps),
+    ).rejects.toMatchObject({ code: "unavailable:source" });
+    expect(await getIngestFile(handle.db, { id: busy })).toMatchObject({
+      status: "queued",
+      error: "arXiv answered HTTP 503. (trying again)",
+    });
+    await workDownloadFile({ data: { fileId: busy, actor: null }, retryCount: 1, signal }, deps);
+    expect(await getIngestFile(handle.db, { id: busy })).toMatchObject({
+      status: "error",
+      errorCode: "unavailable:source",
+      error: "arXiv answered HTTP 503.",
+      attempts: 2,
+    });
+    expect(asked.filter((id) => id === "2501.00002v1")).toHaveLength(2);
+  }, 60_000);
 
   it("a file whose worker died mid-attempt is taken again and finished; a job delivered again after that does nothing", async () => {
     const other = await makeTestPdf({

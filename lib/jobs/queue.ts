@@ -11,6 +11,8 @@ import type { DbHandle } from "@/db";
 export const QUEUES = {
   /** One uploaded file: extract → chunk → summarise → embed → save. */
   ingestFile: "ingest-file",
+  /** One PDF to fetch (from arXiv) into the store; then its ingest-file job is sent. Retried with backoff. */
+  downloadFile: "download-file",
   /** The library step (vectors, hubness, …) for every batch whose files are done; one at a time, one waiting. */
   libraryStep: "library-step",
   /** Removes stored objects no row names (lib/storage/sweep.ts), hourly. */
@@ -84,6 +86,20 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
         retryBackoff: true,
         retryDelayMax: 120,
         expireInSeconds: 60 * 60,
+        notify: true,
+      },
+    ],
+    [
+      QUEUES.downloadFile,
+      {
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        // the arXiv client already retries a 429 or 5xx answer within an attempt (3, 6, 12 s); these are for longer
+        // outages: 30 s, 60 s, 120 s
+        retryLimit: 3,
+        retryDelay: 30,
+        retryBackoff: true,
+        retryDelayMax: 600,
+        expireInSeconds: 30 * 60,
         notify: true,
       },
     ],

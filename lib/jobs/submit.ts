@@ -4,7 +4,17 @@ import type { IngestFileResult, IngestInput, IngestProgressEvent } from "@/lib/i
 import { followBatch } from "./follow";
 import { enqueueIngest } from "./ingest";
 import { ensureInlineWorker } from "./inline";
-import { getJobQueue } from "./queue";
+import { getJobQueue, type JobQueue } from "./queue";
+
+/**
+ * The process's job queue, with a worker to take its jobs: this process's own (`LECTERN_WORKER=inline`, started here
+ * if the server's start could not), or `npm run worker` processes. What the importers (arXiv, a bibliography) queue on.
+ */
+export async function getWorkedQueue(): Promise<JobQueue> {
+  const handle = await getDbHandle();
+  await ensureInlineWorker(handle);
+  return getJobQueue(handle);
+}
 
 /**
  * Queues files on the process's database and follows their batch until it ends (an upload's stream): the jobs run on

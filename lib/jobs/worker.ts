@@ -1,14 +1,26 @@
 import type { Job } from "pg-boss";
 import type { DbHandle } from "@/db";
+import { getEnv } from "@/lib/env";
 import { briefError } from "@/lib/errors";
-import type { ExtractionPool } from "@/lib/ingest/extract-pool";
+import { type ExtractionPool, getSharedExtractionPool } from "@/lib/ingest/extract-pool";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
+import { getArxivClient } from "@/lib/sources/arxiv";
 import { DEFAULT_SWEEP_GRACE_MS, sweepOrphanObjects } from "@/lib/storage/sweep";
-import { type IngestFileJobData, sweepOrphanUploads, workIngestFile, workLibraryStep } from "./ingest";
+import { arxivDownloader, type PdfDownloader } from "./download";
+import {
+  type DownloadFileJobData,
+  type IngestFileJobData,
+  sweepOrphanUploads,
+  workDownloadFile,
+  workIngestFile,
+  workLibraryStep,
+} from "./ingest";
 import { getJobQueue, type JobQueue, QUEUES } from "./queue";
 
 /** Retries of a file's job after its first attempt (the ingest-file queue's retryLimit, queue.ts). */
 const INGEST_RETRY_LIMIT = 3;
+/** Retries of a download's job after its first attempt (the download-file queue's retryLimit, queue.ts). */
+const DOWNLOAD_RETRY_LIMIT = 3;
 /** The storage sweep's schedule (cron, UTC): hourly. */
 const SWEEP_CRON = "17 * * * *";
 
@@ -23,8 +35,13 @@ export interface Worker {
 export interface WorkerOptions {
   /** Files ingested at once. */
   concurrency: number;
-  /** PDF text extraction in worker threads (the worker process), else in this thread. */
+  /**
+   * The worker threads PDF text extraction runs in (closed by `stop`); default: the process's shared pool
+   * (`concurrency` threads at most, one per core), so the app's in-process worker never reads a PDF on its event loop.
+   */
   pool?: ExtractionPool;
+  /** How download-file jobs fetch PDFs; default: the process's arXiv client (LECTERN_ARXIV_*). */
+  download?: PdfDownloader;
   /** The ingestion context (tests give their own); default: the process's, on `handle`. */
   ctx?: IngestContext;
   /** Seconds between polls when no NOTIFY wakes the worker (tests: short). */
@@ -33,14 +50,19 @@ export interface WorkerOptions {
 }
 
 /**
- * Works the job queue in this process: files (a few at once), the library step, the hourly storage sweep. At start
+ * Works the job queue in this process: files (a few at once), downloads, the library step, the hourly storage sweep. At start
  * it asks for a library step, which finishes what a process that died left (batches whose step never ran; passages
  * without vectors are given theirs by the step itself).
  */
 export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promise<Worker> {
   const log = opts.log ?? ((line: string) => console.log(`[worker] ${line}`));
   const queue = await getJobQueue(handle);
-  const ctx = opts.ctx ?? createIngestContext(handle, opts.pool ? { extract: opts.pool.extract, lookahead: 0 } : {});
+  const ctx =
+    opts.ctx ??
+    createIngestContext(handle, {
+      extract: (opts.pool ?? getSharedExtractionPool(opts.concurrency)).extract,
+      lookahead: 0,
+    });
   const stats = { files: 0, librarySteps: 0, sweeps: 0 };
   // the same interval when NOTIFY is on (PostgreSQL): pg-boss then waits its 30 s backstop between fetches unless a
   // notification wakes it, and one NOTIFY per sent batch woke each worker once — a backlog of 20 files took 30 s per
@@ -53,6 +75,15 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
     async ([job]: Job<IngestFileJobData>[]) => {
       if (!job) return;
       await workIngestFile(job, { ctx, queue, retryLimit: INGEST_RETRY_LIMIT });
+    },
+  );
+  const download = opts.download ?? arxivDownloader(getArxivClient(getEnv()));
+  await queue.boss.work<DownloadFileJobData>(
+    QUEUES.downloadFile,
+    { ...polling, localConcurrency: opts.concurrency },
+    async ([job]: Job<DownloadFileJobData>[]) => {
+      if (!job) return;
+      await workDownloadFile(job, { ctx, queue, download, retryLimit: DOWNLOAD_RETRY_LIMIT });
     },
   );
   await queue.boss.work(QUEUES.libraryStep, polling, async () => {

@@ -4,10 +4,14 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
-import { papers } from "@/db/schema";
+import { getIngestBatch } from "@/db/queries/jobs";
+import { ingestBatches, papers } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
+import { arxivDownloader } from "@/lib/jobs/download";
+import { getJobQueue, type JobQueue } from "@/lib/jobs/queue";
+import { startWorker, type Worker } from "@/lib/jobs/worker";
 import { editPaperMetadata } from "@/lib/library/metadata";
 import { type ArxivStandin, type StandinPaper, startArxivStandin } from "@/lib/testing/arxiv-standin";
 import { createFakeClock } from "@/lib/testing/clock";
@@ -31,6 +35,10 @@ let handle: DbHandle;
 let ctx: IngestContext;
 let dataDir: string;
 let arxiv: ArxivClient;
+let queue: JobQueue;
+let worker: Worker;
+/** What addFromArxiv is given: the test's database and store, the current client, the queue its worker takes. */
+const deps = () => ({ ctx, arxiv, queue });
 
 const LORA: StandinPaper = {
   id: "2106.09685",
@@ -74,9 +82,20 @@ beforeAll(async () => {
     embedder: createHashingEmbedder({ dimensions: 512 }),
     chatModel: null,
   });
+  queue = await getJobQueue(handle);
+  // the PDFs are fetched by download-file jobs, through the client of the test that runs
+  worker = await startWorker(handle, {
+    concurrency: 2,
+    ctx,
+    download: (d, o) => arxivDownloader(arxiv)(d, o),
+    pollingIntervalSeconds: 0.5,
+    log: () => {},
+  });
 });
 
 afterAll(async () => {
+  await worker?.stop({ timeoutMs: 5000 });
+  await queue?.stop({ timeoutMs: 5000 });
   await standin?.close();
   await handle?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -99,7 +118,7 @@ describe("addFromArxiv", () => {
     const events: SourceProgressEvent[] = [];
     const results = await addFromArxiv(
       ["2106.09685", "https://arxiv.org/abs/1706.03762v1", "not-an-id", "2401.99999"],
-      { ctx, arxiv },
+      deps(),
       { onProgress: (e) => events.push(e) },
     );
     expect(results.map((r) => [r.item, r.status, r.paper_id])).toEqual([
@@ -135,14 +154,21 @@ describe("addFromArxiv", () => {
         label,
       })),
     });
+    // the lookup is reported at once; the jobs' stages as the batch is followed (polled, so a short one may be missed)
     const stagesOf0 = events.flatMap((e) => (e.type === "item_stage" && e.index === 0 ? [e.stage] : []));
-    expect(stagesOf0).toEqual(expect.arrayContaining(["looking_up", "downloading", "extracting", "saving"]));
-    expect(stagesOf0.indexOf("downloading")).toBeLessThan(stagesOf0.indexOf("extracting"));
+    expect(stagesOf0[0]).toBe("looking_up");
     expect(events.filter((e) => e.type === "item_done")).toHaveLength(4);
+    // the PDFs went through the job queue: one batch of arXiv's, its two files downloaded then ingested
+    const [batch] = await handle.db.select().from(ingestBatches).where(eq(ingestBatches.origin, "arxiv"));
+    const files = (await getIngestBatch(handle.db, { id: batch?.id as string }))?.files ?? [];
+    expect(files.map((f) => [f.fileName, f.status, f.uploadKey])).toEqual([
+      ["2106.09685v2.pdf", "ingested", null],
+      ["1706.03762v1.pdf", "ingested", null],
+    ]);
   });
 
   it("finds what the library has without downloading it again", async () => {
-    const results = await addFromArxiv(["2106.09685v2", "arXiv:2106.09685"], { ctx, arxiv });
+    const results = await addFromArxiv(["2106.09685v2", "arXiv:2106.09685"], deps());
     expect(results.map((r) => r.status)).toEqual(["already_in_library", "already_in_library"]);
     expect(results[0]?.paper_id).toBe("2106.09685v2");
     expect(standin.requests.every((r) => r.path === "/api/query")).toBe(true);
@@ -151,7 +177,7 @@ describe("addFromArxiv", () => {
   it("offers a newer version, and replaces the old one on request keeping the user's corrections", async () => {
     await editPaperMetadata({ db: handle.db, embedder: null }, "1706.03762v1", { title: "Attention (my title)" });
     const before = await count();
-    const [offer] = await addFromArxiv(["1706.03762"], { ctx, arxiv });
+    const [offer] = await addFromArxiv(["1706.03762"], deps());
     expect(offer).toMatchObject({
       status: "update_available",
       paper_id: "1706.03762v1",
@@ -160,7 +186,7 @@ describe("addFromArxiv", () => {
     });
     expect(await count()).toBe(before);
 
-    const [replaced] = await addFromArxiv(["1706.03762"], { ctx, arxiv }, { replace: true });
+    const [replaced] = await addFromArxiv(["1706.03762"], deps(), { replace: true });
     expect(replaced).toMatchObject({ status: "replaced", paper_id: "1706.03762v2" });
     expect(await count()).toBe(before);
     const rows = await handle.db.select().from(papers).where(sql`${papers.id} like '1706.03762%'`);
@@ -171,7 +197,7 @@ describe("addFromArxiv", () => {
     expect(rows[0]?.authors).toEqual(ATTENTION.authors);
 
     // asking for the older version now: the library already has a newer one
-    const [older] = await addFromArxiv(["1706.03762v1"], { ctx, arxiv });
+    const [older] = await addFromArxiv(["1706.03762v1"], deps());
     expect(older).toMatchObject({ status: "already_in_library", paper_id: "1706.03762v2" });
   });
 
@@ -186,7 +212,7 @@ describe("addFromArxiv", () => {
       clock: createFakeClock(),
     });
     const before = await count();
-    await expect(addFromArxiv(["2301.00001"], { ctx, arxiv: offline })).rejects.toMatchObject({
+    await expect(addFromArxiv(["2301.00001"], { ctx, arxiv: offline, queue })).rejects.toMatchObject({
       code: "unavailable:source",
     });
     expect(await count()).toBe(before);
@@ -210,9 +236,41 @@ describe("addFromArxiv", () => {
       versions: [{ version: 1, date: "2023-01-02", pdf: await pdfWith("Retrieval of scientific text works.") }],
     });
     const before = await count();
-    const results = await addFromArxiv(["2301.00001", "2301.00002"], { ctx, arxiv });
+    const results = await addFromArxiv(["2301.00001", "2301.00002"], deps());
     expect(results[0]).toMatchObject({ status: "error", error_code: "bad_request:pdf" });
     expect(results[1]).toMatchObject({ status: "ingested", title: "A Paper That Downloads" });
     expect(await count()).toBe(before + 1);
+  });
+
+  it("a download job that gets a 404 fails that item only; the others are downloaded and ingested", async () => {
+    standin.papers.set("2302.00001", {
+      id: "2302.00001",
+      title: "A Paper Whose PDF Answers 404",
+      authors: ["Nobody"],
+      abstract: "Nothing.",
+      categories: ["cs.IR"],
+      versions: [{ version: 1, date: "2023-02-01", pdf: null }],
+    });
+    for (const n of [2, 3]) {
+      standin.papers.set(`2302.0000${n}`, {
+        id: `2302.0000${n}`,
+        title: `A Paper That Downloads, Number ${n}`,
+        authors: ["Somebody"],
+        abstract: "Something.",
+        categories: ["cs.IR"],
+        versions: [{ version: 1, date: "2023-02-02", pdf: await pdfWith(`Dense retrieval, experiment ${n}.`) }],
+      });
+    }
+    const before = await count();
+    const results = await addFromArxiv(["2302.00002", "2302.00001", "2302.00003"], deps());
+    expect(results.map((r) => [r.status, r.error_code])).toEqual([
+      ["ingested", null],
+      ["error", "not_found:source"],
+      ["ingested", null],
+    ]);
+    expect(results[1]?.error).toBe("arXiv has no PDF for that version.");
+    expect(await count()).toBe(before + 2);
+    // a 404 is not retried: one request for that PDF
+    expect(standin.requests.filter((r) => r.path === "/pdf/2302.00001v1")).toHaveLength(1);
   });
 });

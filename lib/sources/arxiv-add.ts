@@ -1,14 +1,17 @@
 import { findPapersByArxivIds, type PaperByArxivId } from "@/db/queries/sources";
 import type { IngestContext } from "@/lib/ingest/pipeline";
-import type { IngestInput, TrustedMetadata } from "@/lib/ingest/progress";
+import type { TrustedMetadata } from "@/lib/ingest/progress";
+import type { QueuedDownload } from "@/lib/jobs/ingest";
 import type { ArxivClient, ArxivEntry } from "./arxiv";
 import { type ArxivRef, formatArxivRef, parseArxivList, splitVersion } from "./arxiv-ids";
-import { ingestPlanned, type PlannedPdf, type SourceRunOptions } from "./ingest-items";
+import { ingestPlanned, type PlannedPdf, type SourceJobs, type SourceRunOptions } from "./ingest-items";
 import { emptyResult, type SourceItemResult } from "./types";
 
 export interface ArxivAddDeps {
   ctx: IngestContext;
+  /** Looks the ids up (in the request); the PDFs are downloaded by download-file jobs. */
   arxiv: ArxivClient;
+  queue: SourceJobs["queue"];
 }
 
 export interface ArxivAddOptions extends SourceRunOptions {
@@ -33,21 +36,17 @@ export function trustedMetadataOf(entry: ArxivEntry): TrustedMetadata {
   };
 }
 
-/** A PDF to fetch from arXiv when the pipeline reads it, reporting the download as the item's stage. */
+/** A PDF for a download-file job to fetch from arXiv (this version), then ingest with arXiv's metadata. */
 export function arxivPdfInput(
   entry: ArxivEntry,
-  deps: ArxivAddDeps,
-  opts: { index: number; onStage?: SourceRunOptions["onProgress"]; signal?: AbortSignal; replaces?: string },
+  opts: { replaces?: string } = {},
   metadata: TrustedMetadata = trustedMetadataOf(entry),
-): IngestInput {
+): QueuedDownload {
   return {
     name: `${entry.versionedId.replace("/", "_")}.pdf`,
     metadata,
-    replaces: opts.replaces,
-    read: async () => {
-      opts.onStage?.({ type: "item_stage", index: opts.index, stage: "downloading" });
-      return deps.arxiv.downloadPdf(entry.versionedId, { maxBytes: deps.ctx.maxUploadBytes, signal: opts.signal });
-    },
+    ...(opts.replaces ? { replaces: opts.replaces } : {}),
+    download: { source: "arxiv", id: entry.versionedId },
   };
 }
 
@@ -72,7 +71,8 @@ export function libraryVerdict(
 
 /**
  * Adds papers by arXiv id or URL: looks them up on arXiv (one request for up to 50 ids), compares with the library,
- * downloads the PDFs of those it lacks and ingests them with arXiv's metadata. Each item gets a result; an id that is
+ * and queues those it lacks — a download job fetches each PDF, then it is ingested with arXiv's metadata — following
+ * them to their end (`signal` stops the following; the jobs go on). Each item gets a result; an id that is
  * not one, or that arXiv does not know, is an error of its own. Throws (nothing written) when arXiv cannot be reached
  * for the lookup or the database is unavailable.
  */
@@ -156,15 +156,11 @@ export async function addFromArxiv(
         index,
         label,
         arxivId: entry.versionedId,
-        input: arxivPdfInput(entry, deps, {
-          index,
-          onStage: emit,
-          signal: opts.signal,
-          replaces: verdict.status === "older" ? verdict.paper.id : undefined,
-        }),
+        input: arxivPdfInput(entry, { replaces: verdict.status === "older" ? verdict.paper.id : undefined }),
       });
     });
-    for (const [index, r] of await ingestPlanned(planned, deps.ctx, opts)) results.set(index, r);
+    const jobs = { queue: deps.queue, origin: "arxiv" };
+    for (const [index, r] of await ingestPlanned(planned, deps.ctx, jobs, opts)) results.set(index, r);
   }
   return labels.map(
     (label, index) =>

@@ -4,10 +4,14 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
+import { getIngestBatch } from "@/db/queries/jobs";
 import { papers } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
+import { arxivDownloader } from "@/lib/jobs/download";
+import { getJobQueue, type JobQueue } from "@/lib/jobs/queue";
+import { startWorker, type Worker } from "@/lib/jobs/worker";
 import { type ArxivStandin, startArxivStandin } from "@/lib/testing/arxiv-standin";
 import { createFakeClock } from "@/lib/testing/clock";
 import { makeTestPdf } from "@/lib/testing/pdf";
@@ -23,6 +27,8 @@ let ctx: IngestContext;
 let dataDir: string;
 let exportDir: string;
 let standin: ArxivStandin;
+let queue: JobQueue;
+let worker: Worker;
 
 const arxivAt = (apiUrl: string, pdfUrl: string) =>
   createArxivClient({ apiUrl, pdfUrl, userAgent: "Lectern/test", cacheDir: null, clock: createFakeClock() });
@@ -64,9 +70,20 @@ beforeAll(async () => {
       ],
     },
   ]);
+  queue = await getJobQueue(handle);
+  // the PDFs go through the job queue: this worker copies, downloads and ingests them
+  worker = await startWorker(handle, {
+    concurrency: 2,
+    ctx,
+    download: arxivDownloader(arxivAt(standin.apiUrl, standin.pdfUrl)),
+    pollingIntervalSeconds: 0.5,
+    log: () => {},
+  });
 });
 
 afterAll(async () => {
+  await worker?.stop({ timeoutMs: 5000 });
+  await queue?.stop({ timeoutMs: 5000 });
   await standin?.close();
   await handle?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -79,7 +96,7 @@ describe("importBibliography", () => {
     const report = await importBibliography(
       bib,
       resolver,
-      { ctx, arxiv: arxivAt(standin.apiUrl, standin.pdfUrl) },
+      { ctx, arxiv: arxivAt(standin.apiUrl, standin.pdfUrl), queue },
       { onProgress: (e) => events.push(e) },
     );
     expect(report.results.map((r) => [r.item, r.status])).toEqual([
@@ -88,7 +105,14 @@ describe("importBibliography", () => {
       ["lee2019book", "no_pdf"],
       ["vaswani2017attention", "arxiv_available"],
     ]);
-    expect(report.counts).toEqual({ ingested: 2, already_present: 0, no_pdf: 1, arxiv_available: 1, failed: 0 });
+    expect(report.counts).toEqual({
+      ingested: 2,
+      queued: 0,
+      already_present: 0,
+      no_pdf: 1,
+      arxiv_available: 1,
+      failed: 0,
+    });
     expect(report.results[2]?.detail).toBeNull();
     expect(report.results[3]?.detail).toBe("On arXiv as 1706.03762.");
     expect(standin.requests).toEqual([]); // nothing asked of arXiv without --download-arxiv
@@ -114,7 +138,7 @@ describe("importBibliography", () => {
   it("a second import finds what the library has (by DOI, or the same PDF)", async () => {
     const before = await count();
     const { bib, resolver } = load();
-    const report = await importBibliography(bib, resolver, { ctx, arxiv: null });
+    const report = await importBibliography(bib, resolver, { ctx, arxiv: null, queue });
     expect(report.results.slice(0, 2).map((r) => [r.status, r.detail])).toEqual([
       ["already_in_library", expect.stringMatching(/same DOI/)],
       ["already_in_library", "The same PDF is in the library."],
@@ -130,7 +154,7 @@ describe("importBibliography", () => {
     const report = await importBibliography(
       bib,
       resolver,
-      { ctx, arxiv: arxivAt(gone.apiUrl, gone.pdfUrl) },
+      { ctx, arxiv: arxivAt(gone.apiUrl, gone.pdfUrl), queue },
       { downloadArxiv: true },
     );
     expect(report.results[3]).toMatchObject({
@@ -149,7 +173,7 @@ describe("importBibliography", () => {
     const report = await importBibliography(
       bib,
       resolver,
-      { ctx, arxiv: arxivAt(standin.apiUrl, standin.pdfUrl) },
+      { ctx, arxiv: arxivAt(standin.apiUrl, standin.pdfUrl), queue },
       { downloadArxiv: true },
     );
     expect(report.results[3]).toMatchObject({ status: "ingested", paper_id: "1706.03762v7", arxiv_id: "1706.03762v7" });
@@ -165,10 +189,39 @@ describe("importBibliography", () => {
     const report = await importBibliography(parseBibliography(bibText), folderResolver(exportDir), {
       ctx,
       arxiv: null,
+      queue,
     });
     expect(report.results[0]).toMatchObject({
       status: "no_pdf",
       detail: "Its file files/99/ghost.pdf is not in the export.",
     });
+  });
+
+  it("without following (--enqueue-only), reports the PDFs queued; the jobs ingest them after", async () => {
+    const bibText =
+      "@article{queued2025, title={A Queued Import}, author={Rivera, Ana}, year={2025}, file={PDF:queued.pdf:application/pdf}}";
+    const folder = fs.mkdtempSync(path.join(dataDir, "queued-"));
+    fs.writeFileSync(
+      path.join(folder, "queued.pdf"),
+      await makeTestPdf({ pages: ["A Queued Import\nAna Rivera\nAbstract\nJobs ingest this after the command ends."] }),
+    );
+    const report = await importBibliography(
+      parseBibliography(bibText),
+      folderResolver(folder),
+      { ctx, arxiv: null, queue },
+      { follow: false },
+    );
+    expect(report.results[0]).toMatchObject({ status: "queued", detail: expect.stringMatching(/^In batch /) });
+    expect(report.counts.queued).toBe(1);
+    const batchId = (report.results[0]?.detail ?? "").replace(/^In batch (.+)\.$/, "$1");
+    for (;;) {
+      const batch = await getIngestBatch(handle.db, { id: batchId });
+      const f = batch?.files[0];
+      if (f && f.status !== "queued" && f.status !== "running") {
+        expect(f).toMatchObject({ status: "ingested", title: "A Queued Import" });
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
   });
 });

@@ -6,7 +6,7 @@ import type { ArxivClient, ArxivEntry } from "./arxiv";
 import { arxivPdfInput, trustedMetadataOf } from "./arxiv-add";
 import { splitVersion } from "./arxiv-ids";
 import { type BibRecord, type ParsedBibliography, tagsAsCategories, trustedMetadataOfRecord } from "./bibliography";
-import { ingestPlanned, type PlannedPdf, type SourceRunOptions } from "./ingest-items";
+import { ingestPlanned, type PlannedPdf, type SourceJobs, type SourceRunOptions } from "./ingest-items";
 import { emptyResult, type SourceItemResult } from "./types";
 
 /**
@@ -28,6 +28,8 @@ export interface ImportDeps {
   ctx: IngestContext;
   /** null: arXiv is not asked (entries with an arXiv id are still reported as available there). */
   arxiv: ArxivClient | null;
+  /** The job queue the PDFs are ingested through (downloads from arXiv included). */
+  queue: SourceJobs["queue"];
 }
 
 export interface ImportOptions extends SourceRunOptions {
@@ -38,13 +40,14 @@ export interface ImportOptions extends SourceRunOptions {
 export interface ImportReport {
   format: ParsedBibliography["format"];
   results: SourceItemResult[];
-  counts: Record<"ingested" | "already_present" | "no_pdf" | "arxiv_available" | "failed", number>;
+  counts: Record<"ingested" | "queued" | "already_present" | "no_pdf" | "arxiv_available" | "failed", number>;
 }
 
 export function countResults(results: SourceItemResult[]): ImportReport["counts"] {
   const n = (...s: SourceItemResult["status"][]) => results.filter((r) => s.includes(r.status)).length;
   return {
     ingested: n("ingested", "replaced"),
+    queued: n("queued"),
     already_present: n("already_in_library"),
     no_pdf: n("no_pdf"),
     arxiv_available: n("arxiv_available", "update_available"),
@@ -169,18 +172,14 @@ export async function importBibliography(
         index,
         label: record.key,
         arxivId: entry.versionedId,
-        input: arxivPdfInput(
-          entry,
-          { ctx: deps.ctx, arxiv: deps.arxiv },
-          { index, onStage: emit, signal: opts.signal },
-          metadata,
-        ),
+        input: arxivPdfInput(entry, {}, metadata),
       });
     }
   }
 
   planned.sort((a, b) => a.index - b.index);
-  for (const [index, r] of await ingestPlanned(planned, deps.ctx, opts)) results.set(index, r);
+  const jobs = { queue: deps.queue, origin: "bibliography" };
+  for (const [index, r] of await ingestPlanned(planned, deps.ctx, jobs, opts)) results.set(index, r);
   const all = labels.map(
     (label, index) =>
       results.get(index) ?? emptyResult(label, "error", { error: "Not processed.", error_code: "internal:source" }),

@@ -18,6 +18,8 @@ export type SourceItemStatus =
   | "arxiv_available"
   /** A bibliography entry with neither a PDF nor an arXiv id: its metadata only, nothing stored. */
   | "no_pdf"
+  /** Queued and not followed (`--enqueue-only`): its jobs download and ingest it (the library page's queue). */
+  | "queued"
   | "error";
 
 /** One item's outcome. Field names are the CLI's `--json` contract. */
@@ -38,7 +40,7 @@ export interface SourceItemResult {
   error_code: string | null;
 }
 
-export type SourceStage = "looking_up" | "downloading" | IngestStage;
+export type SourceStage = "looking_up" | IngestStage;
 
 export type SourceProgressEvent =
   /** Every item, before any work: the list the UI and the CLI fill in. */

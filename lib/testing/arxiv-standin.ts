@@ -13,7 +13,8 @@ export interface StandinVersion {
   version: number;
   /** `YYYY-MM-DD`. */
   date: string;
-  pdf: Uint8Array;
+  /** null: the API lists the version but its PDF answers 404 (a withdrawn or missing file). */
+  pdf: Uint8Array | null;
 }
 
 export interface StandinPaper {
@@ -193,7 +194,7 @@ export async function startArxivStandin(
     if (pdf) {
       const p = registry.get(decodeURIComponent(pdf[1] as string));
       const v = p?.versions.find((x) => x.version === Number(pdf[2]));
-      if (!v) {
+      if (!v?.pdf) {
         res.writeHead(404, { "Content-Type": "text/plain" });
         res.end("not found");
         return;

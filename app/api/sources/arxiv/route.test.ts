@@ -6,6 +6,8 @@ import type { SourceStreamEvent } from "@/components/library/source-events";
 import type { DbHandle } from "@/db";
 import { createTestDatabase } from "@/db/testing";
 import { resetEnvForTests } from "@/lib/env";
+import type { JobQueue } from "@/lib/jobs/queue";
+import type { Worker } from "@/lib/jobs/worker";
 import { type ArxivStandin, startArxivStandin } from "@/lib/testing/arxiv-standin";
 import { makeTestPdf } from "@/lib/testing/pdf";
 
@@ -33,6 +35,14 @@ vi.mock("@/lib/ingest/pipeline", async (original) => {
       }),
   };
 });
+// the real queue on the test database, worked by a real worker on the same context (the app's would open its own)
+const jobs = vi.hoisted(() => ({ queue: null as JobQueue | null, worker: null as Worker | null }));
+vi.mock("@/lib/jobs/submit", () => ({
+  getWorkedQueue: async () => {
+    if (!jobs.queue) throw new Error("no test queue");
+    return jobs.queue;
+  },
+}));
 
 const { POST } = await import("./route");
 const { sessionCookie } = await import("@/app/testing");
@@ -80,11 +90,24 @@ beforeAll(async () => {
   process.env.LECTERN_ARXIV_PDF_URL = standin.pdfUrl;
   process.env.LECTERN_DATA_DIR = db.dataDir;
   resetEnvForTests();
+  const { getIngestContext } = await import("@/lib/ingest/pipeline");
+  const { getJobQueue } = await import("@/lib/jobs/queue");
+  const { startWorker } = await import("@/lib/jobs/worker");
+  jobs.queue = await getJobQueue(db.handle);
+  // its downloads go through the process's arXiv client, configured (above) for the stand-in
+  jobs.worker = await startWorker(db.handle, {
+    concurrency: 1,
+    ctx: await getIngestContext(),
+    pollingIntervalSeconds: 0.5,
+    log: () => {},
+  });
   member = await sessionCookie(db.handle.db, "member");
   viewer = await sessionCookie(db.handle.db, "viewer");
 });
 
 afterAll(async () => {
+  await jobs.worker?.stop({ timeoutMs: 5000 });
+  await jobs.queue?.stop({ timeoutMs: 5000 });
   process.env = saved;
   resetEnvForTests();
   await standin?.close();
@@ -118,7 +141,9 @@ describe("POST /api/sources/arxiv", () => {
         { index: 1, label: "2401.99999" },
       ],
     });
-    expect(all.some((e) => e.type === "item_stage" && e.index === 0 && e.stage === "downloading")).toBe(true);
+    expect(all.some((e) => e.type === "item_stage" && e.index === 0 && e.stage === "looking_up")).toBe(true);
+    // the PDF was downloaded by the download-file job, from the stand-in
+    expect(standin.requests.map((r) => r.path)).toContain("/pdf/2106.09685v2");
     const done = all.at(-1);
     expect(done?.type).toBe("done");
     if (done?.type === "done") {

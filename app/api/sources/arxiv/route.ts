@@ -4,6 +4,7 @@ import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
 import { getIngestContext } from "@/lib/ingest/pipeline";
+import { getWorkedQueue } from "@/lib/jobs/submit";
 import { getArxivClient } from "@/lib/sources/arxiv";
 import { addFromArxiv } from "@/lib/sources/arxiv-add";
 import { parseArxivList } from "@/lib/sources/arxiv-ids";
@@ -15,7 +16,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * `POST /api/sources/arxiv` (JSON `{ ids, replace }`): adds papers from arXiv. Responds with NDJSON, one
- * `SourceStreamEvent` per line (components/library/source-events.ts). Closing the connection aborts.
+ * `SourceStreamEvent` per line (components/library/source-events.ts). The PDFs are downloaded and ingested by jobs
+ * (the library page's queue shows them); closing the connection stops the response, not the jobs.
  */
 export async function POST(request: Request): Promise<Response> {
   const user = await guardRoute(request, "library:write");
@@ -42,8 +44,13 @@ export async function POST(request: Request): Promise<Response> {
     );
     const ctx = await getIngestContext();
     const arxiv = getArxivClient(getEnv());
+    const queue = await getWorkedQueue();
     return sourceRunResponse(request, ({ onProgress, signal }) =>
-      addFromArxiv(parsed.data.ids, { ctx, arxiv }, { replace: parsed.data.replace, onProgress, signal, actor: user }),
+      addFromArxiv(
+        parsed.data.ids,
+        { ctx, arxiv, queue },
+        { replace: parsed.data.replace, onProgress, signal, actor: user },
+      ),
     );
   } catch (e) {
     return errorResponse(e);

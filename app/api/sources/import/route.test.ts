@@ -6,6 +6,8 @@ import type { SourceStreamEvent } from "@/components/library/source-events";
 import type { DbHandle } from "@/db";
 import { createTestDatabase } from "@/db/testing";
 import { resetEnvForTests } from "@/lib/env";
+import type { JobQueue } from "@/lib/jobs/queue";
+import type { Worker } from "@/lib/jobs/worker";
 import { writeZoteroExport } from "@/lib/testing/zotero-export";
 
 // the request's account is checked for real, on a test database; the pipeline is the real one over it
@@ -32,6 +34,14 @@ vi.mock("@/lib/ingest/pipeline", async (original) => {
       }),
   };
 });
+// the real queue on the test database, worked by a real worker on the same context (the app's would open its own)
+const jobs = vi.hoisted(() => ({ queue: null as JobQueue | null, worker: null as Worker | null }));
+vi.mock("@/lib/jobs/submit", () => ({
+  getWorkedQueue: async () => {
+    if (!jobs.queue) throw new Error("no test queue");
+    return jobs.queue;
+  },
+}));
 
 const { POST } = await import("./route");
 const { sessionCookie } = await import("@/app/testing");
@@ -57,11 +67,23 @@ beforeAll(async () => {
   exportFiles = await writeZoteroExport(path.join(db.dataDir, "export"));
   process.env.LECTERN_DATA_DIR = db.dataDir;
   resetEnvForTests();
+  const { getIngestContext } = await import("@/lib/ingest/pipeline");
+  const { getJobQueue } = await import("@/lib/jobs/queue");
+  const { startWorker } = await import("@/lib/jobs/worker");
+  jobs.queue = await getJobQueue(db.handle);
+  jobs.worker = await startWorker(db.handle, {
+    concurrency: 1,
+    ctx: await getIngestContext(),
+    pollingIntervalSeconds: 0.5,
+    log: () => {},
+  });
   member = await sessionCookie(db.handle.db, "member");
   viewer = await sessionCookie(db.handle.db, "viewer");
 });
 
 afterAll(async () => {
+  await jobs.worker?.stop({ timeoutMs: 5000 });
+  await jobs.queue?.stop({ timeoutMs: 5000 });
   process.env = saved;
   resetEnvForTests();
   await db.handle?.close();

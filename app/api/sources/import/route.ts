@@ -8,6 +8,7 @@ import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
 import { getIngestContext } from "@/lib/ingest/pipeline";
+import { getWorkedQueue } from "@/lib/jobs/submit";
 import { getArxivClient } from "@/lib/sources/arxiv";
 import { MAX_BIBLIOGRAPHY_BYTES, parseBibliography } from "@/lib/sources/bibliography";
 import { importBibliography } from "@/lib/sources/import";
@@ -22,7 +23,9 @@ const MAX_FILES = 500;
 
 /**
  * `POST /api/sources/import[?download_arxiv=1]` (multipart/form-data, field `files`): one bibliography (`.bib`, or CSL
- * `.json`) and the PDFs its entries name, matched by file name. Responds with NDJSON like `/api/sources/arxiv`.
+ * `.json`) and the PDFs its entries name, matched by file name. Responds with NDJSON like `/api/sources/arxiv`. The
+ * PDFs are copied into the store and ingested by jobs (arXiv downloads too); the received files are removed once the
+ * response ends.
  */
 export async function POST(request: Request): Promise<Response> {
   const user = await guardRoute(request, "library:write");
@@ -63,6 +66,7 @@ export async function POST(request: Request): Promise<Response> {
     const pdfs = received.files.filter((f) => f !== bibFile);
     const downloadArxiv = new URL(request.url).searchParams.get("download_arxiv") === "1";
     const arxiv = getArxivClient(getEnv());
+    const queue = await getWorkedQueue();
     const done = cleanup;
     cleanup = async () => {};
     return sourceRunResponse(
@@ -72,7 +76,7 @@ export async function POST(request: Request): Promise<Response> {
           await importBibliography(
             bib,
             uploadedResolver(pdfs),
-            { ctx, arxiv },
+            { ctx, arxiv, queue },
             { downloadArxiv, onProgress, signal, actor: user },
           )
         ).results,

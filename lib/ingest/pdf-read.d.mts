@@ -1,0 +1,19 @@
+/** Types of pdf-read.mjs (plain JavaScript so it runs as a worker thread's entry without a loader). */
+
+export interface RawPdf {
+  pageCount: number;
+  /** The info dictionary's string, number and boolean values (`Title`, `Author`, `CreationDate`, …). */
+  info: Record<string, string | number | boolean>;
+  /** Raw text per page, index 0 = page 1. */
+  pages: string[];
+}
+
+export interface ReadPdfOptions {
+  batchSize?: number;
+  signal?: AbortSignal;
+  onProgress?: (donePages: number, totalPages: number) => void;
+}
+
+export function readPdf(bytes: Uint8Array, opts?: ReadPdfOptions): Promise<RawPdf>;
+
+export const PDF_READER_ROLE: "lectern-pdf-reader";
