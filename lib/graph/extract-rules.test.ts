@@ -270,4 +270,13 @@ describe("recall patterns (issue 22)", () => {
       edgesOf("Gizmo: X", "We did observe substantial improvements on FooQA from multitask training here."),
     ).toEqual([]);
   });
+
+  it("splits a name at an em dash, and leaves what the baselines use to the baselines", () => {
+    expect(
+      edgesOf("Gizmo: X", "We develop Gizmo— Great Widget Optimizer — to save memory on both kinds of device."),
+    ).toEqual([]);
+    expect(
+      edgesOf("Gizmo: X", "We establish two baselines: a frozen model, and a fine-tuned model using WidgetAdapt."),
+    ).toEqual([]);
+  });
 });

@@ -156,7 +156,7 @@ export function blankHeadingLines(raw: string): string {
 
 function tokens(s: string): Token[] {
   const out: Token[] = [];
-  for (const m of s.matchAll(/[^\s,;:()[\]"“”]+/g)) {
+  for (const m of s.matchAll(/[^\s,;:()[\]"“”—]+/g)) {
     let text = m[0];
     let start = m.index ?? 0;
     // strip sentence punctuation and possessives at the edges
@@ -1067,6 +1067,8 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (!subject.self && ownMethod && canonicalName(subject.name) === canonicalName(ownMethod))
             subject = { ...subject, self: true };
           if (p.selfOnly && !subject.self) continue;
+          // "we establish two baselines: … a fine-tuned LLM using LoRA": what the baselines use
+          if (p.selfOnly && /\bbaselines?\b/i.test(masked.slice(0, at))) continue;
           if (p.namedOnly && !names.some((n) => n.start === subject?.start)) continue;
           if (p.adjacent && (/\band\b|,/.test(masked.slice(subject.end, at)) || at - subject.end > 30)) continue;
           // "removing NSP hurts performance on QNLI": results and performance "on" D say who was evaluated only for the paper's own method
