@@ -25,6 +25,10 @@ export interface ContentSearchInput {
  * Search of the full text of the shortlisted papers with all queries fused (k = 15, MMR 0.6), re-ranked by keyword
  * coverage and the intent (numbers for performance questions).
  */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentSearchInput, RerankedResult[]> = {
   card: () =>
     pendingCard<SearchStepOf<"content">>({
@@ -81,7 +85,7 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
     return {
       result: ranked,
       patch: {
-        title: `Found ${ranked.length} passages in ${new Set(ranked.map((r) => r.paperId)).size} papers`,
+        title: `Found ${plural(ranked.length, "passage")} in ${plural(new Set(ranked.map((r) => r.paperId)).size, "paper")}`,
         reasoning:
           `Searched the full text of the shortlisted papers with all ${queries.length} queries fused ` +
           `(k = ${CONTENT_SEARCH.k}, MMR ${CONTENT_SEARCH.mmrAlpha}), then re-ranked by keyword coverage` +
