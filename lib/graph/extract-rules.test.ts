@@ -279,4 +279,20 @@ describe("recall patterns (issue 22)", () => {
       edgesOf("Gizmo: X", "We establish two baselines: a frozen model, and a fine-tuned model using WidgetAdapt."),
     ).toEqual([]);
   });
+
+  it("keeps an instrument of the evaluation apart from its data", () => {
+    expect(
+      edgesOf(
+        "Gizmo: X",
+        "For text quality evaluation, we use the model “widget-judge-003” with temperature 0 for all.",
+      ),
+    ).toEqual(["uses Gizmo -> widget-judge-003"]);
+    expect(
+      edgesOf(
+        "Gizmo: X",
+        "For our experiments, we utilize the WidgetPy interface of the official evaluation tool here.",
+      ),
+    ).toEqual(["uses Gizmo -> WidgetPy"]);
+    expect(edgesOf("Gizmo: X", "We present both the Gizmo and FooRank methods in the next section.")).toEqual([]);
+  });
 });

@@ -695,6 +695,12 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
   return [];
 }
 
+/** Words around a name that make it a tool of the evaluation rather than its data. */
+const INSTRUMENT_BEFORE =
+  /\b(?:model|tool|library|interface|package|toolkit|implementation|metric|evaluator|judge)\s*[“"‘]?\s*$/i;
+const INSTRUMENT_AFTER =
+  /^\s*[”"’]?\s*(?:interface|tool|toolkit|model|models|library|implementation|package|API|metric|score|evaluator|judge|as (?:the |an? )?(?:judge|evaluator))\b/i;
+
 /** "the OpenBookQA dataset", "the math problem set GSM8K", "a benchmark DROP": the name is a benchmark here. */
 function benchmarkCue(masked: string, n: { start: number; end: number }): boolean {
   return (
@@ -1108,13 +1114,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           // "we use the OpenBookQA dataset", "we use the math problem set GSM8K": a benchmark, not training data
           // …unless it is data the method is built from: training data, a corpus, an index, a knowledge source
           const training =
-            /\b(?:corpus|corpora|knowledge (?:sources?|bases?)|evidence|index(?:es)?|pre-?train\w*|train(?:ing|ed)? (?:data|set|sets|split|corpus|on)|fine-?tun\w*)\b/i.test(
+            /\b(?:corpus|corpora|knowledge (?:sources?|bases?)|evidence|index(?:es)?|(?:pre-?)?train(?:ing|ed)? (?:data|set|sets|split|corpus|corpora|on)|pre-?training|fine-?tun\w*)\b/i.test(
               masked,
             );
           // "we use both the SAID and DID methods": the paper's own method among the objects — a list of what it
           // studies, not what it is built from
           if (
-            p.relation === "uses" &&
+            (p.relation === "uses" || p.relation === "introduces") &&
             ownMethod &&
             objects.some((o) => canonicalName(o.name) === canonicalName(ownMethod))
           )
@@ -1143,11 +1149,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             const after = textAfter(masked, dst.end);
             const before = masked.slice(0, dst.start);
             const contextHint = typeHint(dst.name, after, before);
-            // "we use StereoSet to measure …": what a paper uses to evaluate is a dataset, unless it is a metric
+            // "we use StereoSet to measure …": what a paper uses to evaluate is a dataset, unless it is a metric or an
+            // instrument ("the Python interface of the evaluation tool", "the model “text-davinci-003”")
             // (a type the pattern implies weighs less than a word beside the name: "the WidgetNet model")
+            const instrument = INSTRUMENT_BEFORE.test(before) || INSTRUMENT_AFTER.test(after);
             const targetHint = p.targetType
               ? { type: p.targetType, weight: 0.75 }
-              : p.relation === "uses" && p.selfSubject && evaluation && contextHint.type !== "Metric"
+              : p.relation === "uses" && p.selfSubject && evaluation && !instrument && contextHint.type !== "Metric"
                 ? { type: "Dataset" as const, weight: 0.75 }
                 : contextHint;
             const sourceHint = typeHint(src.name, textAfter(masked, src.end), masked.slice(0, src.start));
@@ -1175,7 +1183,11 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               confidence: Math.max(0, Math.round(sure * 100) / 100),
               extractor: "rules",
               ...(note || sure < confidence ? { note: note ?? "a capitalised common word as a name" } : {}),
-              ...(relation === "uses" && p.selfSubject && !training && (evaluation || benchmarkCue(masked, dst))
+              ...(relation === "uses" &&
+              p.selfSubject &&
+              !training &&
+              !instrument &&
+              (evaluation || benchmarkCue(masked, dst))
                 ? { evaluationContext: true }
                 : {}),
             });
