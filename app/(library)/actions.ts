@@ -8,6 +8,7 @@ import { getEmbeddingProvider } from "@/lib/embeddings";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { briefError, type Result, toErrorResult } from "@/lib/errors";
+import { getWorkedQueue } from "@/lib/jobs/submit";
 import { type EditableField, editPaperMetadata, type MetadataEditResult } from "@/lib/library/metadata";
 import { removePaper } from "@/lib/library/remove";
 import { requireUser } from "../access";
@@ -27,6 +28,19 @@ function embedderOrNull(after: string): EmbeddingProvider | null {
  * Corrects a paper's metadata (lib/library/metadata.ts validates the fields and says which one is wrong). A new title
  * is searchable when this returns; the passages' neighbours are recomputed after the response.
  */
+/**
+ * The job queue the library refresh after an edit or a deletion goes to (a worker runs it: retried, and it survives a
+ * restart); undefined when it cannot be opened, and the refresh runs in this process instead.
+ */
+async function jobQueueOrNone() {
+  try {
+    return await getWorkedQueue();
+  } catch (e) {
+    console.error(`[library] the job queue is not available, the library refresh runs here: ${briefError(e)}`);
+    return undefined;
+  }
+}
+
 export async function updatePaperMetadataAction(
   id: string,
   edit: unknown,
@@ -41,7 +55,11 @@ export async function updatePaperMetadataAction(
       };
     }
     const db = await getDb();
-    const r = await editPaperMetadata({ db, embedder: embedderOrNull("an edit") }, parsed.data, edit);
+    const r = await editPaperMetadata(
+      { db, embedder: embedderOrNull("an edit"), queue: await jobQueueOrNone() },
+      parsed.data,
+      edit,
+    );
     if (!r)
       return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
     if (r.vectors) {
@@ -74,13 +92,20 @@ export async function deletePaperAction(id: string): Promise<Result<{ id: string
     // the library step that follows in the background (without one, a misconfigured embedder, it refreshes hubness only)
     const embedder = embedderOrNull("a deletion");
     const db = await getDb();
-    const removed = await removePaper({ db, dataDir: getEnv().dataDir, embedder }, parsed.data.id);
+    const removed = await removePaper(
+      { db, dataDir: getEnv().dataDir, embedder, queue: await jobQueueOrNone() },
+      parsed.data.id,
+    );
     if (!removed) {
       return { ok: false, error: { code: "not_found:paper", message: "That paper is no longer in the library." } };
     }
     await recordAudit(db, user, "paper.deleted", parsed.data.id, {});
-    // the response does not wait for the library step; after() keeps the server working on it until it is done
-    after(() => removed.vectors);
+    // the library refresh is a job (a worker refits); should the queue be unavailable it runs here, and the response
+    // does not wait for it: after() keeps the server working on it until it is done
+    if (removed.vectors) {
+      const vectors = removed.vectors;
+      after(() => vectors);
+    }
     revalidatePath("/");
     return { ok: true, data: { id: parsed.data.id } };
   } catch (e) {

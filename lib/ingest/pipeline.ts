@@ -216,6 +216,11 @@ async function updateLibraryVectors(ctx: IngestContext, emit: (e: IngestProgress
 
 type StageFn = (s: IngestStage, done?: number, of?: number) => void;
 
+/** Lets the event loop run what waits (requests, timers) before the next step. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function stageEmitter(emit: (e: IngestProgressEvent) => void, index: number, file: string): StageFn {
   return (stage, done, of) => emit({ type: "file_stage", index, file, stage, done, of });
 }
@@ -255,28 +260,40 @@ async function ingestPrepared(
   const storedMeanwhile = await getPaperByDocId(ctx.db, { docId: ready.docId });
   if (storedMeanwhile) return unchangedResult(ctx, input, storedMeanwhile);
   const { bytes, docId, extracted } = ready;
+  // The steps below are synchronous CPU work of 20–300 ms each for a paper. With the embedded database the app's own
+  // worker runs them, on the server's event loop: it gets a turn between them (extraction itself runs in a worker
+  // thread, extract-pool.ts).
   const pageTexts = cleanPages(extracted.pages);
   assertTextLayer(pageTexts);
+  await turn();
   // a trusted source's fields (arXiv, a reference manager's export) replace what the heuristics read off the PDF
   const meta = applyTrustedMetadata(
     extractMetadata({ pages: pageTexts, info: extracted.info, fileName: input.name }),
     input.metadata,
   );
   const paperId = paperIdFor(meta, input.name);
+  await turn();
 
   stage("chunking");
   const pageRows = pageTexts.map((text, i) => ({ pageNumber: i + 1, text }));
-  const pageChunks = pageTexts.flatMap((text, i) =>
-    chunkPage(text).map((c) => ({
-      ...c,
-      pageNumber: i + 1,
-      chunkUid: chunkUid(docId, i + 1, c.chunkIndex, c.charStart, c.charEnd),
-    })),
-  );
+  const pageChunks: (ReturnType<typeof chunkPage>[number] & { pageNumber: number; chunkUid: string })[] = [];
+  for (const [i, text] of pageTexts.entries()) {
+    for (const c of chunkPage(text)) {
+      pageChunks.push({
+        ...c,
+        pageNumber: i + 1,
+        chunkUid: chunkUid(docId, i + 1, c.chunkIndex, c.charStart, c.charEnd),
+      });
+    }
+    if (i % 8 === 7) await turn();
+  }
+  await turn();
   const annotations = annotateChunks(pageRows, pageChunks);
+  await turn();
 
   stage("summarizing");
   const summary = await summarize(ctx, pageTexts, meta, signal);
+  await turn();
   const summaryPassages = chunkSummary(summary).map((c) => ({
     ...c,
     chunkUid: chunkUid(docId, 0, c.chunkIndex, c.charStart, c.charEnd),

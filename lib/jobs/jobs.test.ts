@@ -13,6 +13,7 @@ import { LecternError } from "@/lib/errors";
 import { createExtractionPool } from "@/lib/ingest/extract-pool";
 import { createIngestContext, type IngestContext } from "@/lib/ingest/pipeline";
 import type { IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
+import { removePaper } from "@/lib/library/remove";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import type { PdfDownloader } from "./download";
 import { followBatch } from "./follow";
@@ -376,4 +377,30 @@ describe("ingestion as jobs", () => {
     expect(swept.removed.map((o) => o.key)).toEqual([`${UPLOAD_FOLDER}orphan.pdf`]);
     expect(await listUploads(ctx)).toContain(waiting);
   });
+
+  it("a deletion with the queue sends the library refresh as a job, which a worker runs", async () => {
+    const [paper] = await handle.db.select({ id: papers.id }).from(papers).limit(1);
+    const removal = await removePaper(
+      { db: handle.db, dataDir, embedder: ctx.embedder, storage: ctx.storage, queue },
+      paper?.id as string,
+    );
+    expect(removal).toEqual({ vectors: null });
+    const [job] = await queue.boss.fetch(QUEUES.libraryRefresh);
+    expect(job).toBeTruthy();
+    await queue.boss.fail(QUEUES.libraryRefresh, job?.id as string, new Error("handed to the worker below"));
+    // sent again (a deletion after a failed one): the worker takes it and completes it
+    const id = await queue.boss.send(QUEUES.libraryRefresh, {});
+    const worker = await startWorker(handle, { concurrency: 1, ctx, pollingIntervalSeconds: 0.5, log: () => {} });
+    try {
+      for (;;) {
+        const state = (await queue.boss.getJobById(QUEUES.libraryRefresh, id as string))?.state;
+        if (state === "completed") break;
+        expect(state).not.toBe("failed");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await worker.stop();
+      queue = await getJobQueue(handle);
+    }
+  }, 60_000);
 });

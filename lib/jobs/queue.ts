@@ -15,6 +15,11 @@ export const QUEUES = {
   downloadFile: "download-file",
   /** The library step (vectors, hubness, …) for every batch whose files are done; one at a time, one waiting. */
   libraryStep: "library-step",
+  /**
+   * The library's vectors brought up to date after a deletion or a title edit (refitting the latent model once the
+   * library has shrunk enough, then hubness): one at a time, one waiting.
+   */
+  libraryRefresh: "library-refresh",
   /** Removes stored objects no row names (lib/storage/sweep.ts), hourly. */
   storageSweep: "storage-sweep",
 } as const;
@@ -110,6 +115,19 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
         policy: "stately",
         heartbeatSeconds: HEARTBEAT_SECONDS,
         retryLimit: 5,
+        retryDelay: 10,
+        retryBackoff: true,
+        retryDelayMax: 300,
+        expireInSeconds: 2 * 60 * 60,
+        notify: true,
+      },
+    ],
+    [
+      QUEUES.libraryRefresh,
+      {
+        policy: "stately",
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        retryLimit: 3,
         retryDelay: 10,
         retryBackoff: true,
         retryDelayMax: 300,

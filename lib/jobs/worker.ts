@@ -1,5 +1,6 @@
 import type { Job } from "pg-boss";
 import type { DbHandle } from "@/db";
+import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import { getEnv } from "@/lib/env";
 import { briefError } from "@/lib/errors";
 import { type ExtractionPool, getSharedExtractionPool } from "@/lib/ingest/extract-pool";
@@ -50,7 +51,8 @@ export interface WorkerOptions {
 }
 
 /**
- * Works the job queue in this process: files (a few at once), downloads, the library step, the hourly storage sweep. At start
+ * Works the job queue in this process: files (a few at once), downloads, the library step, the library refresh after
+ * a deletion or an edit, the hourly storage sweep. At start
  * it asks for a library step, which finishes what a process that died left (batches whose step never ran; passages
  * without vectors are given theirs by the step itself).
  */
@@ -89,6 +91,15 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
   await queue.boss.work(QUEUES.libraryStep, polling, async () => {
     const r = await workLibraryStep(ctx);
     if (r.ran) log(`library step done for ${r.batches} batch(es)`);
+  });
+  await queue.boss.work(QUEUES.libraryRefresh, polling, async () => {
+    // thrown failures are retried by pg-boss (backoff, queue.ts)
+    const r = await refreshLibraryVectors(ctx.db, ctx.embedder);
+    if (r.fitted || r.embedded > 0 || r.neighbours > 0) {
+      log(
+        `library vectors refreshed: ${r.fitted ? "refitted, " : ""}${r.embedded} vectors, ${r.neighbours} neighbours`,
+      );
+    }
   });
   await queue.boss.work(QUEUES.storageSweep, polling, async () => {
     const objects = await sweepOrphanObjects(ctx.storage, ctx.db, { graceMs: DEFAULT_SWEEP_GRACE_MS });

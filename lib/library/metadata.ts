@@ -14,6 +14,7 @@ import { reprojectLatentVectors } from "@/lib/embeddings/latent-index";
 import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { asDatabaseUnavailable, briefError, LecternError } from "@/lib/errors";
+import { type JobQueue, QUEUES } from "@/lib/jobs/queue";
 import { passageSearchText } from "@/lib/text/terms";
 
 /** The metadata a user may correct. The paper's id never changes: answers and saved runs cite it. */
@@ -103,7 +104,7 @@ export interface MetadataEditResult {
   reindexed: number;
   /**
    * The library step after a title change (the rewritten passages' neighbours), in the background; null when there
-   * was none to run. Never rejects.
+   * was none to run, or when it was queued as a job (`queue` given). Never rejects.
    */
   vectors: Promise<LibraryVectorsRefresh | null> | null;
 }
@@ -122,7 +123,12 @@ function sameValue(a: unknown, b: unknown): boolean {
  * is no such paper; a LecternError (`bad_request:input`) for an invalid edit, naming the field.
  */
 export async function editPaperMetadata(
-  ctx: { db: Database; embedder: EmbeddingProvider | null },
+  ctx: {
+    db: Database;
+    embedder: EmbeddingProvider | null;
+    /** The job queue the library refresh is sent to (the app); absent: it runs here, in the background. */
+    queue?: JobQueue;
+  },
   id: string,
   edit: unknown,
 ): Promise<MetadataEditResult | null> {
@@ -138,8 +144,18 @@ export async function editPaperMetadata(
   });
   if (!outcome) return null;
   if (outcome.reindexed > 0) noteContentChanged();
+  const queued =
+    outcome.reindexed > 0 && ctx.queue
+      ? await ctx.queue.boss
+          .send(QUEUES.libraryRefresh, {})
+          .then(() => true)
+          .catch((e) => {
+            console.error(`[library] the library refresh after editing ${id} was not queued: ${briefError(e)}`);
+            return false;
+          })
+      : false;
   const vectors =
-    outcome.reindexed > 0
+    outcome.reindexed > 0 && !queued
       ? refreshLibraryVectors(ctx.db, ctx.embedder).catch((e) => {
           console.error(`[library] the library's vectors were not updated after editing ${id}: ${briefError(e)}`);
           return null;

@@ -5,6 +5,7 @@ import { type LibraryVectorsRefresh, refreshLibraryVectors } from "@/lib/embeddi
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
 import { briefError } from "@/lib/errors";
+import { type JobQueue, QUEUES } from "@/lib/jobs/queue";
 import { getPdfStorage, type PdfStorage } from "@/lib/storage";
 
 export interface Removal {
@@ -13,9 +14,10 @@ export interface Removal {
    * library has shrunk by a quarter since the latent model was fitted or the hubness computed, they are computed
    * again for the papers that remain, instead of waiting for the next ingest or server start (on PGlite, searches
    * wait for a refit's transaction: ~10 s for 40 papers). Never rejects: a failure is logged and gives null (the next
-   * library step retries).
+   * library step retries). Null when it was queued as a job instead (`queue` given: a worker runs it, retried with
+   * backoff, and it survives a restart).
    */
-  vectors: Promise<LibraryVectorsRefresh | null>;
+  vectors: Promise<LibraryVectorsRefresh | null> | null;
 }
 
 /**
@@ -25,7 +27,14 @@ export interface Removal {
  * removal fails is an orphan the sweep removes (lib/storage/sweep.ts).
  */
 export async function removePaper(
-  ctx: { db: Database; dataDir: string; embedder: EmbeddingProvider | null; storage?: PdfStorage },
+  ctx: {
+    db: Database;
+    dataDir: string;
+    embedder: EmbeddingProvider | null;
+    storage?: PdfStorage;
+    /** The job queue the library refresh is sent to (the app); absent: it runs here, in the background. */
+    queue?: JobQueue;
+  },
   id: string,
 ): Promise<Removal | null> {
   const deleted = await deletePaper(ctx.db, { id });
@@ -38,6 +47,16 @@ export async function removePaper(
   await storage
     .delete(deleted.filePath)
     .catch((e) => console.warn(`[library] could not remove ${deleted.filePath}: ${(e as Error).message}`));
+  if (ctx.queue) {
+    const sent = await ctx.queue.boss
+      .send(QUEUES.libraryRefresh, {})
+      .then(() => true)
+      .catch((e) => {
+        console.error(`[library] the library refresh after deleting ${id} was not queued: ${briefError(e)}`);
+        return false;
+      });
+    if (sent) return { vectors: null };
+  }
   const vectors = refreshLibraryVectors(ctx.db, ctx.embedder).catch((e) => {
     console.error(`[library] the library's vectors were not updated after deleting ${id}: ${briefError(e)}`);
     return null;
