@@ -1,10 +1,10 @@
 "use client";
 
 import { ArrowRightIcon } from "lucide-react";
-import Link from "next/link";
 import { usePaperLinks } from "@/components/paper/paper-links";
 import { cn } from "@/components/ui/cn";
 import type { GraphEdgeChip } from "@/lib/research/steps/graph-search";
+import { PaperChip } from "./paper-chip";
 
 const RELATION_LABELS: Record<GraphEdgeChip["relation"], string> = {
   improves_on: "improves on",
@@ -43,23 +43,18 @@ function EdgeChip({ edge }: { edge: GraphEdgeChip }) {
     "data-page": edge.page,
   };
   return (
-    <li>
-      {href ? (
-        <Link
-          href={href}
-          className={cn(chipClass, "hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50")}
-          aria-label={`${edge.source} ${RELATION_LABELS[edge.relation]} ${edge.target}: open “${edge.quote.slice(0, 120)}” on page ${edge.page} of ${edge.title || edge.paperId}`}
-          {...details}
-        >
-          {content}
-        </Link>
-      ) : (
-        // a paper this view may not open (a share link opens only the papers its run cites)
-        <span className={chipClass} data-link="none" {...details}>
-          {content}
-        </span>
-      )}
-    </li>
+    <PaperChip
+      href={href}
+      className={chipClass}
+      aria-label={
+        href
+          ? `${edge.source} ${RELATION_LABELS[edge.relation]} ${edge.target}: open “${edge.quote.slice(0, 120)}” on page ${edge.page} of ${edge.title || edge.paperId}`
+          : undefined
+      }
+      {...details}
+    >
+      {content}
+    </PaperChip>
   );
 }
 

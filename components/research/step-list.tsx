@@ -20,7 +20,6 @@ import {
   ShieldCheckIcon,
   SquareDotIcon,
 } from "lucide-react";
-import Link from "next/link";
 import { useState } from "react";
 import { usePaperLinks } from "@/components/paper/paper-links";
 import { Badge } from "@/components/ui/badge";
@@ -28,6 +27,7 @@ import { cn } from "@/components/ui/cn";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import type { ResearchStep, StepSource, StepStatus } from "@/lib/research/types";
 import { GraphEdgeChips } from "./graph-edges";
+import { PaperChip } from "./paper-chip";
 import {
   formatDuration,
   formatSimilarity,
@@ -143,22 +143,9 @@ function SourceChip({ source }: { source: StepSource }) {
     "data-page": page ?? undefined,
   };
   return (
-    <li>
-      {href ? (
-        <Link
-          href={href}
-          className={cn(chipClass, "hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50")}
-          {...details}
-        >
-          {content}
-        </Link>
-      ) : (
-        // a paper this view may not open (a share link opens only the papers its run cites)
-        <span className={chipClass} data-link="none" {...details}>
-          {content}
-        </span>
-      )}
-    </li>
+    <PaperChip href={href} className={chipClass} {...details}>
+      {content}
+    </PaperChip>
   );
 }
 

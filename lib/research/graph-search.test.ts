@@ -1,14 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
-import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { graphStats } from "@/lib/graph/query";
-import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
-import { makeTestPdf } from "@/lib/testing/pdf";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { deepRunner } from "./deep/run";
 import { RELATIONS_HEADING } from "./deep/steps/relations";
 import type { ResearchDeps } from "./deps";
@@ -32,27 +26,17 @@ const GIZMO = [
 ];
 
 let handle: DbHandle;
-let dataDir: string;
+let lib: TestLibrary;
 let embedder: EmbeddingProvider;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-graph-research-"));
-  embedder = createHashingEmbedder({ dimensions: 512 });
-  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
-  const files = await Promise.all(
-    [FROB, GIZMO].map(async (pages, i) => {
-      const bytes = await makeTestPdf({ pages });
-      return { name: `paper-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
-    }),
-  );
-  const results = await ingestFiles(files, ctx);
-  expect(results.map((r) => r.status)).toEqual(["ingested", "ingested"]);
+  lib = await createTestLibrary([FROB, GIZMO], { name: "graph-research" });
+  handle = lib.handle;
+  embedder = lib.embedder;
 });
 
 afterAll(async () => {
-  await handle?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await lib?.close();
 });
 
 function deps(over: Partial<ResearchDeps> = {}): ResearchDeps {

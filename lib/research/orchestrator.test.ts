@@ -1,16 +1,10 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
 import { finishRun, getRun, insertRun, listRuns, setFeedback } from "@/db/queries/research";
-import { createTestDatabase } from "@/db/testing";
-import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
-import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { searchSummaries } from "@/lib/search/search";
-import { makeTestPdf } from "@/lib/testing/pdf";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import type { ResearchDeps } from "./deps";
 import { runResearch } from "./orchestrator";
 import { INTERRUPTED_ERROR, recoverInterruptedRuns } from "./recovery";
@@ -34,27 +28,17 @@ const LORA = [
 ];
 
 let handle: DbHandle;
-let dataDir: string;
+let lib: TestLibrary;
 let embedder: EmbeddingProvider;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-research-"));
-  embedder = createHashingEmbedder({ dimensions: 512 });
-  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
-  const files = await Promise.all(
-    [ATTENTION, LORA].map(async (pages, i) => {
-      const bytes = await makeTestPdf({ pages });
-      return { name: `paper-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
-    }),
-  );
-  const results = await ingestFiles(files, ctx);
-  expect(results.map((r) => r.status)).toEqual(["ingested", "ingested"]);
+  lib = await createTestLibrary([ATTENTION, LORA], { name: "research" });
+  handle = lib.handle;
+  embedder = lib.embedder;
 });
 
 afterAll(async () => {
-  await handle?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await lib?.close();
 });
 
 function deps(over: Partial<ResearchDeps> = {}): ResearchDeps {

@@ -1,14 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { getRun } from "@/db/queries/research";
-import { createTestDatabase } from "@/db/testing";
-import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
-import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
-import { makeTestPdf } from "@/lib/testing/pdf";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { webSearchConfigOf } from "@/lib/web/config";
 import { RobotsCache } from "@/lib/web/robots";
 import { startWebStandIn, type WebStandIn } from "@/lib/web/testing";
@@ -135,25 +129,20 @@ const LORA = [
 ];
 
 let handle: DbHandle;
-let dataDir: string;
+let lib: TestLibrary;
 let embedder: EmbeddingProvider;
 let site: WebStandIn;
 
 beforeAll(async () => {
   site = await startWebStandIn();
-  handle = await createTestDatabase();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-web-research-"));
-  embedder = createHashingEmbedder({ dimensions: 512 });
-  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
-  const bytes = await makeTestPdf({ pages: LORA });
-  const results = await ingestFiles([{ name: "lora.pdf", size: bytes.byteLength, read: async () => bytes }], ctx);
-  expect(results.map((r) => r.status)).toEqual(["ingested"]);
+  lib = await createTestLibrary([LORA], { name: "web-research" });
+  handle = lib.handle;
+  embedder = lib.embedder;
 });
 
 afterAll(async () => {
-  await handle?.close();
+  await lib?.close();
   await site?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 function webOf(mode: WebResearch["mode"], searxng = site.url): WebResearch {
@@ -343,6 +332,7 @@ describe("deep research with web search", () => {
       "point_p1",
       "web_search",
       "section_p1",
+      "graph_relations",
       "framing",
       "verification",
       "web_citations",

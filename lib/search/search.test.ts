@@ -14,6 +14,7 @@ import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { termOf } from "@/lib/text/terms";
 import {
@@ -44,27 +45,17 @@ const RAG = [
 ];
 
 let handle: DbHandle;
-let dataDir: string;
+let lib: TestLibrary;
 let embedder: EmbeddingProvider;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-search-"));
-  embedder = createHashingEmbedder({ dimensions: 512 });
-  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
-  const files = await Promise.all(
-    [ATTENTION, LORA, RAG].map(async (pages, i) => {
-      const bytes = await makeTestPdf({ pages });
-      return { name: `paper-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
-    }),
-  );
-  const results = await ingestFiles(files, ctx);
-  expect(results.map((r) => r.status)).toEqual(["ingested", "ingested", "ingested"]);
+  lib = await createTestLibrary([ATTENTION, LORA, RAG], { name: "search" });
+  handle = lib.handle;
+  embedder = lib.embedder;
 });
 
 afterAll(async () => {
-  await handle?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await lib?.close();
 });
 
 async function expectBadRequest(p: Promise<unknown>): Promise<LecternError> {

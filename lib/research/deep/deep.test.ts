@@ -1,16 +1,10 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { getRun, listVersions } from "@/db/queries/research";
-import { createTestDatabase } from "@/db/testing";
 import { addPerson, createOwner } from "@/lib/auth/people";
-import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
-import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
-import { makeTestPdf } from "@/lib/testing/pdf";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import type { ResearchDeps } from "../deps";
 import { exportBibtex, exportMarkdown } from "../export";
 import { waitForRun } from "../runs";
@@ -45,28 +39,19 @@ const LORA = [
 ];
 
 let handle: DbHandle;
-let dataDir: string;
+let lib: TestLibrary;
 let embedder: EmbeddingProvider;
 let deps: ResearchDeps;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-deep-"));
-  embedder = createHashingEmbedder({ dimensions: 512 });
-  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
-  const files = await Promise.all(
-    [ATTENTION, LORA].map(async (pages, i) => {
-      const bytes = await makeTestPdf({ pages });
-      return { name: `deep-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
-    }),
-  );
-  expect((await ingestFiles(files, ctx)).map((r) => r.status)).toEqual(["ingested", "ingested"]);
+  lib = await createTestLibrary([ATTENTION, LORA], { name: "deep" });
+  handle = lib.handle;
+  embedder = lib.embedder;
   deps = { db: handle.db, embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 60_000 };
 });
 
 afterAll(async () => {
-  await handle?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await lib?.close();
 });
 
 const QUESTION = "How do attention and low-rank adapters work for machine translation?";

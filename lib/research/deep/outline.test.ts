@@ -1,12 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
-import { createHashingEmbedder } from "@/lib/embeddings/hashing";
-import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
-import { makeTestPdf } from "@/lib/testing/pdf";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import type { ResearchDeps } from "../deps";
 import { mockModel } from "../testing";
 import { isGenericTopic, isNamedToken } from "./phrases";
@@ -36,32 +31,19 @@ const ATTENTION = [
 ];
 
 let handle: DbHandle;
-let dataDir: string;
+let lib: TestLibrary;
+let embedder: EmbeddingProvider;
 let deps: ResearchDeps;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-outline-"));
-  const embedder = createHashingEmbedder({ dimensions: 512 });
-  const ctx = createIngestContext(handle, { dataDir, maxUploadBytes: 5 * 1024 * 1024, embedder, chatModel: null });
-  const files = await Promise.all(
-    [LORA, ADAPTERS, DEBATE, ATTENTION].map(async (pages, i) => {
-      const bytes = await makeTestPdf({ pages });
-      return { name: `outline-${i}.pdf`, size: bytes.byteLength, read: async () => bytes };
-    }),
-  );
-  expect((await ingestFiles(files, ctx)).map((r) => r.status)).toEqual([
-    "ingested",
-    "ingested",
-    "ingested",
-    "ingested",
-  ]);
+  lib = await createTestLibrary([LORA, ADAPTERS, DEBATE, ATTENTION], { name: "outline" });
+  handle = lib.handle;
+  embedder = lib.embedder;
   deps = { db: handle.db, embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 60_000 };
 });
 
 afterAll(async () => {
-  await handle?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await lib?.close();
 });
 
 const PEFT = "What are the main approaches to parameter-efficient fine-tuning of large language models?";
