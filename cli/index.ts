@@ -29,13 +29,16 @@ usage: npm run cli -- <command> [options]
 commands:
   ingest <files or folders...>   add PDFs (folders are searched recursively for *.pdf): queued as jobs and worked by
                                  this command (--enqueue-only: left to \`npm run worker\` processes)
-  worker                         work the job queue until Ctrl-C (ingestion, the library step, the storage sweep)
+  worker                         work the job queue until Ctrl-C (downloads, ingestion, the library step and refresh,
+                                 re-embedding, the storage sweep)
                                  [--concurrency N]; also \`npm run worker\`
   add <arXiv ids or URLs...>     download papers from arXiv and ingest them with arXiv's metadata [--replace] (an older
-                                 version in the library is replaced; without it, reported as "newer version available")
+                                 version in the library is replaced; without it, reported as "newer version available");
+                                 downloads and ingestion are jobs worked by this command (--enqueue-only: by workers)
   arxiv search "<words>"         search arXiv [--author "Name"] [--category cs.CL] [--max 20]; marks what the library has
   import <file.bib|.json|folder> a Zotero/BibTeX/CSL JSON export: PDFs of its entries (file fields, files/ folder) with
-                                 the export's metadata; [--download-arxiv] fetches entries that only have an arXiv id
+                                 the export's metadata; [--download-arxiv] fetches entries that only have an arXiv id;
+                                 [--enqueue-only] as for add
   stats                          papers, pages, chunks, index sizes
   edit <paper_id>                correct a paper's metadata [--title] [--authors "A; B"] [--year] [--date] [--categories]
                                  [--doi] [--arxiv] ("none" clears a field); the id stays, a new title is searchable
@@ -51,7 +54,8 @@ commands:
                                  edges with their quotes, best first (improves_on, extends, uses, evaluates_on,
                                  introduces, compares_to)
   graph entity "<name>" | stats  an entity's aliases and relations; counts per type and status
-  reembed                        re-embed the whole library with the configured embedder
+  reembed                        re-embed the whole library with the configured embedder: a job worked by this command
+                                 (--enqueue-only: left to \`npm run worker\` processes)
   sweep                          remove stored PDFs no paper names (a failed or killed ingest's), once older than
                                  --grace-minutes N (60); from the data directory or LECTERN_STORAGE_URL's store
   migrate                        apply database migrations (also done automatically)
@@ -146,7 +150,7 @@ async function runCommand(argv: string[]): Promise<number> {
       case "export":
         return await runExport(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "reembed":
-        return await runReembed(handle, json);
+        return await runReembed(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "user":
         return await runUser(handle, argv.slice(argv.indexOf(command) + 1), json);
       case "audit":

@@ -20,6 +20,8 @@ export const QUEUES = {
    * library has shrunk enough, then hubness): one at a time, one waiting.
    */
   libraryRefresh: "library-refresh",
+  /** The whole library re-embedded with the configured embedder (`cli reembed`): one at a time, one waiting. */
+  libraryReembed: "library-reembed",
   /** Removes stored objects no row names (lib/storage/sweep.ts), hourly. */
   storageSweep: "storage-sweep",
 } as const;
@@ -133,6 +135,17 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
         retryDelayMax: 300,
         expireInSeconds: 2 * 60 * 60,
         notify: true,
+      },
+    ],
+    [
+      QUEUES.libraryReembed,
+      {
+        policy: "stately",
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        // a re-embedding that failed (the embedding service down) is tried again once, a minute later
+        retryLimit: 1,
+        retryDelay: 60,
+        expireInSeconds: 6 * 60 * 60,
       },
     ],
     [QUEUES.storageSweep, { policy: "stately", retryLimit: 1, expireInSeconds: 30 * 60 }],

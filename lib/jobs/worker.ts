@@ -1,5 +1,6 @@
 import type { Job } from "pg-boss";
 import type { DbHandle } from "@/db";
+import { reembedLibrary } from "@/lib/embeddings/guard";
 import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import { getEnv } from "@/lib/env";
 import { briefError } from "@/lib/errors";
@@ -52,7 +53,7 @@ export interface WorkerOptions {
 
 /**
  * Works the job queue in this process: files (a few at once), downloads, the library step, the library refresh after
- * a deletion or an edit, the hourly storage sweep. At start
+ * a deletion or an edit, re-embedding the library, the hourly storage sweep. At start
  * it asks for a library step, which finishes what a process that died left (batches whose step never ran; passages
  * without vectors are given theirs by the step itself).
  */
@@ -100,6 +101,20 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
         `library vectors refreshed: ${r.fitted ? "refitted, " : ""}${r.embedded} vectors, ${r.neighbours} neighbours`,
       );
     }
+  });
+  await queue.boss.work(QUEUES.libraryReembed, polling, async ([job]) => {
+    let last = 0;
+    const r = await reembedLibrary(ctx.db, ctx.embedder, {
+      signal: job?.signal,
+      onProgress: (p) => {
+        if (Date.now() - last < 2000 && p.done < p.total) return;
+        last = Date.now();
+        log(`re-embedding ${p.table} ${p.done}/${p.total}`);
+      },
+    });
+    log(`re-embedded ${r.chunks} passages and ${r.summaryChunks} summary passages`);
+    // the job's output (what `cli reembed` prints)
+    return r;
   });
   await queue.boss.work(QUEUES.storageSweep, polling, async () => {
     const objects = await sweepOrphanObjects(ctx.storage, ctx.db, { graceMs: DEFAULT_SWEEP_GRACE_MS });
