@@ -61,8 +61,8 @@ export function EdgeList({
             >
               <EdgeClaim edge={edge} />
               <span className="block truncate text-muted-foreground text-xs">
-                {edge.paper_title}
-                {edge.year !== null ? ` · ${edge.year}` : ""} · p. {edge.page} · {formatConfidence(edge.confidence)}
+                p. {edge.page} · {formatConfidence(edge.confidence)}
+                {edge.year !== null ? ` · ${edge.year}` : ""} · {edge.paper_title}
               </span>
             </button>
           </li>

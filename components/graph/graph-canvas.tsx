@@ -1,6 +1,7 @@
 "use client";
 
 import type { Core, ElementDefinition } from "cytoscape";
+import { useTheme } from "next-themes";
 import { useEffect, useRef, useState } from "react";
 import { type GraphEdgeResult, type GraphEntityType, RELATION_COLORS, RELATION_LABELS } from "./types";
 
@@ -19,6 +20,9 @@ const TYPE_COLORS: Record<GraphEntityType, string> = {
   Task: "#059669",
   Concept: "#64748b",
 };
+
+/** The closest the first view comes (a neighbourhood of three nodes is not drawn at 3×). */
+const MAX_FIT_ZOOM = 1.2;
 
 function elements(centerId: number, edges: readonly GraphEdgeResult[]): ElementDefinition[] {
   const nodes = new Map<number, ElementDefinition>();
@@ -63,6 +67,8 @@ export function GraphCanvas({
   const container = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
   const [ready, setReady] = useState(false);
+  // drawn again in the other theme's colours when the theme changes (a canvas does not follow CSS)
+  const dark = useTheme().resolvedTheme === "dark";
   // the latest callbacks, without redrawing the graph when a parent re-renders
   const handlers = useRef({ onSelectEdge, onOpenEntity });
   handlers.current = { onSelectEdge, onOpenEntity };
@@ -73,7 +79,6 @@ export function GraphCanvas({
     setReady(false);
     void import("cytoscape").then(({ default: cytoscape }) => {
       if (cancelled || !container.current) return;
-      const dark = document.documentElement.classList.contains("dark");
       cy = cytoscape({
         container: container.current,
         elements: elements(center.id, edges),
@@ -123,10 +128,16 @@ export function GraphCanvas({
           name: "concentric",
           concentric: (n) => (n.data("center") === 1 ? 2 : 1),
           levelWidth: () => 1,
-          minNodeSpacing: 40,
+          minNodeSpacing: 90,
+          padding: 40,
           animate: false,
         },
       });
+      // a few nodes fitted to the box would be drawn huge: no closer than a little above life size
+      if (cy.zoom() > MAX_FIT_ZOOM) {
+        cy.zoom(MAX_FIT_ZOOM);
+        cy.center();
+      }
       cy.on("tap", "edge", (evt) => handlers.current.onSelectEdge(Number(evt.target.data("edgeId"))));
       cy.on("tap", "node", (evt) => {
         if (evt.target.data("center") !== 1) handlers.current.onOpenEntity(String(evt.target.data("label")));
@@ -139,7 +150,7 @@ export function GraphCanvas({
       cy?.destroy();
       cyRef.current = null;
     };
-  }, [center.id, edges]);
+  }, [center.id, edges, dark]);
 
   // the edge chosen in the list (or on the drawing) is the selected line
   useEffect(() => {

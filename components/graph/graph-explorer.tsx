@@ -21,6 +21,11 @@ import {
   RELATION_ORDER,
 } from "./types";
 
+/** "1 paper", "2 papers". */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** "/" focuses the entity field (not while typing elsewhere), as on the search page. */
 function useSlashToFocus(input: React.RefObject<HTMLInputElement | null>) {
   useEffect(() => {
@@ -324,7 +329,7 @@ export function GraphExplorer({
           <p className="text-muted-foreground text-sm" data-testid="graph-summary">
             {summary.edges === 0
               ? "No claims yet."
-              : `${summary.entities} entities, ${summary.edges} accepted edges from ${summary.papers} papers — each with the quote that states it.`}
+              : `${count(summary.entities, "entity", "entities")}, ${count(summary.edges, "accepted edge", "accepted edges")} from ${count(summary.papers, "paper", "papers")} — each with the quote that states it.`}
           </p>
         </div>
         <Button asChild variant="outline" size="sm">

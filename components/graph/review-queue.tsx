@@ -149,10 +149,7 @@ function SuggestionItem({ s, actions }: { s: AliasSuggestionView; actions: Revie
         </Link>{" "}
         <span className="text-muted-foreground">({s.candidate.type})</span>?
       </p>
-      <p className="text-muted-foreground text-xs">
-        {s.reason}
-        {s.similarity !== null && ` · similarity ${s.similarity.toFixed(2)}`}
-      </p>
+      <p className="text-muted-foreground text-xs">{s.reason}</p>
       {actions && (
         <div className="flex flex-wrap gap-2">
           <Button
