@@ -295,4 +295,22 @@ describe("recall patterns (issue 22)", () => {
     ).toEqual(["uses Gizmo -> WidgetPy"]);
     expect(edgesOf("Gizmo: X", "We present both the Gizmo and FooRank methods in the next section.")).toEqual([]);
   });
+
+  it("reads no verb inside a hyphenated name, maps part of a long form to its acronym, and compares what the verb names", () => {
+    expect(
+      edgesOf(
+        "Gizmo: X",
+        "We call the model trained in this way Widget Model Self-Improved ∗Work was done during Acme internship.",
+      ),
+    ).toEqual([]);
+    expect(
+      edgesOf(
+        "OWT: Open Widgets",
+        "In this report, we present Open Widget Transformers (OWT), a suite of widget models for all.",
+      ).filter((e) => e.startsWith("introduces")),
+    ).toEqual([]);
+    expect(
+      edgesOf("Gizmo: X", "Next, we compare FooNet-S against FooNet on pass@1 and pass@100 in the table."),
+    ).toContain("compares_to FooNet-S -> FooNet");
+  });
 });

@@ -333,7 +333,7 @@ const PATTERNS: Pattern[] = [
   // "Primer improves the original T5 architecture": a method as object (a dataset or metric fails the type check)
   {
     relation: "improves_on",
-    verb: /\b(?:improves|improved)\b(?!\s+(?:(?:up)?on|over)\b)/gi,
+    verb: /(?<![-\p{L}])(?:improves|improved)\b(?!\s+(?:(?:up)?on|over)\b)/giu,
     confidence: 0.7,
     reach: 25,
   },
@@ -719,12 +719,14 @@ const NOT_INTRODUCED =
  * (UMAP)") stands for its acronym.
  */
 function withAcronym(o: NameSpan, masked: string, acronyms: AcronymDefinition[]): NameSpan {
-  const rest = masked.slice(o.start, o.start + 120).toLowerCase();
+  const around = masked.slice(Math.max(0, o.start - 60), o.start + 120).toLowerCase();
+  const at = Math.min(60, o.start);
   for (const a of acronyms) {
     const long = a.long.toLowerCase();
-    if (long.length > o.name.length && long.startsWith(o.name.toLowerCase()) && rest.startsWith(long)) {
-      return { name: a.short, start: o.start, end: o.end };
-    }
+    if (long.length <= o.name.length) continue;
+    // the name is a part of the long form ("Pre-trained Transformers" in "Open Pre-trained Transformers (OPT)")
+    const inLong = long.indexOf(o.name.toLowerCase());
+    if (inLong >= 0 && around.startsWith(long, at - inLong)) return { name: a.short, start: o.start, end: o.end };
   }
   return o;
 }
@@ -1036,6 +1038,12 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           // "we introduce an analysis of …": not something the paper introduces
           if (p.relation === "introduces" && NOT_INTRODUCED.test(masked.slice(verbEnd, objects[0]?.start))) continue;
           let subject: Side | null;
+          // "we compare 500M parameter Primer to T5", "comparing “No NSP” to “LTR”": the name inside the verb phrase
+          const inVerb =
+            p.relation === "compares_to" && !p.pairAfter
+              ? names.filter((n) => n.start > at && n.end < verbEnd).pop()
+              : undefined;
+          if (inVerb && !pairSubject) pairSubject = inVerb;
           const fronted = p.fronted && masked.slice(0, at).trim() === "";
           // "Inspired by X, Y …": the comma after X ends the objects; what follows it is the subject
           if (fronted) {
