@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { DbHandle } from "@/db";
+import { pages, papers } from "@/db/schema";
+import { createTestDatabase } from "@/db/testing";
+import { createHashingEmbedder } from "@/lib/embeddings/hashing";
+import { buildGraph } from "@/lib/graph/build";
+
+// What /graph loads, on a real database: the empty graph, then one built offline from a small paper.
+vi.mock("server-only", () => ({}));
+const { loadGraphOverview, searchEntity } = await import("./data");
+const { graphQuery } = await import("./schema");
+
+let handle: DbHandle;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+}, 60_000);
+
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe("/graph's data", () => {
+  it("an empty graph: zero counts, no names, nothing to start from, and no entity by any name", async () => {
+    expect(await loadGraphOverview(handle.db)).toEqual({
+      summary: { entities: 0, edges: 0, papers: 0, review: 0, pendingSuggestions: 0 },
+      names: [],
+      starters: [],
+    });
+    expect(await searchEntity(handle.db, "BERT")).toEqual({ found: false, name: "BERT", suggestions: [] });
+  });
+
+  it("after a build: counts, names with their roots, an entity's edges both ways, close names for a typo", async () => {
+    await handle.db.insert(papers).values({
+      id: "2102.00001",
+      docId: "d".repeat(64),
+      title: "Frobnicator: Fast Widget Retrieval",
+      filePath: "papers/x.pdf",
+      fileName: "x.pdf",
+      fileSize: 1,
+      pageCount: 1,
+      status: "ready",
+      year: 2021,
+    });
+    await handle.db.insert(pages).values({
+      paperId: "2102.00001",
+      pageNumber: 1,
+      text:
+        "Frobnicator: Fast Widget Retrieval\nAbstract\nWe introduce a Dense Widget Retriever (DWR) for widget search. " +
+        "Frobnicator outperforms WidgetNet by a wide margin on every benchmark we tried.\n" +
+        "We evaluate Frobnicator on the WidgetQA dataset under the same setting as earlier work.",
+    });
+    await buildGraph(handle.db, { embedder: createHashingEmbedder({ dimensions: 16 }) });
+
+    const overview = await loadGraphOverview(handle.db);
+    expect(overview.summary.edges).toBeGreaterThanOrEqual(2);
+    expect(overview.summary.papers).toBe(1);
+    expect(overview.starters[0]).toBe("Frobnicator");
+    expect(overview.names).toContainEqual({ name: "WidgetQA", type: "Dataset", rootName: "WidgetQA" });
+
+    const found = await searchEntity(handle.db, "widgetnet");
+    if (!found.found) throw new Error("WidgetNet not found");
+    expect(found.entity.name).toBe("WidgetNet");
+    // WidgetNet is only a target: its edges come in
+    expect(found.edges.map((e) => `${e.source.name} ${e.relation} ${e.target.name}`)).toEqual([
+      "Frobnicator improves_on WidgetNet",
+    ]);
+    expect(found.edges[0]?.quote).toContain("Frobnicator outperforms WidgetNet");
+
+    const typo = await searchEntity(handle.db, "Frobnicatr");
+    expect(typo).toMatchObject({ found: false, name: "Frobnicatr" });
+    expect(!typo.found && typo.suggestions.map((s) => s.name)).toContain("Frobnicator");
+  });
+
+  it("reads ?q= once, trimmed and bounded", () => {
+    expect(graphQuery({ q: "  BERT " })).toBe("BERT");
+    expect(graphQuery({ q: ["DPR", "BERT"] })).toBe("DPR");
+    expect(graphQuery({})).toBe("");
+    expect(graphQuery({ q: "x".repeat(500) })).toHaveLength(200);
+  });
+});
