@@ -313,4 +313,20 @@ describe("recall patterns (issue 22)", () => {
       edgesOf("Gizmo: X", "Next, we compare FooNet-S against FooNet on pass@1 and pass@100 in the table."),
     ).toContain("compares_to FooNet-S -> FooNet");
   });
+
+  it("takes no description, nothing 'called' by another name and not the paper's own method as introduced", () => {
+    expect(
+      edgesOf("Gizmo: X", "Third, we propose a comprehensive automatic evaluation metric covering three aspects."),
+    ).toEqual([]);
+    expect(
+      edgesOf("Gizmo: X", "We design the evaluation metrics from multiple dimensions for all of the tasks."),
+    ).toEqual([]);
+    expect(
+      edgesOf("Gizmo: X", "We developed a Widget-extension PDF reader for scientific papers called Gizmo."),
+    ).toEqual([]);
+    expect(edgesOf("Gizmo: X", "We introduce the Gizmo network architecture, which combines both kinds.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "We also introduce a self-refinement module that revises the outputs.")).toEqual([
+      "introduces Gizmo -> self-refinement module",
+    ]);
+  });
 });

@@ -617,7 +617,7 @@ const CATEGORY_HEAD = /^(?:technique|method|approach|algorithm|strategy|scheme|m
 const PART_HEAD =
   /^(?:block|layer|module|objective|loss|encoder|decoder|attention|network|architecture|dataset|benchmark|corpus|metric|task|policy|tree|traversal|index|retriever|reader|generator|ranker|verifier)s?$/i;
 const ADJECTIVES =
-  /^(?:a|an|the|new|novel|simple|simpler|effective|efficient|general|unified|more|most|demanding|challenging|distinct|two|three|four|several|high-quality|large-scale|first|also|further|yet)$/i;
+  /^(?:a|an|the|new|novel|simple|simpler|effective|efficient|general|unified|more|most|demanding|challenging|distinct|two|three|four|several|high-quality|large-scale|first|also|further|yet|comprehensive|automatic|automated|principled|lightweight|scalable|robust|flexible|practical|systematic|holistic|powerful|strong|alternative|generic|various|different|multiple)$/i;
 
 /**
  * What the paper introduces when it has no capitalised name: a lower-case noun phrase after "we propose / introduce"
@@ -688,7 +688,10 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
       const first = words[from] as RegExpMatchArray;
       const start = first.index ?? 0;
       const end = ((words[j] as RegExpMatchArray).index ?? 0) + w.length;
-      return [{ name: rest.slice(start, end), start, end }];
+      const name = rest.slice(start, end);
+      // "evaluation metrics" is a description; "judger transformer block", "self-refinement module" are names
+      if (j - from < 2 && !/[-\d]|[\p{Lu}]{2}/u.test(name)) return [];
+      return [{ name, start, end }];
     }
     if (/[.,;:]$/.test((words[j] as RegExpMatchArray)[0])) return [];
   }
@@ -1035,6 +1038,12 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           const afterObject = masked.slice(objects[0]?.end ?? 0);
           if (p.relation === "uses" && /^\s*(?:\S+\s+)?to (?:denote|refer to|indicate|represent)\b/i.test(afterObject))
             continue;
+          // "a Chrome-extension PDF reader … called CiteSee": the name comes after "called"
+          if (p.relation === "introduces" && !phrase)
+            objects = objects.filter(
+              (o) => !/^[^.;:]{0,80}?\b(?:called|named|dubbed|termed)\s+\p{Lu}/u.test(masked.slice(o.end, o.end + 100)),
+            );
+          if (objects.length === 0) continue;
           // "we introduce an analysis of …": not something the paper introduces
           if (p.relation === "introduces" && NOT_INTRODUCED.test(masked.slice(verbEnd, objects[0]?.start))) continue;
           let subject: Side | null;
@@ -1152,7 +1161,15 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
                 sure -= 0.2;
               }
             }
-            if (p.relation === "introduces" && ownMethod && canonicalName(dst.name) === canonicalName(ownMethod))
+            // "we introduce the RWKV network architecture": the paper's own method, not something it comes with
+            if (
+              p.relation === "introduces" &&
+              ownMethod &&
+              canonicalName(dst.name).replace(
+                /(?: (?:network|model|architecture|framework|method|system|approach)s?)+$/,
+                "",
+              ) === canonicalName(ownMethod)
+            )
               continue;
             const after = textAfter(masked, dst.end);
             const before = masked.slice(0, dst.start);
