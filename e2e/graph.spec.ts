@@ -132,4 +132,20 @@ test.describe("knowledge graph", () => {
     await page.reload();
     await expect(graph.reviewEdge("QuxNet")).toHaveCount(0);
   });
+
+  test("signed out (as a share link's reader is), the graph and its review queue send to sign-in", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, storageState: undefined });
+    try {
+      const page = await context.newPage();
+      for (const path of ["/graph?q=FooNet", "/graph/review", "/graph/entity/FooNet"]) {
+        await page.goto(path);
+        await expect(page).toHaveURL(/\/sign-in\?next=%2Fgraph/);
+        await expect(page.getByTestId("graph-page").or(page.getByTestId("review-page"))).toHaveCount(0);
+      }
+    } finally {
+      await context.close();
+    }
+  });
 });
