@@ -361,21 +361,23 @@ export async function workDownloadFile(
   if (!row) return;
   const attempt = row.attempts;
   await setIngestFileStage(ctx.db, { id: fileId, attempt, stage: "downloading", done: null, of: null });
-  let bytes: Uint8Array;
+  const key = uploadKey(fileId);
   try {
-    bytes = await deps.download(source.download, { maxBytes: ctx.maxUploadBytes, signal: job.signal });
+    const bytes = await deps.download(source.download, { maxBytes: ctx.maxUploadBytes, signal: job.signal });
+    // a store or database that fails from here is retried the same way as an unreachable source
+    await ctx.storage.put(key, bytes);
+    // refused when a later attempt took the file over: that attempt hands it on (the object under the same key is its)
+    if (!(await setIngestFileUpload(ctx.db, { id: fileId, attempt, uploadKey: key, size: bytes.byteLength }))) return;
   } catch (e) {
     const message = isLecternError(e) ? e.message : `The download failed: ${briefError(e)}`;
     if (!isTransient(e) || job.retryCount >= deps.retryLimit) {
-      return fail(attempt, message, isLecternError(e) ? e.code : "unavailable:source");
+      await fail(attempt, message, isLecternError(e) ? e.code : "unavailable:source");
+      await ctx.storage.delete(key).catch(() => {});
+      return;
     }
     await requeueIngestFile(ctx.db, { id: fileId, attempt, error: `${message} (trying again)` }).catch(() => {});
     throw e;
   }
-  const key = uploadKey(fileId);
-  await ctx.storage.put(key, bytes);
-  // refused when a later attempt took the file over: that attempt hands it on (the object under the same key is its)
-  if (!(await setIngestFileUpload(ctx.db, { id: fileId, attempt, uploadKey: key, size: bytes.byteLength }))) return;
   await queue.boss.send(QUEUES.ingestFile, { fileId, actor: job.data.actor } satisfies IngestFileJobData);
 }
 

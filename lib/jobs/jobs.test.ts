@@ -212,19 +212,33 @@ describe("ingestion as jobs", () => {
       );
     }
 
-    await workDownloadFile({ data: { fileId: fetched, actor: null }, retryCount: 0, signal }, deps);
+    // the store failing after the download: the attempt is retried like an unreachable source, nothing recorded
+    const storeDown = {
+      ...ctx,
+      storage: {
+        ...ctx.storage,
+        put: async () => {
+          throw new Error("the bucket is unreachable");
+        },
+      },
+    };
+    await expect(
+      workDownloadFile({ data: { fileId: fetched, actor: null }, retryCount: 0, signal }, { ...deps, ctx: storeDown }),
+    ).rejects.toThrow(/bucket/);
+    expect(await getIngestFile(handle.db, { id: fetched })).toMatchObject({ status: "queued", uploadKey: null });
+    await workDownloadFile({ data: { fileId: fetched, actor: null }, retryCount: 1, signal }, deps);
     expect(await getIngestFile(handle.db, { id: fetched })).toMatchObject({
       status: "queued",
       uploadKey: uploadKey(fetched),
       size: bytes.byteLength,
-      attempts: 1,
+      attempts: 2,
     });
     expect(await listUploads(ctx)).toContain(uploadKey(fetched));
     const [handedOn] = await queue.boss.fetch<{ fileId: string }>(QUEUES.ingestFile);
     expect(handedOn?.data.fileId).toBe(fetched);
     // delivered again after handing on: no second download, the ingest-file job is sent again
     await workDownloadFile({ data: { fileId: fetched, actor: null }, retryCount: 1, signal }, deps);
-    expect(asked.filter((id) => id === "2501.00001v1")).toHaveLength(1);
+    expect(asked.filter((id) => id === "2501.00001v1")).toHaveLength(2);
 
     await expect(
       workDownloadFile({ data: { fileId: busy, actor: null }, retryCount: 0, signal }, deps),
