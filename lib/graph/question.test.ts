@@ -20,6 +20,12 @@ describe("recognizeGraphQuestion", () => {
     ["How does RoBERTa relate to BERT?", "relate", ["RoBERTa", "BERT"]],
     ["How does XLNet compare with BERT?", "relate", ["XLNet", "BERT"]],
     ["What is the relationship between LoRA and adapters?", "relate", ["LoRA", "adapters"]],
+    // the question's own words are not part of the first name
+    ["How well does BERT compare to RoBERTa?", "relate", ["BERT", "RoBERTa"]],
+    ["Why does BERT differ from RoBERTa?", "relate", ["BERT", "RoBERTa"]],
+    ["When was BERT compared to ELMo?", "relate", ["BERT", "ELMo"]],
+    // not "relate" with a name "Which methods are": the evaluated-on shape
+    ["Which methods are compared against BERT?", "evaluated_on", ["BERT"]],
   ])("%s", (question, kind, entities) => {
     expect(recognizeGraphQuestion(question)).toEqual({ kind, entities });
   });
@@ -30,6 +36,10 @@ describe("recognizeGraphQuestion", () => {
     "What is LoRA?",
     "Summarise the papers on retrieval",
     "How does it compare to them?",
+    // a question word where the first name should stand ("Which papers", "What papers cite or")
+    "Which papers relate to BERT?",
+    "What papers cite or relate to BERT?",
+    "Which models are compared with BERT?",
     "",
     // a sentence, not a name, where the name should stand
     "Which papers improve on the way that large pretrained language models are adapted to many different downstream tasks?",

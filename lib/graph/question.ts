@@ -61,7 +61,7 @@ const PATTERNS: { kind: GraphQuestionKind; re: RegExp }[] = [
   // "how does X relate to / compare with / differ from Y", "X relate to Y"
   {
     kind: "relate",
-    re: /^(?:how\s+(?:does|do|did|is|are|was|were)\s+)?(.+?)\s+(?:relate[sd]?|related|compare[sd]?|compared|connect(?:ed|s)?|differ(?:s|ed)?)\s+(?:to|with|from|against)\s+(.+)$/i,
+    re: /^(?:(?:how(?:\s+(?:well|much|closely|exactly))?|why|when|where|in\s+what\s+ways?)\s+(?:does|do|did|is|are|was|were)\s+)?(.+?)\s+(?:relate[sd]?|related|compare[sd]?|compared|connect(?:ed|s)?|differ(?:s|ed)?)\s+(?:to|with|from|against)\s+(.+)$/i,
   },
   // "relationship / connection / difference between X and Y"
   {
@@ -121,6 +121,8 @@ function cleanName(raw: string): string | null {
   if (!name || name.length > MAX_NAME_CHARS || name.split(/\s+/).length > MAX_NAME_WORDS) return null;
   // a pronoun or a question word is not a name ("how does it compare to …")
   if (/^(?:it|this|that|they|them|these|those|each\s+other|one\s+another|which|what|who)$/i.test(name)) return null;
+  // nor what starts with a question word: "which methods are compared against BERT" names no "which methods are"
+  if (/^(?:which|what|who|whom|whose|how|why|when|where)\b/i.test(name)) return null;
   return name;
 }
 
