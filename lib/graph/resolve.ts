@@ -109,9 +109,32 @@ function similarity(a: Group, b: Group): number | null {
   return best;
 }
 
+/** Pairs looked at to tell whether the vectors tell names apart, at most. */
+const DISCRIMINATION_PAIRS = 2000;
+
+/**
+ * Do the entity vectors tell names apart? A latent space fitted on a tiny library (one or two papers) can map most
+ * names to the same direction, and then every pair looks like an alias at cosine 1. When more than a fifth of the
+ * pairs looked at are that close, the vectors say nothing about aliases and are not used.
+ */
+export function vectorsTellNamesApart(vectors: readonly number[][]): boolean {
+  let pairs = 0;
+  let same = 0;
+  for (let i = 0; i < vectors.length && pairs < DISCRIMINATION_PAIRS; i++) {
+    for (let j = i + 1; j < vectors.length && pairs < DISCRIMINATION_PAIRS; j++) {
+      pairs++;
+      if (cosine(vectors[i] as number[], vectors[j] as number[]) >= 0.99) same++;
+    }
+  }
+  return pairs < 3 || same / pairs <= 0.2;
+}
+
 /** Tier B over the whole graph (see the module's comment). Pairs already decided are left alone by the queries. */
 export async function resolveAliasesTierB(db: Database): Promise<{ linked: number; suggested: number }> {
-  const rows = await listEntityEmbeddings(db);
+  const all = await listEntityEmbeddings(db);
+  // vectors that call most names the same are as good as none: links and suggestions then rest on shared keys only
+  const usable = vectorsTellNamesApart(all.flatMap((r) => (r.embedding ? [r.embedding] : [])));
+  const rows = usable ? all : all.map((r) => ({ ...r, embedding: null }));
   const groups = new Map<number, Group>();
   for (const r of rows) {
     const rootId = r.aliasOf ?? r.id;

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { getGraphCounts } from "@/db/queries/graph";
+import { pages, papers } from "@/db/schema";
+import { createTestDatabase } from "@/db/testing";
+import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { buildGraph } from "./build";
+import { vectorsTellNamesApart } from "./resolve";
+
+/**
+ * Tier B on vectors that do not tell names apart (a latent space fitted on a one-paper library maps most names to one
+ * direction): no pair is linked or proposed for review on the strength of its cosine.
+ */
+
+describe("vectorsTellNamesApart", () => {
+  it("is false when most pairs are (nearly) the same vector, true for distinct ones", () => {
+    const same = Array.from({ length: 6 }, () => [0.6, 0.8, 0]);
+    expect(vectorsTellNamesApart(same)).toBe(false);
+    const distinct = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? 1 : 0)));
+    expect(vectorsTellNamesApart(distinct)).toBe(true);
+    // too few to say: trusted
+    expect(vectorsTellNamesApart([[1, 0]])).toBe(true);
+  });
+});
+
+/** Every text gets the same (non-zero) vector. */
+const sameVector: EmbeddingProvider = {
+  kind: "hashing",
+  model: "same-vector-test",
+  dimensions: 8,
+  embed: async (texts) => texts.map(() => [1, 0, 0, 0, 0, 0, 0, 0]),
+};
+
+let handle: DbHandle;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  await handle.db.insert(papers).values({
+    id: "2001.00007",
+    docId: "c".repeat(64),
+    title: "FooNet: Widgets",
+    filePath: "papers/c.pdf",
+    fileName: "c.pdf",
+    fileSize: 1,
+    pageCount: 1,
+    status: "ready",
+    year: 2020,
+  });
+  await handle.db.insert(pages).values({
+    paperId: "2001.00007",
+    pageNumber: 1,
+    text:
+      "FooNet: Widgets\nAbstract\nWe propose FooNet for widget search. FooNet outperforms BarNet on the Baz dataset.\n" +
+      "We use the Adam optimizer for all experiments. FooNet also outperforms QuxRank and ZedSearch by a wide margin.",
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await handle?.close();
+});
+
+it("vectors that call every name the same propose no alias", async () => {
+  const report = await buildGraph(handle.db, { embedder: sameVector });
+  expect(report.accepted).toBeGreaterThanOrEqual(3);
+  const counts = await getGraphCounts(handle.db);
+  expect(counts.pendingSuggestions).toBe(0);
+  expect(counts.aliases.filter((a) => a.tier === "B")).toEqual([]);
+});
