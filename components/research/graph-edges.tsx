@@ -36,7 +36,8 @@ function EdgeChip({ edge }: { edge: GraphEdgeChip }) {
     </>
   );
   const details = {
-    title: `“${edge.quote}”\nconfidence ${Math.round(edge.confidence * 100)}%`,
+    // a share link leaves out the quotes of papers it does not open (lib/auth/share.ts)
+    title: `${edge.quote ? `“${edge.quote}”\n` : ""}confidence ${Math.round(edge.confidence * 100)}%`,
     "data-testid": "graph-edge-chip",
     "data-relation": edge.relation,
     "data-paper-id": edge.paperId,

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
 import { deleteRuns, getRun, insertRun, saveAnswer, saveStep } from "@/db/queries/research";
 import { createTestDatabase } from "@/db/testing";
+import { relationsStep } from "@/lib/research/deep/steps/relations";
+import { type GraphEdgeChip, graphSearchStep } from "@/lib/research/steps/graph-search";
 import { contentSearchStep } from "@/lib/research/steps/search-content";
 import type { Citation, Reference } from "@/lib/research/types";
 import { addPerson, createOwner } from "./people";
@@ -214,5 +216,53 @@ describe("share links", () => {
       ["2101.00001", "The text of 2101.00001."],
       ["2101.00009", ""],
     ]);
+  });
+
+  it("shows a graph step's edges without the quotes of papers it does not cite", async () => {
+    const runId = await makeRun("shareRun0000009", author.id);
+    const edge = (id: number, paperId: string): GraphEdgeChip => ({
+      id,
+      relation: "improves_on",
+      source: "Frobnicator",
+      target: "WidgetNet",
+      paperId,
+      title: `Paper ${paperId}`,
+      year: 2021,
+      page: 1,
+      quote: `The sentence of ${paperId}.`,
+      charStart: 0,
+      charEnd: 20,
+      confidence: 0.9,
+    });
+    const edges = [edge(1, "2101.00001"), edge(2, "2101.00009")];
+    await saveStep(handle.db, runId, {
+      ...graphSearchStep.card(),
+      status: "completed",
+      data: {
+        question: { kind: "improved_by", entities: ["WidgetNet"] },
+        asked: "what improves on WidgetNet",
+        names: [],
+        edges,
+        graphEmpty: false,
+      },
+    });
+    await saveStep(handle.db, runId, {
+      ...relationsStep.card(),
+      status: "completed",
+      data: { papers: 2, edges, graphEmpty: false },
+    });
+    const stored = await getRun(handle.db, runId);
+    if (!stored) throw new Error("no run");
+    const shared = sharedRunSnapshot(stored);
+    for (const type of ["graph_search", "graph_relations"]) {
+      const step = shared.steps.find((s) => s.type === type);
+      const chips = step && (step.type === "graph_search" || step.type === "graph_relations") ? step.data?.edges : [];
+      expect(chips?.map((e) => [e.paperId, e.page, e.quote])).toEqual([
+        ["2101.00001", 1, "The sentence of 2101.00001."],
+        ["2101.00009", 1, ""],
+      ]);
+    }
+    // the stored run is untouched
+    expect(JSON.stringify(stored.steps)).toContain("The sentence of 2101.00009.");
   });
 });

@@ -10,7 +10,7 @@ import {
 } from "@/db/queries/shares";
 import { LecternError } from "@/lib/errors";
 import { loadOwnRun } from "@/lib/research/access";
-import type { ResearchRunState } from "@/lib/research/types";
+import type { ResearchRunState, ResearchStep } from "@/lib/research/types";
 
 /**
  * Share links of research runs: `/s/<token>` opens a read-only snapshot of one run without an account. The token is
@@ -145,9 +145,23 @@ export function sharedRunSnapshot(run: StoredRun): ResearchRunState {
   const open = sharedPaperIds(run);
   return {
     ...state,
-    steps: state.steps.map((step) => ({
-      ...step,
-      sources: step.sources.map((s) => (open.has(s.paperId) ? s : { ...s, excerpt: "" })),
-    })),
+    steps: state.steps.map((step) =>
+      withoutClosedQuotes(
+        { ...step, sources: step.sources.map((s) => (open.has(s.paperId) ? s : { ...s, excerpt: "" })) },
+        open,
+      ),
+    ),
   };
+}
+
+/**
+ * A knowledge-graph step's edges (graph_search, graph_relations) keep their relation, paper and page; the sentence
+ * quoted from a paper the link does not open is left out, like a passage's excerpt.
+ */
+function withoutClosedQuotes(step: ResearchStep, open: ReadonlySet<string>): ResearchStep {
+  if ((step.type !== "graph_search" && step.type !== "graph_relations") || !step.data) return step;
+  const edges = step.data.edges.map((e) => (open.has(e.paperId) ? e : { ...e, quote: "" }));
+  return step.type === "graph_search"
+    ? { ...step, data: { ...step.data, edges } }
+    : { ...step, data: { ...step.data, edges } };
 }
