@@ -124,9 +124,12 @@ function editDistance(a: string, b: string): number {
 }
 
 /** How close a stored name is to what was typed (0–1): containment as a whole word, or edit similarity. */
-function closeness(typed: string, stored: string): number {
+export function closeness(typed: string, stored: string): number {
   if (stored.split(" ").includes(typed) || typed.split(" ").includes(stored)) return 0.9;
   if (stored.startsWith(typed) || stored.includes(typed)) return 0.8;
+  // the edit distance is at least the difference in length: a name that far off cannot reach 0.5, whatever is typed
+  // (a long ?q= would otherwise cost length × length steps for every entity, on every request)
+  if (2 * Math.abs(typed.length - stored.length) > Math.max(typed.length, stored.length)) return 0;
   const d = editDistance(typed, stored);
   return 1 - d / Math.max(typed.length, stored.length);
 }
