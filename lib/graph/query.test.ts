@@ -5,17 +5,18 @@ import { closeness } from "./query";
 function reference(typed: string, stored: string): number {
   if (stored.split(" ").includes(typed) || typed.split(" ").includes(stored)) return 0.9;
   if (stored.includes(typed)) return 0.8;
-  const d: number[][] = Array.from({ length: typed.length + 1 }, (_, i) =>
-    Array.from({ length: stored.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+  const w = stored.length + 1;
+  const d = new Int32Array((typed.length + 1) * w);
+  for (let i = 0; i <= typed.length; i++) d[i * w] = i;
+  for (let j = 0; j <= stored.length; j++) d[j] = j;
   for (let i = 1; i <= typed.length; i++)
     for (let j = 1; j <= stored.length; j++)
-      (d[i] as number[])[j] = Math.min(
-        (d[i - 1] as number[])[j] + 1,
-        (d[i] as number[])[j - 1] + 1,
-        (d[i - 1] as number[])[j - 1] + (typed[i - 1] === stored[j - 1] ? 0 : 1),
+      d[i * w + j] = Math.min(
+        (d[(i - 1) * w + j] ?? 0) + 1,
+        (d[i * w + j - 1] ?? 0) + 1,
+        (d[(i - 1) * w + j - 1] ?? 0) + (typed[i - 1] === stored[j - 1] ? 0 : 1),
       );
-  return 1 - (d[typed.length] as number[])[stored.length] / Math.max(typed.length, stored.length);
+  return 1 - (d[typed.length * w + stored.length] ?? 0) / Math.max(typed.length, stored.length);
 }
 
 describe("closeness (close names for an unknown one)", () => {
