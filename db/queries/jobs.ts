@@ -216,3 +216,21 @@ export async function pendingUploadKeys(db: Database): Promise<Set<string>> {
     .where(and(isNotNull(ingestFiles.uploadKey), notInArray(ingestFiles.status, FINAL_FILE_STATUSES)));
   return new Set(rows.map((r) => r.key as string));
 }
+
+/** Files not finished (queued or running) whose row has not changed since `updatedBefore`: what the sweep checks. */
+export async function listStaleIngestFiles(
+  db: Database,
+  { updatedBefore, limit = 500 }: { updatedBefore: Date; limit?: number },
+): Promise<Pick<IngestFileRow, "id" | "uploadKey" | "status">[]> {
+  return db
+    .select({ id: ingestFiles.id, uploadKey: ingestFiles.uploadKey, status: ingestFiles.status })
+    .from(ingestFiles)
+    .where(
+      and(
+        inArray(ingestFiles.status, ["queued", "running"]),
+        sql`${ingestFiles.updatedAt} < ${updatedBefore.toISOString()}`,
+      ),
+    )
+    .orderBy(asc(ingestFiles.updatedAt))
+    .limit(limit);
+}

@@ -8,6 +8,7 @@ import {
   finishIngestFile,
   getIngestFile,
   insertIngestBatch,
+  listStaleIngestFiles,
   pendingUploadKeys,
   requeueIngestFile,
   setIngestFileStage,
@@ -451,4 +452,50 @@ export async function sweepOrphanUploads(
     removed.push(o);
   }
   return { checked: objects.length, removed };
+}
+
+/** What a file left without a job says (its worker died on its last attempt, or its job was lost). */
+export const ABANDONED_FILE_ERROR =
+  "The worker stopped while working on this file and its retries are used up; add the file again.";
+/** A file whose row has not changed for this long is checked for a live job. */
+export const ABANDONED_FILE_GRACE_MS = 10 * 60_000;
+
+/**
+ * Ends the files that no job will finish: queued or running, unchanged for `graceMs`, and with no ingest-file or
+ * download-file job still waiting, retrying or active for them — a worker killed during the last attempt leaves its
+ * job failed by expiry and its file `running` for ever. Each is failed with ABANDONED_FILE_ERROR, its upload removed,
+ * and the library step asked for (its batch may now be complete). Part of the scheduled sweep.
+ */
+export async function failAbandonedFiles(
+  ctx: Pick<IngestContext, "db" | "storage">,
+  queue: JobQueue,
+  { graceMs = ABANDONED_FILE_GRACE_MS, now = new Date() }: { graceMs?: number; now?: Date } = {},
+): Promise<string[]> {
+  const stale = await listStaleIngestFiles(ctx.db, { updatedBefore: new Date(now.getTime() - graceMs) });
+  const failed: string[] = [];
+  for (const f of stale) {
+    const jobs = (
+      await Promise.all(
+        [QUEUES.ingestFile, QUEUES.downloadFile].map((name) =>
+          queue.boss.findJobs(name, { data: { fileId: f.id } satisfies Partial<IngestFileJobData> }),
+        ),
+      )
+    ).flat();
+    if (jobs.some((j) => j.state === "created" || j.state === "retry" || j.state === "active")) continue;
+    const ended = await finishIngestFile(ctx.db, {
+      id: f.id,
+      status: "error",
+      paperId: null,
+      title: null,
+      pages: 0,
+      chunks: 0,
+      error: ABANDONED_FILE_ERROR,
+      errorCode: "internal:interrupted",
+    });
+    if (!ended) continue;
+    failed.push(f.id);
+    if (f.uploadKey) await ctx.storage.delete(f.uploadKey).catch(() => {});
+  }
+  if (failed.length > 0) await queue.boss.send(QUEUES.libraryStep, {});
+  return failed;
 }

@@ -11,6 +11,7 @@ import { DEFAULT_SWEEP_GRACE_MS, sweepOrphanObjects } from "@/lib/storage/sweep"
 import { arxivDownloader, type PdfDownloader } from "./download";
 import {
   type DownloadFileJobData,
+  failAbandonedFiles,
   type IngestFileJobData,
   sweepOrphanUploads,
   workDownloadFile,
@@ -121,6 +122,8 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
     const uploads = await sweepOrphanUploads(ctx.storage, { db: ctx.db }, { graceMs: DEFAULT_SWEEP_GRACE_MS });
     const n = objects.removed.length + uploads.removed.length;
     if (n > 0) log(`sweep removed ${n} orphaned object(s) from ${objects.location}`);
+    const abandoned = await failAbandonedFiles(ctx, queue);
+    if (abandoned.length > 0) log(`sweep failed ${abandoned.length} file(s) no job will finish`);
   });
   await queue.boss.schedule(QUEUES.storageSweep, SWEEP_CRON, {}, { tz: "UTC" });
   await queue.boss.send(QUEUES.libraryStep, {}).catch((e) => log(`library step not queued: ${briefError(e)}`));
