@@ -8,7 +8,7 @@ import { buildGraph } from "@/lib/graph/build";
 // What /graph loads, on a real database: the empty graph, then one built offline from a small paper.
 vi.mock("server-only", () => ({}));
 const { loadGraphOverview, searchEntity } = await import("./data");
-const { graphQuery } = await import("./schema");
+const { entityPageName, graphQuery } = await import("./schema");
 
 let handle: DbHandle;
 
@@ -77,5 +77,26 @@ describe("/graph's data", () => {
     expect(graphQuery({ q: ["DPR", "BERT"] })).toBe("DPR");
     expect(graphQuery({})).toBe("");
     expect(graphQuery({ q: "x".repeat(500) })).toHaveLength(200);
+  });
+
+  it("a name with a NUL or another control character is no entity, not a failed query (both addresses)", async () => {
+    // the database refuses a NUL in a text parameter: unfiltered, /graph?q=%00 was a 500
+    await expect(searchEntity(handle.db, "a\u0000b")).rejects.toThrow();
+    for (const q of [graphQuery({ q: "\u0000" }), graphQuery({ q: "Frob\u0000nicator\n" }), entityPageName("%00")]) {
+      expect(q).not.toMatch(/[\u0000-\u001f]/);
+      expect(await searchEntity(handle.db, q)).toMatchObject({ found: false });
+    }
+    expect(entityPageName("%00")).toBe("");
+  });
+
+  it("reads /graph/entity/<name> decoded once: slashes, percent signs, unicode, a malformed escape, 10 kB", () => {
+    expect(entityPageName(encodeURIComponent("TCP/IP"))).toBe("TCP/IP");
+    expect(entityPageName(encodeURIComponent("100% recall"))).toBe("100% recall");
+    expect(entityPageName(encodeURIComponent("a%20b"))).toBe("a%20b");
+    expect(entityPageName(encodeURIComponent("Ünïcode – 模型"))).toBe("Ünïcode – 模型");
+    expect(entityPageName("100%")).toBe("100%");
+    expect(entityPageName("%E0%A4%A")).toBe("%E0%A4%A");
+    expect(entityPageName("x".repeat(10_000))).toHaveLength(200);
+    expect(entityPageName("%20")).toBe("");
   });
 });

@@ -39,9 +39,28 @@ export type SplitAliasInput = z.infer<typeof splitAliasInputSchema>;
 /** Longest entity name the search box sends (entity names are at most 100 characters). */
 export const MAX_ENTITY_QUERY_CHARS = 200;
 
-/** `/graph?q=<entity>`: the first value of `q`, trimmed, bounded. */
+/** Control characters: never in a name, and a NUL makes the database refuse the query (a 500, not "no entity"). */
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
+/** An entity name as typed in an address: control characters as spaces, trimmed, bounded. */
+function typedName(raw: string): string {
+  return raw.replace(CONTROL, " ").trim().slice(0, MAX_ENTITY_QUERY_CHARS).trim();
+}
+
+/** `/graph?q=<entity>`: the first value of `q`, as typed (see `typedName`). */
 export function graphQuery(params: Record<string, string | string[] | undefined>): string {
   const raw = params.q;
-  const q = (Array.isArray(raw) ? raw[0] : raw) ?? "";
-  return q.trim().slice(0, MAX_ENTITY_QUERY_CHARS);
+  return typedName((Array.isArray(raw) ? raw[0] : raw) ?? "");
+}
+
+/**
+ * `/graph/entity/<name>`: the segment as typed. Next.js hands dynamic segments over percent-encoded, so it is decoded
+ * once here (a malformed escape such as a lone "%" stays as written).
+ */
+export function entityPageName(segment: string): string {
+  let name = segment;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {}
+  return typedName(name);
 }

@@ -5,20 +5,15 @@ import { EntityView } from "@/components/graph/entity-view";
 import { getDb } from "@/db";
 import { lookupEntity } from "@/lib/graph/query";
 import { pageUser } from "../../../../access";
-import { MAX_ENTITY_QUERY_CHARS } from "../../schema";
+import { entityPageName } from "../../schema";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ name: string }> };
 
-/** The segment as typed: percent-encoded characters decoded, bounded. */
+/** The segment as typed: percent-encoded characters decoded, control characters dropped, bounded. */
 async function nameOf(params: Props["params"]): Promise<string> {
-  const raw = (await params).name;
-  let name = raw;
-  try {
-    name = decodeURIComponent(raw);
-  } catch {}
-  return name.trim().slice(0, MAX_ENTITY_QUERY_CHARS);
+  return entityPageName((await params).name);
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
