@@ -132,6 +132,23 @@ describe("edges in review", () => {
     expect((await edgeRow(id))?.status).toBe("review");
   });
 
+  it("a reason with control characters (a NUL the database refuses) is stored without them", async () => {
+    const id = await reviewEdgeId();
+    await signInAs(h().db, "member");
+    expect(await reviewEdgeAction({ id, decision: "reject", reason: "\u0000\u0007" })).toMatchObject({
+      ok: false,
+      error: { code: "bad_request:input" },
+    });
+    expect((await edgeRow(id))?.status).toBe("review");
+    const r = await reviewEdgeAction({ id, decision: "reject", reason: "only\u0000 hedged\r\nin a table" });
+    expect(r).toEqual({ ok: true, data: { id, status: "rejected" } });
+    expect((await edgeRow(id))?.reason).toBe("only hedged in a table");
+    const [entry] = await readAudit(h().db, 1);
+    expect(entry).toMatchObject({ action: "graph.edge_rejected", detail: { reason: "only hedged in a table" } });
+    // back in review for the tests after this one
+    await h().db.update(graphEdges).set({ status: "review" }).where(eq(graphEdges.id, id));
+  });
+
   it("a member rejects an edge with a reason: it leaves the queue, stays out of answers, and is audited", async () => {
     const id = await reviewEdgeId();
     const member = await signInAs(h().db, "member");

@@ -16,11 +16,16 @@ export const reviewEdgeInputSchema = z.discriminatedUnion(
     z.object({
       id: idSchema,
       decision: z.literal("reject"),
+      // one line of text: control characters (a NUL the database refuses) and line breaks become spaces
       reason: z
         .string("Say why the edge is wrong.")
-        .trim()
-        .min(1, "Say why the edge is wrong.")
-        .max(MAX_REJECT_REASON_CHARS, `Keep the reason under ${MAX_REJECT_REASON_CHARS} characters.`),
+        .transform((r) => r.replace(/[\u0000-\u001f\u007f\s]+/g, " ").trim())
+        .pipe(
+          z
+            .string()
+            .min(1, "Say why the edge is wrong.")
+            .max(MAX_REJECT_REASON_CHARS, `Keep the reason under ${MAX_REJECT_REASON_CHARS} characters.`),
+        ),
     }),
   ],
   "Choose accept or reject.",
