@@ -226,6 +226,9 @@ export async function answerGraphQuestion(
       edges = await byRelations(["evaluates_on", "uses"], "target", first as string);
       break;
     case "relate": {
+      // two names of one entity (an alias, or a kind word dropped): no relation between them to report, and the
+      // entity's own relations answer another question
+      if (ids.length === 2 && ids[0] === ids[1]) break;
       if (ids.length === 2) {
         const [a, b] = ids as [number, number];
         const [ab, ba] = await Promise.all([

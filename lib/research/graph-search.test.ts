@@ -120,6 +120,16 @@ describe("graph_search in a research run (offline)", () => {
     expect(state.answer).toContain("**Gizmotron** extends **Frobnicator**");
   });
 
+  it("two names of one entity: no relation between them, and not the entity's own relations as if they answered", async () => {
+    const { state, graph } = await run("How does Gizmotron relate to the Gizmotron model?");
+    // (this tiny library's summaries do not match the question: without relations in hand the run ends there)
+    expect(graph?.status).toBe("completed");
+    expect(graph?.data?.names.map((n) => n.entity)).toEqual(["Gizmotron", "Gizmotron"]);
+    expect(graph?.data?.edges).toEqual([]);
+    expect(graph?.reasoning).toContain("“Gizmotron” and “Gizmotron model” are one entity in the knowledge graph");
+    expect(state.answer).not.toContain("from the knowledge graph");
+  });
+
   it("has no graph step for a question of another kind", async () => {
     const { state, graph } = await run("How many points does retrieval accuracy improve over the sparse baseline?");
     expect(state.status).toBe("completed");

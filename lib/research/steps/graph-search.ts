@@ -154,16 +154,22 @@ export const graphSearchStep: StepDefinition<StepOf<"graph_search">, GraphQuesti
     const counts = edges.length === 0 ? await getGraphCounts(ctx.deps.db) : null;
     const graphEmpty = counts !== null && !counts.edges.some((e) => e.status === "accepted" && e.count > 0);
     const missing = answer.names.filter((n) => !n.found);
+    const [a, b] = answer.names;
+    const oneEntity =
+      question.kind === "relate" && a?.found && b?.found && a.entity.id === b.entity.id
+        ? `“${a.asked}” and “${b.asked}” are one entity in the knowledge graph (${a.entity.name}); the answer relies on the passages.`
+        : null;
     const papers = new Set(edges.map((e) => e.paper_id)).size;
     const reasoning = graphEmpty
       ? "The knowledge graph has no relations yet: it is built after ingestion (or with `npm run cli -- graph build`). The answer relies on the passages."
       : [
           ...missing.map((n) => (n.found ? "" : n.message)),
-          edges.length > 0
-            ? `${edges.length} ${edges.length === 1 ? "relation" : "relations"} from ${papers} ${papers === 1 ? "paper" : "papers"}, each with the sentence that states it; the answer cites them like passages.`
-            : missing.length === answer.names.length
-              ? "The answer relies on the passages."
-              : `The graph holds no relation that answers ${asked}; the answer relies on the passages.`,
+          oneEntity ??
+            (edges.length > 0
+              ? `${edges.length} ${edges.length === 1 ? "relation" : "relations"} from ${papers} ${papers === 1 ? "paper" : "papers"}, each with the sentence that states it; the answer cites them like passages.`
+              : missing.length === answer.names.length
+                ? "The answer relies on the passages."
+                : `The graph holds no relation that answers ${asked}; the answer relies on the passages.`),
         ]
           .filter(Boolean)
           .join(" ");
