@@ -52,7 +52,8 @@ export function describeGraphQuestion(q: GraphQuestion): string {
 const MAX_NAME_WORDS = 8;
 const MAX_NAME_CHARS = 80;
 
-const SUBJECTS = String.raw`(?:papers?|methods?|models?|works?|approaches|approach|systems?|architectures?|techniques?|studies|ones?)`;
+const SUBJECTS =
+  "(?:papers?|methods?|models?|works?|approaches|approach|systems?|architectures?|techniques?|studies|ones?)";
 const IMPROVE_VERB = String.raw`(?:improves?|improved|improving|outperforms?|outperformed|outperforming|beats?|beat|surpass(?:es|ed)?|exceeds?|exceeded|(?:is|are|was|were)\s+better\s+than|(?:do|does|did)\s+better\s+than)`;
 const BUILD_VERB = String.raw`(?:builds?|built|building)\s+(?:on|upon)|extends?|extended|extending|(?:is|are|was|were)\s+based\s+on|follows?\s+up\s+on`;
 

@@ -48,8 +48,7 @@ async function settled(handle: DbHandle, batchId: string): Promise<IngestBatchWi
   for (;;) {
     const batch = await getIngestBatch(handle.db, { id: batchId });
     if (
-      batch &&
-      batch.files.every((f) => !["queued", "running"].includes(f.status)) &&
+      batch?.files.every((f) => !["queued", "running"].includes(f.status)) &&
       !["waiting", "running"].includes(batch.libraryStatus)
     )
       return batch;

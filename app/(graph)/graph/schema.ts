@@ -19,7 +19,7 @@ export const reviewEdgeInputSchema = z.discriminatedUnion(
       // one line of text: control characters (a NUL the database refuses) and line breaks become spaces
       reason: z
         .string("Say why the edge is wrong.")
-        .transform((r) => r.replace(/[\u0000-\u001f\u007f\s]+/g, " ").trim())
+        .transform((r) => r.replace(/[\p{Cc}\s]+/gu, " ").trim())
         .pipe(
           z
             .string()
@@ -45,7 +45,7 @@ export type SplitAliasInput = z.infer<typeof splitAliasInputSchema>;
 export const MAX_ENTITY_QUERY_CHARS = 200;
 
 /** Control characters: never in a name, and a NUL makes the database refuse the query (a 500, not "no entity"). */
-const CONTROL = /[\u0000-\u001f\u007f]+/g;
+const CONTROL = /\p{Cc}+/gu;
 
 /** An entity name as typed in an address: control characters as spaces, trimmed, bounded. */
 function typedName(raw: string): string {
