@@ -85,6 +85,41 @@ export async function getAliasSuggestionStatus(db: Database, { id }: { id: numbe
   return rows[0]?.status ?? null;
 }
 
+/**
+ * A suggestion's two entities as they stand now: the entity's own alias link (null for a root) and the root of the
+ * candidate's group, with names. Null when there is no such suggestion.
+ */
+export async function getAliasSuggestionPair(
+  db: Database,
+  { id }: { id: number },
+): Promise<{
+  entity: { id: number; name: string; aliasOf: number | null; aliasOfName: string | null };
+  candidateRoot: { id: number; name: string };
+} | null> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select e.id as entity_id, e.name as entity_name, e.alias_of as entity_alias_of, ea.name as entity_alias_of_name,
+               cr.id as candidate_root_id, cr.name as candidate_root_name
+        from graph_alias_suggestions s
+        join graph_entities e on e.id = s.entity_id
+        left join graph_entities ea on ea.id = e.alias_of
+        join graph_entities c on c.id = s.candidate_id
+        join graph_entities cr on cr.id = coalesce(c.alias_of, c.id)
+        where s.id = ${id}`,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    entity: {
+      id: Number(r.entity_id),
+      name: String(r.entity_name),
+      aliasOf: r.entity_alias_of === null ? null : Number(r.entity_alias_of),
+      aliasOfName: r.entity_alias_of_name === null ? null : String(r.entity_alias_of_name),
+    },
+    candidateRoot: { id: Number(r.candidate_root_id), name: String(r.candidate_root_name) },
+  };
+}
+
 /** Names of every entity (aliases too) for a search box's suggestions, with the root each one resolves to. */
 export async function listEntityNames(
   db: Database,

@@ -8,6 +8,7 @@ import { decideAliasSuggestion, findGraphEdges, setEdgeStatus, unlinkAlias } fro
 import {
   type AliasLinkView,
   type AliasSuggestionView,
+  getAliasSuggestionPair,
   getAliasSuggestionStatus,
   getEdgeStatus,
   listAliasLinks,
@@ -38,7 +39,7 @@ export async function loadReviewQueue(db: Database, { limit = 200 }: { limit?: n
   return { edges: edges.map((e) => ({ ...toResult(e), reason: e.reason })), suggestions, links };
 }
 
-export type ReviewOutcome = "done" | "not_found" | "already_decided";
+export type ReviewOutcome = "done" | "not_found" | "already_decided" | { blocked: string };
 
 /**
  * Accepts an edge, or rejects it with a reason. An edge in review, or one a person decided before (changing their
@@ -64,6 +65,17 @@ export async function decideSuggestion(
   const status = await getAliasSuggestionStatus(db, { id: d.id });
   if (status === null) return "not_found";
   if (status !== "pending") return "already_decided";
+  if (d.decision === "confirm") {
+    // an entity already in another group would not be linked (groups are one level deep): say so, do not mark it
+    // confirmed while nothing changes
+    const pair = await getAliasSuggestionPair(db, { id: d.id });
+    const e = pair?.entity;
+    if (pair && e && e.aliasOf !== null && e.aliasOf !== pair.candidateRoot.id) {
+      return {
+        blocked: `${e.name} is already an alias of ${e.aliasOfName ?? "another entity"}: split that link first to link it with ${pair.candidateRoot.name}.`,
+      };
+    }
+  }
   const ok = await decideAliasSuggestion(db, { id: d.id, status: d.decision === "confirm" ? "accepted" : "rejected" });
   return ok ? "done" : "not_found";
 }

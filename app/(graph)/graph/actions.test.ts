@@ -239,4 +239,30 @@ describe("aliases", () => {
     });
     expect((await loadReviewQueue(h().db)).suggestions).toEqual([]);
   });
+
+  it("does not mark a pair confirmed when its entity is already another group's alias (nothing would be linked)", async () => {
+    // Gizmotron is an alias of Frobnicator since the test before; a second pair proposes it for WidgetNet
+    const giz = await getEntityByCanonical(h().db, { canonicalName: "gizmotron" });
+    const widgetnet = await getEntityByCanonical(h().db, { canonicalName: "widgetnet" });
+    if (!giz || !widgetnet) throw new Error("entities missing");
+    expect(giz.aliasOf).not.toBeNull();
+    await h().db.delete(graphAliasSuggestions).where(eq(graphAliasSuggestions.entityId, giz.id));
+    await addAliasSuggestions(h().db, [
+      { entityId: giz.id, candidateId: widgetnet.id, similarity: 0.8, reason: "test pair" },
+    ]);
+    const [pair] = (await loadReviewQueue(h().db)).suggestions;
+    if (!pair) throw new Error("suggestion not listed");
+    await signInAs(h().db, "member");
+    const r = await decideAliasSuggestionAction({ id: pair.id, decision: "confirm" });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: "conflict:input", message: expect.stringContaining("split") },
+    });
+    const [row] = await h().db.select().from(graphAliasSuggestions).where(eq(graphAliasSuggestions.id, pair.id));
+    expect(row?.status).toBe("pending");
+    const [still] = await h().db.select().from(graphEntities).where(eq(graphEntities.id, giz.id));
+    expect(still?.aliasOf).toBe(giz.aliasOf);
+    // rejecting it is still possible
+    expect(await decideAliasSuggestionAction({ id: pair.id, decision: "reject" })).toMatchObject({ ok: true });
+  });
 });

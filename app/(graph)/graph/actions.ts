@@ -24,6 +24,7 @@ function badInput(issues: { message: string }[]): Refusal {
 }
 
 function outcomeError(outcome: Exclude<ReviewOutcome, "done">, what: string): Refusal {
+  if (typeof outcome === "object") return { ok: false, error: { code: "conflict:input", message: outcome.blocked } };
   return outcome === "not_found"
     ? { ok: false, error: { code: "not_found:input", message: `That ${what} is no longer in the graph.` } }
     : { ok: false, error: { code: "conflict:input", message: `That ${what} was decided already.` } };
