@@ -62,6 +62,8 @@ export interface GraphBuildReport {
   malformed: number;
   /** Sections the model failed on with both prompts. */
   failedSections: number;
+  /** Papers the model answered for in no section, built with the offline rules instead. */
+  fellBackToRules: number;
   entitiesCreated: number;
   orphansRemoved: number;
   aliases: { tierA: number; tierB: TierBResult };
@@ -264,6 +266,7 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
     rejected: {},
     malformed: 0,
     failedSections: 0,
+    fellBackToRules: 0,
     entitiesCreated: 0,
     orphansRemoved: 0,
     aliases: { tierA: 0, tierB: { linked: 0, suggested: 0, embedded: 0 } },
@@ -316,6 +319,7 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
     emit({ type: "paper", stage: "writing", done: i, of: extracted.length, paperId: text.id });
     report.malformed += x.malformed;
     report.failedSections += x.failedSections;
+    if (x.fellBackToRules) report.fellBackToRules++;
     report.candidates += x.candidates.length;
     const { valid, entities, aliasLinks, edges, mentions } = validateExtraction(text, x, {
       typeOf,
@@ -325,7 +329,7 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
     try {
       const w = await replacePaperGraph(db, {
         paperId: text.id,
-        extractor,
+        extractor: x.fellBackToRules ? "rules" : extractor,
         entities,
         edges,
         mentions,

@@ -76,7 +76,9 @@ describe("extractWithModel", () => {
 
     const broken = new MockLanguageModelV4({ doGenerate: async () => reply("{ not json") });
     const none = await extractWithModel(paper, { model: broken, modelName: "mock" });
-    expect(none.candidates).toEqual([]);
+    // nothing of the model's is used: every section failed, so the paper falls back to the rules (next test)
+    expect(none.candidates.every((c) => c.extractor === "rules")).toBe(true);
+    expect(none.fellBackToRules).toBe(true);
     expect(none.failedSections).toBe(sectionsForModel(paper).length);
   });
 
@@ -85,5 +87,19 @@ describe("extractWithModel", () => {
     ac.abort();
     const model = new MockLanguageModelV4({ doGenerate: async () => reply(good) });
     await expect(extractWithModel(paper, { model, modelName: "mock", signal: ac.signal })).rejects.toThrow();
+  });
+
+  it("a model that answers for no section: the paper gets the offline rules' candidates, flagged", async () => {
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        throw new Error("model server unreachable");
+      },
+    });
+    const x = await extractWithModel(paper, { model, modelName: "mock" });
+    expect(x.fellBackToRules).toBe(true);
+    expect(x.failedSections).toBe(sectionsForModel(paper).length);
+    expect(x.candidates.length).toBeGreaterThan(0);
+    expect(x.candidates.every((c) => c.extractor === "rules")).toBe(true);
+    expect(x.candidates.some((c) => c.relation === "improves_on" && c.target.name === "WidgetNet")).toBe(true);
   });
 });

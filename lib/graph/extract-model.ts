@@ -168,7 +168,8 @@ export interface ModelExtractOptions {
 
 /**
  * Extracts one paper with the model. The paper's own method and acronym definitions still come from the text (they
- * are exact); the rules' mentions give the co-occurrence data. Throws only when `signal` aborts.
+ * are exact); the rules' mentions give the co-occurrence data. When the model answers for none of the paper's sections,
+ * the paper gets the offline rules' candidates instead (`fellBackToRules`). Throws only when `signal` aborts.
  */
 export async function extractWithModel(paper: PaperText, opts: ModelExtractOptions): Promise<PaperExtraction> {
   const ownMethod = ownMethodOf(paper);
@@ -223,6 +224,10 @@ export async function extractWithModel(paper: PaperText, opts: ModelExtractOptio
     }
   }
   const rules = extractWithRules(paper);
+  // the model answered for no section (down, out of quota, timing out): the paper gets the rules' edges, not none
+  if (sections.length > 0 && failedSections === sections.length) {
+    return { ...rules, malformed, failedSections, fellBackToRules: true };
+  }
   return {
     paperId: paper.id,
     ownMethod,

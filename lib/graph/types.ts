@@ -128,4 +128,6 @@ export interface PaperExtraction {
   malformed: number;
   /** Sections the model extractor had to give up on (after the compact prompt failed too). */
   failedSections: number;
+  /** The model answered for none of the paper's sections: its candidates are the offline rules' instead. */
+  fellBackToRules?: boolean;
 }

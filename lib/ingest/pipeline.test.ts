@@ -10,6 +10,7 @@ import { createTestDatabase } from "@/db/testing";
 import { reembedLibrary } from "@/lib/embeddings/guard";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { listEdges } from "@/lib/graph/query";
 import { removePaper } from "@/lib/library/remove";
 import { searchContent } from "@/lib/search/search";
 import { makeImageOnlyPdf, makeTestPdf } from "@/lib/testing/pdf";
@@ -306,6 +307,65 @@ describe("ingestFiles", () => {
     expect(sa?.text).toContain("Models can summarise (p. 1)");
     expect(rb?.status).toBe("ingested");
     expect(sb).toMatchObject({ method: "extractive", model: null });
+  });
+
+  it("builds the knowledge graph with the configured model, and with the rules when the model answers nothing", async () => {
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    };
+    const quote = "Zorbnet outperforms Quillnet on the Marble benchmark by nine points.";
+    // a model that extracts the one relation it is shown (graph prompts carry the page markers), and summarises
+    const model = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        const prompt = JSON.stringify(options.prompt);
+        const text = prompt.includes("[page ")
+          ? JSON.stringify({
+              entities: [],
+              relations: prompt.includes("Zorbnet outperforms")
+                ? [
+                    {
+                      relation: "improves_on",
+                      source: "Zorbnet",
+                      source_type: "Method",
+                      target: "Quillnet",
+                      target_type: "Method",
+                      page: 1,
+                      quote,
+                      confidence: 0.9,
+                    },
+                  ]
+                : [],
+            })
+          : "A summary.";
+        return {
+          content: [{ type: "text", text }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage,
+          warnings: [],
+        };
+      },
+    });
+    const failing = new MockLanguageModelV4({
+      doGenerate: async () => {
+        throw new Error("model server unreachable");
+      },
+    });
+    const a = await makeTestPdf({ pages: [`Zorbnet: Ranking Widgets\nAbstract\nWe propose Zorbnet. ${quote}`] });
+    const b = await makeTestPdf({
+      pages: [
+        "Glimmer: Sorting Widgets\nAbstract\nWe propose Glimmer. Glimmer outperforms Sortnet on every widget set.",
+      ],
+    });
+    const [ra] = await ingestFiles([input("graph-model.pdf", a)], { ...ctx, chatModel: model });
+    const [rb] = await ingestFiles([input("graph-fallback.pdf", b)], { ...ctx, chatModel: failing });
+    const edgesOf = async (paperId: string) =>
+      (await listEdges(handle.db, { includeReview: true })).filter((e) => e.paper_id === paperId);
+    const byModel = await edgesOf(ra?.paper_id ?? "");
+    expect(byModel).toEqual([expect.objectContaining({ relation: "improves_on", extractor: "mock-model-id", quote })]);
+    const byRules = await edgesOf(rb?.paper_id ?? "");
+    expect(byRules.some((e) => e.source.name === "Glimmer" && e.target.name === "Sortnet")).toBe(true);
+    expect(byRules.every((e) => e.extractor === "rules")).toBe(true);
   });
 
   it("removes a paper with everything that belongs to it, and its file", async () => {

@@ -169,13 +169,16 @@ export async function runLibraryStep(ctx: IngestContext, emit: (e: IngestProgres
 }
 
 /**
- * After the vectors: the knowledge graph of the papers that do not have one yet or were replaced (offline rules; the
- * model extractor is `graph build --model`). Never throws: a failure is reported and the next step retries.
+ * After the vectors: the knowledge graph of the papers that do not have one yet or were replaced — with the model
+ * extractor when a model is configured (a paper the model answers nothing for gets the offline rules' edges), else the
+ * offline rules. Never throws: a failure is reported and the next step retries.
  */
 async function updateGraph(ctx: IngestContext, emit: (e: IngestProgressEvent) => void): Promise<void> {
   try {
     const r = await buildPendingGraph(ctx.db, {
       embedder: ctx.embedder,
+      model: ctx.chatModel,
+      callTimeoutMs: ctx.llmTimeoutMs,
       onProgress: (e) => {
         if (e.type === "paper" && e.stage === "writing") emit({ type: "graph_stage", done: e.done, of: e.of });
       },
@@ -183,6 +186,10 @@ async function updateGraph(ctx: IngestContext, emit: (e: IngestProgressEvent) =>
     if (!r) return;
     if (r.failed.length > 0)
       console.error(`[ingest] graph: ${r.failed.map((f) => `${f.paperId}: ${f.error}`).join("; ")}`);
+    if (r.fellBackToRules > 0)
+      console.warn(
+        `[ingest] graph: the model answered nothing for ${r.fellBackToRules} paper(s); built with the offline rules`,
+      );
     emit({
       type: "graph_done",
       papers: r.papers,
