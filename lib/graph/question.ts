@@ -155,13 +155,20 @@ export type ResolvedName =
   | { asked: string; found: true; entity: EntityRef }
   | { asked: string; found: false; message: string; suggestions: EntityRef[] };
 
-/** A name as the question writes it, resolved: as written, else without its kind word, else its acronym "(DPR)". */
+/**
+ * A name as the question writes it, resolved: as written, else without its kind word, else its acronym "(DPR)", else
+ * without a trailing qualifier ("on SQuAD").
+ */
 async function resolveAsked(db: Database, asked: string): Promise<ResolvedName> {
   const tries = [asked];
   const bare = asked.replace(KIND_WORDS, "").trim();
   if (bare && bare !== asked) tries.push(bare);
   const acronym = /\(([A-Za-z][\w-]{1,15})\)/.exec(asked)?.[1];
   if (acronym) tries.push(acronym, asked.replace(/\s*\([^)]*\)/, "").trim());
+  // "RoBERTa on SQuAD", "BERT for question answering": the name before a trailing qualifier (tried last, so a name
+  // that holds such a phrase is still found as written)
+  const head = asked.replace(/\s+(?:on|in|for|at|across|over|under|with|without)\s+.*$/i, "").trim();
+  if (head && head !== asked && !tries.includes(head)) tries.push(head);
   let first: Awaited<ReturnType<typeof resolveEntity>> | null = null;
   for (const t of tries) {
     const r = await resolveEntity(db, t);
