@@ -13,7 +13,7 @@ import { analysisStep } from "./steps/analysis";
 import { expansionStep } from "./steps/expansion";
 import { NO_CONTENT_MESSAGE } from "./steps/search-content";
 import { noPapersMessage, SUMMARY_SEARCH, summarySearchStep } from "./steps/search-summaries";
-import { mockModel, sourcesInPrompt } from "./testing";
+import { mockModel, sourcesInPrompt, testResearchDeps } from "./testing";
 import type { ResearchEvent, ResearchRunState } from "./types";
 import { warmUpResearch } from "./warmup";
 
@@ -41,9 +41,7 @@ afterAll(async () => {
   await lib?.close();
 });
 
-function deps(over: Partial<ResearchDeps> = {}): ResearchDeps {
-  return { db: handle.db, embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 30_000, ...over };
-}
+const deps = (over: Partial<ResearchDeps> = {}) => testResearchDeps(lib, over);
 
 async function run(question: string, over: Partial<ResearchDeps> = {}, signal?: AbortSignal) {
   const events: ResearchEvent[] = [];

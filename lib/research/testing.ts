@@ -1,6 +1,8 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
+import type { TestLibrary } from "@/lib/testing/library";
+import type { ResearchDeps } from "./deps";
 
 /**
  * Mock language models for tests and benchmarks of the research pipeline (the AI SDK's own mocks underneath).
@@ -116,4 +118,19 @@ export function sourcesInPrompt(prompt: string): { citation: string; firstSenten
     out.push({ citation: m[1] as string, firstSentence: sentence });
   }
   return out;
+}
+
+/** Research over a test library: offline unless `over` brings a model; 5 s per model call, 30 s per run. */
+export function testResearchDeps(
+  lib: Pick<TestLibrary, "handle" | "embedder">,
+  over: Partial<ResearchDeps> = {},
+): ResearchDeps {
+  return {
+    db: lib.handle.db,
+    embedder: lib.embedder,
+    chatModel: null,
+    llmTimeoutMs: 5_000,
+    runTimeoutMs: 30_000,
+    ...over,
+  };
 }
