@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useId, useMemo, useRef, useState, useTransit
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { useSlashToFocus } from "@/components/ui/use-slash-to-focus";
 import { EdgeEvidence } from "./edge-evidence";
 import { EdgeList } from "./edge-list";
 import { defaultFilters, entityHref, filterEdges, type GraphFilters, graphHref, parseYear, yearSpan } from "./filters";
@@ -26,20 +27,31 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "/" focuses the entity field (not while typing elsewhere), as on the search page. */
-function useSlashToFocus(input: React.RefObject<HTMLInputElement | null>) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "/" || e.metaKey || e.ctrlKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
-      e.preventDefault();
-      input.current?.focus();
-      input.current?.select();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [input]);
+/** One end of the year range: a small numeric field with its label above. */
+function YearInput(props: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={props.id} className="block text-muted-foreground text-xs">
+        {props.label}
+      </label>
+      <Input
+        id={props.id}
+        inputMode="numeric"
+        className="h-8 w-20"
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.testId}
+      />
+    </div>
+  );
 }
 
 function EntitySearchForm({
@@ -158,34 +170,22 @@ function Filters({
         ))}
       </div>
       <div className="flex items-end gap-2">
-        <div className="space-y-1">
-          <label htmlFor={ids.from} className="block text-muted-foreground text-xs">
-            From year
-          </label>
-          <Input
-            id={ids.from}
-            inputMode="numeric"
-            className="h-8 w-20"
-            value={yearText.from}
-            placeholder={years ? String(years.min) : ""}
-            onChange={(e) => setYear("from", e.target.value)}
-            data-testid="filter-year-from"
-          />
-        </div>
-        <div className="space-y-1">
-          <label htmlFor={ids.to} className="block text-muted-foreground text-xs">
-            To year
-          </label>
-          <Input
-            id={ids.to}
-            inputMode="numeric"
-            className="h-8 w-20"
-            value={yearText.to}
-            placeholder={years ? String(years.max) : ""}
-            onChange={(e) => setYear("to", e.target.value)}
-            data-testid="filter-year-to"
-          />
-        </div>
+        <YearInput
+          id={ids.from}
+          label="From year"
+          value={yearText.from}
+          placeholder={years ? String(years.min) : ""}
+          onChange={(v) => setYear("from", v)}
+          testId="filter-year-from"
+        />
+        <YearInput
+          id={ids.to}
+          label="To year"
+          value={yearText.to}
+          placeholder={years ? String(years.max) : ""}
+          onChange={(v) => setYear("to", v)}
+          testId="filter-year-to"
+        />
       </div>
       <div className="space-y-1">
         <label htmlFor={ids.confidence} className="block text-muted-foreground text-xs">

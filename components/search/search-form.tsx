@@ -1,10 +1,11 @@
 "use client";
 
 import { LoaderIcon, SearchIcon, XIcon } from "lucide-react";
-import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
+import { useSlashToFocus } from "@/components/ui/use-slash-to-focus";
 import { MAX_QUERY_CHARS } from "@/lib/search/query";
 import { type DraftField, type SearchDraft, toDraft, tooLongMessage, validateDraft } from "./draft";
 import { PaperPicker } from "./paper-picker";
@@ -17,22 +18,6 @@ import {
   type SearchState,
   searchIndexes,
 } from "./types";
-
-/** "/" focuses the search box, as in many reading tools (not while typing in another field). */
-function useSlashToFocus(ref: RefObject<HTMLInputElement | null>) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "/" || e.metaKey || e.ctrlKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
-      e.preventDefault();
-      ref.current?.focus();
-      ref.current?.select();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [ref]);
-}
 
 function FilterLabel({ htmlFor, children }: { htmlFor?: string; children: ReactNode }) {
   const className = "block font-medium text-muted-foreground text-xs";

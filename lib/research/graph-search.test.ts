@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "@/db";
-import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { graphStats } from "@/lib/graph/query";
 import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { deepRunner } from "./deep/run";
 import { RELATIONS_HEADING } from "./deep/steps/relations";
 import type { ResearchDeps } from "./deps";
 import { runResearch } from "./orchestrator";
-import { mockModel, sourcesInPrompt } from "./testing";
+import { mockModel, sourcesInPrompt, testResearchDeps } from "./testing";
 import type { ResearchEvent, StepOf } from "./types";
 
 /**
@@ -25,23 +23,17 @@ const GIZMO = [
   "3 Method\nGizmotron extends Frobnicator with a second stage of careful ranking over the retrieved widgets.",
 ];
 
-let handle: DbHandle;
 let lib: TestLibrary;
-let embedder: EmbeddingProvider;
 
 beforeAll(async () => {
   lib = await createTestLibrary([FROB, GIZMO], { name: "graph-research" });
-  handle = lib.handle;
-  embedder = lib.embedder;
 });
 
 afterAll(async () => {
   await lib?.close();
 });
 
-function deps(over: Partial<ResearchDeps> = {}): ResearchDeps {
-  return { db: handle.db, embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 30_000, ...over };
-}
+const deps = (over: Partial<ResearchDeps> = {}) => testResearchDeps(lib, over);
 
 async function run(question: string, over: Partial<ResearchDeps> = {}) {
   const events: ResearchEvent[] = [];
@@ -52,7 +44,7 @@ async function run(question: string, over: Partial<ResearchDeps> = {}) {
 
 describe("graph_search in a research run (offline)", () => {
   it("ingestion built the graph the test relies on", async () => {
-    const stats = await graphStats(handle.db);
+    const stats = await graphStats(lib.handle.db);
     expect(stats.totals.accepted).toBeGreaterThanOrEqual(2);
   });
 
