@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useSlashToFocus } from "@/components/ui/use-slash-to-focus";
 import type { DeletePaper } from "./delete-paper-button";
 import { JobQueue } from "./job-queue";
 import { PaperList } from "./paper-list";
@@ -165,18 +166,8 @@ export function LibraryView({
     }
   }, [uploads.items]);
 
-  // "/" focuses the filter, as in many reading tools.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "/" || e.metaKey || e.ctrlKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
-      e.preventDefault();
-      filterRef.current?.focus();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  // "/" focuses the filter, as in many reading tools
+  useSlashToFocus(filterRef);
 
   const onDeleted = useCallback(
     (id: string, title: string) => {
