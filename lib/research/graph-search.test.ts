@@ -5,6 +5,7 @@ import { deepRunner } from "./deep/run";
 import { RELATIONS_HEADING } from "./deep/steps/relations";
 import type { ResearchDeps } from "./deps";
 import { runResearch } from "./orchestrator";
+import { composeGraphSection } from "./steps/graph-search";
 import { mockModel, sourcesInPrompt, testResearchDeps } from "./testing";
 import type { ResearchEvent, StepOf } from "./types";
 
@@ -71,6 +72,11 @@ describe("graph_search in a research run (offline)", () => {
     // the answer leads with the graph's relations, cited as ordinary citations and verified against the quotes
     expect(state.answer).toMatch(/^## What improves on WidgetNet, from the knowledge graph/);
     expect(state.answer).toContain("**Frobnicator** improves on **WidgetNet**");
+    // each line claims only what its quote states: the transitive one sits under its own heading, without the path
+    expect(state.answer).toMatch(
+      /### Through other works: improving on a work that improves on WidgetNet\n\n- \*\*Gizmotron\*\* improves on \*\*Frobnicator\*\*: “Gizmotron outperforms Frobnicator/,
+    );
+    expect(state.answer).not.toContain("and so");
     const cited = state.citations.filter((c) => c.chunkUid?.startsWith("graph:"));
     expect(new Set(cited.map((c) => c.paperId.slice(0, 10)))).toEqual(new Set(["2001.00001", "2002.00002"]));
     for (const c of cited) {
@@ -188,5 +194,59 @@ describe("deep research: How these works relate", () => {
     const cited = state.citations.filter((c) => c.chunkUid?.startsWith("graph:"));
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.every((c) => c.supported && c.relevance !== "off_topic")).toBe(true);
+  });
+});
+
+describe("composeGraphSection", () => {
+  const entity = (id: number, name: string) => ({ id, name, type: "Method" as const });
+  const edge = (id: number, source: ReturnType<typeof entity>, target: ReturnType<typeof entity>) => ({
+    id,
+    relation: "improves_on" as const,
+    source,
+    target,
+    paper_id: "2001.00001",
+    paper_title: "A paper",
+    year: 2020,
+    page: 1,
+    quote: `${source.name} outperforms ${target.name}.`,
+    char_start: 0,
+    char_end: 10,
+    confidence: 0.9,
+    status: "accepted" as const,
+    extractor: "rules",
+  });
+  const [x, y, z] = [entity(1, "Xnet"), entity(2, "Ynet"), entity(3, "Znet")];
+
+  it("two names with no edge between them: the heading says so instead of claiming how they relate", () => {
+    const md = composeGraphSection({
+      question: { kind: "relate", entities: ["Xnet", "Ynet"] },
+      names: [
+        { asked: "Xnet", found: true, entity: x },
+        { asked: "Ynet", found: true, entity: y },
+      ],
+      edges: [edge(1, x, z)],
+    });
+    expect(md).toMatch(/^## What the knowledge graph holds about Xnet and Ynet \(no relation between them\)\n/);
+    const linked = composeGraphSection({
+      question: { kind: "relate", entities: ["Xnet", "Ynet"] },
+      names: [
+        { asked: "Xnet", found: true, entity: x },
+        { asked: "Ynet", found: true, entity: y },
+      ],
+      edges: [edge(1, x, y)],
+    });
+    expect(linked).toMatch(/^## How Xnet relates to Ynet, from the knowledge graph\n/);
+  });
+
+  it("one name unknown: the heading names the one found", () => {
+    const md = composeGraphSection({
+      question: { kind: "relate", entities: ["Xnet", "Qnet"] },
+      names: [
+        { asked: "Xnet", found: true, entity: x },
+        { asked: "Qnet", found: false, message: "No entity named “Qnet”.", suggestions: [] },
+      ],
+      edges: [edge(1, x, z)],
+    });
+    expect(md).toMatch(/^## What the knowledge graph holds about Xnet\n/);
   });
 });

@@ -3,6 +3,7 @@ import type { GraphEdgeResult } from "@/lib/graph/query";
 import {
   answerGraphQuestion,
   describeGraphQuestion,
+  type GraphAnswer,
   type GraphQuestion,
   type ResolvedName,
 } from "@/lib/graph/question";
@@ -81,15 +82,14 @@ export function graphEvidence(edges: readonly GraphEdgeResult[]): EvidencePassag
   }));
 }
 
-/** `- **RoBERTa** improves on **BERT** (and so on BERT's predecessor …): “quote” [P, page N]`, one line per edge. */
+/**
+ * `- **RoBERTa** improves on **BERT**: “quote” [P, page N]`, one line per edge. A line says only what its quote
+ * states (a transitive answer's path is not claimed on it: its citation could not support the rest).
+ */
 export function graphEdgeLines(edges: readonly GraphEdgeResult[]): string[] {
   return edges.map((e) => {
-    const through =
-      e.path && e.path.length > 2
-        ? ` (and so, through ${e.path.slice(1, -1).map(escapeMarkdown).join(" → ")}, on ${escapeMarkdown(e.path[e.path.length - 1] as string)})`
-        : "";
     const quote = escapeMarkdown(e.quote.replace(/\s+/g, " ").trim());
-    return `- **${escapeMarkdown(e.source.name)}** ${VERB[e.relation]} **${escapeMarkdown(e.target.name)}**${through}: “${quote}” ${citationOf(e.paper_id, e.page)}`;
+    return `- **${escapeMarkdown(e.source.name)}** ${VERB[e.relation]} **${escapeMarkdown(e.target.name)}**: “${quote}” ${citationOf(e.paper_id, e.page)}`;
   });
 }
 
@@ -97,14 +97,37 @@ function capitalised(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** The answer's graph part: a heading that says what was asked of the graph, and the edges with their evidence. */
-export function composeGraphSection(question: GraphQuestion, edges: readonly GraphEdgeResult[]): string {
+/**
+ * The answer's graph part: a heading that says what the edges answer, and the edges with their evidence. Transitive
+ * answers list the works that improve on the asked one directly first, then, under their own heading, those that
+ * improve on one of them. For two names with no edge between them, the heading says the edges are about each name.
+ */
+export function composeGraphSection(answer: Pick<GraphAnswer, "question" | "names" | "edges">): string {
+  const { question, names, edges } = answer;
   if (edges.length === 0) return "";
-  return [
-    `## ${escapeMarkdown(capitalised(describeGraphQuestion(question)))}, from the knowledge graph`,
-    "",
-    ...graphEdgeLines(edges),
-  ].join("\n");
+  const found = names.flatMap((n) => (n.found ? [n.entity] : []));
+  let heading = `${capitalised(describeGraphQuestion(question))}, from the knowledge graph`;
+  if (question.kind === "relate") {
+    const ids = new Set(found.map((e) => e.id));
+    const between = edges.some((e) => ids.size === 2 && ids.has(e.source.id) && ids.has(e.target.id));
+    if (!between) {
+      const about = found.map((e) => e.name).join(" and ");
+      heading = `What the knowledge graph holds about ${about}${found.length === 2 ? " (no relation between them)" : ""}`;
+    }
+  }
+  const direct = edges.filter((e) => (e.depth ?? 1) <= 1);
+  const further = edges.filter((e) => (e.depth ?? 1) > 1);
+  const lines = [`## ${escapeMarkdown(heading)}`, "", ...graphEdgeLines(direct)];
+  if (further.length > 0) {
+    const target = escapeMarkdown(found[0]?.name ?? question.entities[0] ?? "");
+    lines.push(
+      "",
+      `### Through other works: improving on a work that improves on ${target}`,
+      "",
+      ...graphEdgeLines(further),
+    );
+  }
+  return lines.join("\n");
 }
 
 /** An edge as its chip shows it. */
@@ -177,7 +200,7 @@ export const graphSearchStep: StepDefinition<StepOf<"graph_search">, GraphQuesti
       result: {
         edges,
         evidence: graphEvidence(edges),
-        markdown: composeGraphSection(question, edges),
+        markdown: composeGraphSection(answer),
       },
       patch: {
         title:
