@@ -120,15 +120,23 @@ export async function getAliasSuggestionPair(
   };
 }
 
-/** Names of every entity (aliases too) for a search box's suggestions, with the root each one resolves to. */
+/** Entity names (aliases too) for a search box's suggestions, with the root each one resolves to: at most `limit`. */
 export async function listEntityNames(
   db: Database,
+  { limit = 2000 }: { limit?: number } = {},
 ): Promise<{ name: string; type: GraphEntityType; rootName: string }[]> {
+  // the names most papers mention, at most `limit` (what the search box suggests; any name can still be typed)
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`select e.name, r.type, r.name as root_name
         from graph_entities e join graph_entities r on r.id = coalesce(e.alias_of, e.id)
-        order by lower(e.name)`,
+        left join (select entity_id, count(*) as n from graph_mentions group by entity_id) m on m.entity_id = e.id
+        order by coalesce(m.n, 0) desc, lower(e.name)
+        limit ${limit}`,
   );
-  return rows.map((r) => ({ name: String(r.name), type: r.type as GraphEntityType, rootName: String(r.root_name) }));
+  return rows
+    .map((r) => ({ name: String(r.name), type: r.type as GraphEntityType, rootName: String(r.root_name) }))
+    .sort((a, b) =>
+      a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0,
+    );
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db";
+import { listEntityNames } from "@/db/queries/graph-review";
 import { pages, papers } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
@@ -57,6 +58,10 @@ describe("/graph's data", () => {
     expect(overview.summary.papers).toBe(1);
     expect(overview.starters[0]).toBe("Frobnicator");
     expect(overview.names).toContainEqual({ name: "WidgetQA", type: "Dataset", rootName: "WidgetQA" });
+    // suggestions are bounded: the names most papers mention, in name order
+    const some = await listEntityNames(handle.db, { limit: 2 });
+    expect(some).toHaveLength(2);
+    expect(some.map((n) => n.name)).toEqual([...some.map((n) => n.name)].sort((a, b) => a.localeCompare(b)));
 
     const found = await searchEntity(handle.db, "widgetnet");
     if (!found.found) throw new Error("WidgetNet not found");
