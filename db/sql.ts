@@ -19,6 +19,15 @@ export function sqlArray(
 }
 
 /**
+ * `$1::type[]`: the values as ONE array parameter, however many there are. Where a statement takes many values (the
+ * search's candidate ids and query terms), each `$n` of `sqlList`/`sqlArray` costs the query builder, the driver and
+ * the server's parser a little, per statement. Values are sent as data, never spliced into the SQL.
+ */
+export function sqlArrayParam(values: readonly (string | number)[], type: "text" | "int" | "float8"): SQL {
+  return sql`${sql.param([...values])}::${sql.raw(`${type}[]`)}`;
+}
+
+/**
  * Sets planner and extension settings for the rest of the current transaction only (`SET LOCAL`, through
  * `set_config(…, true)`), in one round trip. Names are ours, never user input.
  */

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { hnswKeyType } from "@/db/schema";
-import { setLocal, sqlArray, sqlList } from "@/db/sql";
+import { setLocal, sqlArray, sqlArrayParam, sqlList } from "@/db/sql";
 import { hubnessTable } from "./hubness";
 import { getHnswPrecision } from "./meta";
 
@@ -44,7 +44,7 @@ function filterSql(f: SearchFilters, table: SearchTable): SQL {
  * costs several times more.
  */
 function termCut(tsv: SQL, lexemes: string[]): SQL {
-  return sql`ts_filter(setweight(${tsv}, 'A', ${sqlArray(lexemes, "text")}), '{a}')`;
+  return sql`ts_filter(setweight(${tsv}, 'A', ${sqlArrayParam(lexemes, "text")}), '{a}')`;
 }
 
 /** `'a' | 'b' | 'c'` over already-stemmed, validated lexemes: an OR query, parsed with the `simple` configuration. */
@@ -181,9 +181,16 @@ export interface FullTextQuery {
  * Full-text candidates for several queries in ONE statement (the research orchestrator sends up to six expanded
  * queries; they share most words, so one candidate pass and one tsvector read serve them all): rows matching ANY
  * query's selecting lexemes (an OR tsquery, through the GIN index), scored for each query by BM25 over that query's
- * lexemes from the stored positions (term frequency = number of positions), best `limit` per query, each with
- * `ts_rank_cd` (cover density: the query's terms close together) when `coverDensity` is on (its default; 60
- * `ts_rank_cd` calls cost about 3 ms on PGlite). Returns one list per query, by BM25.
+ * lexemes from the stored positions (term frequency = number of positions), best `limit` per query, each with its
+ * cover density when `coverDensity` is on (its default). Returns one list per query, by BM25.
+ *
+ * Cover density is `ts_rank_cd` of the query's OR tsquery over the row's positions (all weighted A by the cut),
+ * normalised by ln(1 + distinct lexemes) — but computed as the number of the query's term positions in the row, which
+ * is what `ts_rank_cd` returns for such a query: any one occurrence satisfies an OR, so each cover it finds
+ * (PostgreSQL's tsrank.c, `Cover`) is a single position, scoring 1 / (1 + 0 noise) at weight A (`calc_rank_cd`,
+ * normalisation 0). The term frequencies are counted for BM25 anyway, where `ts_rank_cd` re-read the top rows' cut
+ * vectors (stored vectors always carry positions: `to_tsvector` makes them). search.test.ts checks the two agree; on
+ * the corpus they agree for every row and question of bench/questions and the dev set (164,728 pairs).
  */
 export async function searchFullText(
   db: Database,
@@ -214,7 +221,6 @@ export async function searchFullText(
   const qIdf: number[] = [];
   /** 1 when the lexeme is one of its query's selecting lexemes. */
   const qSel: number[] = [];
-  const coverQueries: string[] = [];
   const selecting = new Set<string>();
   queries.forEach((q, i) => {
     const safe = [...new Set(q.lexemes.filter((l) => SAFE_LEXEME.test(l)))];
@@ -226,7 +232,6 @@ export async function searchFullText(
       qIdf.push(q.idf[q.lexemes.indexOf(l)] ?? 0);
       qSel.push(own.has(l) ? 1 : 0);
     }
-    coverQueries.push(safe.map((l) => `'${l}'`).join(" | "));
     for (const l of own) selecting.add(l);
   });
   if (selecting.size === 0) return out;
@@ -251,12 +256,8 @@ export async function searchFullText(
       tx,
       sql`
     with q as (
-      select * from unnest(${sqlArray(qi, "int")}, ${sqlArray(qLexeme, "text")}, ${sqlArray(qIdf, "float8")},
-        ${sqlArray(qSel, "int")}) as q(qi, lexeme, idf, sel)
-    ),
-    qt as (
-      select qt.qi::int as qi, to_tsquery('simple', qt.t) as tq
-      from unnest(${sqlArray(coverQueries, "text")}) with ordinality as qt(t, qi) where qt.t <> ''
+      select * from unnest(${sqlArrayParam(qi, "int")}, ${sqlArrayParam(qLexeme, "text")},
+        ${sqlArrayParam(qIdf, "float8")}, ${sqlArrayParam(qSel, "int")}) as q(qi, lexeme, idf, sel)
     ),
     cand as materialized (
       select c.chunk_uid, c.paper_id, greatest(length(c.tsv), 1)::float8 as dl,
@@ -268,7 +269,8 @@ export async function searchFullText(
       select q.qi, cand.chunk_uid,
         sum(q.idf * (u.tf * (${k1}::float8 + 1))
             / (u.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * cand.dl / ${avgLength}::float8))) as bm25,
-        array_agg(u.lexeme) as matched
+        array_agg(u.lexeme) as matched,
+        sum(u.tf) as positions
       from cand
       cross join lateral (
         select lexeme, coalesce(array_length(positions, 1), 1)::float8 as tf from unnest(cand.qv)
@@ -286,9 +288,9 @@ export async function searchFullText(
       ) r where r.rn <= ${limit}::int
     )
     select top.qi::int as qi, top.chunk_uid, cand.paper_id, top.bm25::float8 as bm25,
-      ${coverDensity ? sql`(ts_rank_cd(cand.qv, qt.tq, 0) / ln(cand.dl + 1))::float8` : sql`null::float8`} as cover_density,
+      ${coverDensity ? sql`(top.positions / ln(cand.dl + 1))::float8` : sql`null::float8`} as cover_density,
       top.matched
-    from top join cand on cand.chunk_uid = top.chunk_uid join qt on qt.qi = top.qi
+    from top join cand on cand.chunk_uid = top.chunk_uid
     order by top.qi, top.rn`,
     );
   });
@@ -398,7 +400,9 @@ export interface ContentRow {
  * Cosine similarity between every pair of the given rows' stored vectors, computed by pgvector, as a symmetric map
  * (rows without a vector are left out). Diversification (MMR) needs only these numbers: reading the vectors
  * themselves, as text, cost more to transfer and parse than the rest of the search (45 vectors of 512 dimensions
- * are ~250 kB of text; their ~1,000 pairwise similarities ~20 kB).
+ * are ~250 kB of text; their ~1,000 pairwise similarities ~20 kB). The rows come back as their places in `chunkUids`
+ * (small integers), not their 32-character uids: 60 rows have 1,770 pairs, and parsing their uids cost the driver
+ * more than the similarities did.
  */
 export async function getPairwiseSimilarities(
   db: Database,
@@ -407,17 +411,17 @@ export async function getPairwiseSimilarities(
   const out = new Map<string, Map<string, number>>();
   const ids = [...new Set(chunkUids)];
   if (ids.length < 2) return out;
-  const r = await queryRows<{ a: string; bs: string[]; sims: number[] }>(
+  const r = await queryRows<{ a: number; bs: number[]; sims: number[] }>(
     db,
     sql`
     with v as materialized (
-      select c.chunk_uid, c.embedding from ${tableSql(table)} c
-      where c.embedding is not null and c.chunk_uid in (${sqlList(ids)})
+      select u.i::int as i, c.chunk_uid, c.embedding
+      from ${tableSql(table)} c join unnest(${sqlArrayParam(ids, "text")}) with ordinality as u(id, i) on u.id = c.chunk_uid
+      where c.embedding is not null
     )
-    select a.chunk_uid as a, array_agg(b.chunk_uid) as bs,
-      array_agg((1 - (a.embedding <=> b.embedding))::float8) as sims
+    select a.i as a, array_agg(b.i) as bs, array_agg((1 - (a.embedding <=> b.embedding))::float8) as sims
     from v a join v b on b.chunk_uid > a.chunk_uid
-    group by a.chunk_uid`,
+    group by a.i`,
   );
   const put = (x: string, y: string, sim: number) => {
     let m = out.get(x);
@@ -428,11 +432,14 @@ export async function getPairwiseSimilarities(
     m.set(y, sim);
   };
   for (const row of r) {
-    (row.bs ?? []).forEach((b, i) => {
+    const a = ids[Number(row.a) - 1];
+    if (a === undefined) continue;
+    (row.bs ?? []).forEach((bi, i) => {
+      const b = ids[Number(bi) - 1];
       const sim = Number(row.sims?.[i]);
-      if (!Number.isFinite(sim)) return;
-      put(row.a, b, sim);
-      put(b, row.a, sim);
+      if (b === undefined || !Number.isFinite(sim)) return;
+      put(a, b, sim);
+      put(b, a, sim);
     });
   }
   return out;
@@ -446,7 +453,7 @@ export async function getChunkTexts(
   if (chunkUids.length === 0) return new Map();
   const r = await queryRows<{ chunk_uid: string; text: string }>(
     db,
-    sql`select c.chunk_uid, c.text from chunks c where c.chunk_uid in (${sqlList(chunkUids)})`,
+    sql`select c.chunk_uid, c.text from chunks c where c.chunk_uid = any(${sqlArrayParam(chunkUids, "text")})`,
   );
   return new Map(r.map((row) => [row.chunk_uid, row.text]));
 }
@@ -480,7 +487,7 @@ export async function getContentRows(
       ${withPositions ? sql`(select json_object_agg(u.lexeme, u.positions) from unnest(x.cut) u)` : sql`null::json`} as positions
     from chunks c join papers p on p.id = c.paper_id
       cross join lateral (select ${termCut(sql`c.tsv`, lexemes)} as cut) x
-    where c.chunk_uid in (${sqlList(chunkUids)})`,
+    where c.chunk_uid = any(${sqlArrayParam(chunkUids, "text")})`,
   );
   return r.map((row) => ({
     chunkUid: row.chunk_uid,
@@ -552,7 +559,7 @@ export async function getSummaryRows(
       p.title, p.year, p.authors,
       tsvector_to_array(${termCut(sql`c.tsv`, lexemes)}) as lexemes
     from summary_chunks c join papers p on p.id = c.paper_id
-    where c.chunk_uid in (${sqlList(chunkUids)})`,
+    where c.chunk_uid = any(${sqlArrayParam(chunkUids, "text")})`,
   );
   return r.map((row) => ({
     chunkUid: row.chunk_uid,

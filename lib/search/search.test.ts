@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq, type SQL } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, DbHandle } from "@/db";
+import { type Database, type DbHandle, queryRows } from "@/db";
 import { noteContentChanged } from "@/db/queries/meta";
 import { getPageTexts } from "@/db/queries/papers";
 import { getContentRows, searchFullText } from "@/db/queries/search";
@@ -323,6 +323,44 @@ describe("searchFullText", () => {
     // the attention page (square root) is not in B's list: only B's own selecting word brings rows in
     expect(aloneB?.every((h) => h.paperId === "2106.00002v2")).toBe(true);
     expect(aloneB?.length).toBeGreaterThan(0);
+  });
+
+  it("gives each row the cover density ts_rank_cd gives it (its query as an OR, normalised by ln(1 + lexemes))", async () => {
+    const t = (w: string) => termOf(w) as string;
+    // words that repeat within and across pages, several per query, two queries sharing one
+    const queries = [
+      ["retriev", "document", "token", "stride"].map((w) => t(w)),
+      ["low", "rank", "weight", "frozen"].map((w) => t(w)),
+      ["dot", "product", "root", "attention", "frozen"].map((w) => t(w)),
+    ].map((lexemes) => ({ lexemes, idf: lexemes.map(() => 1) }));
+    const lists = await searchFullText(handle.db, {
+      table: "chunks",
+      queries,
+      avgLength: 100,
+      filters: { includeBibliography: true },
+      limit: 50,
+    });
+    let compared = 0;
+    let repeated = 0;
+    for (const [qi, list] of lists.entries()) {
+      const lexemes = queries[qi]?.lexemes ?? [];
+      const tsquery = lexemes.map((l) => `'${l}'`).join(" | ");
+      for (const hit of list) {
+        const rows = await queryRows<{ cd: number; rank: number }>(
+          handle.db,
+          sql`select (x.rank / ln(x.dl + 1))::float8 as cd, x.rank::float8 as rank from (
+                select ts_rank_cd(ts_filter(setweight(c.tsv, 'A', ${sql.param(lexemes)}::text[]), '{a}'),
+                  to_tsquery('simple', ${tsquery}), 0) as rank, greatest(length(c.tsv), 1) as dl
+                from chunks c where c.chunk_uid = ${hit.chunkUid}) x`,
+        );
+        expect(hit.coverDensity).toBe(Number(rows[0]?.cd));
+        compared++;
+        // more covers than matched words: a word occurs more than once
+        if (Number(rows[0]?.rank) > hit.matched.length) repeated++;
+      }
+    }
+    expect(compared).toBeGreaterThan(6);
+    expect(repeated).toBeGreaterThan(0);
   });
 });
 
