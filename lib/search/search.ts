@@ -59,8 +59,8 @@ export interface SearchOptions {
    */
   sentenceRanking?: boolean;
   /**
-   * RRF weight of each ranking: full text by BM25, full text by proximity (Postgres cover density: the query's words
-   * close together), vectors, and — content search, hybrid, fact-seeking questions only — the candidates' best
+   * RRF weight of each ranking: full text by BM25, full text by "proximity" (Postgres cover density; for Lectern's OR
+   * queries it counts the passage's positions of query words, not how close they are), vectors, and — content search, hybrid, fact-seeking questions only — the candidates' best
    * sentence (`sentenceRankings`). 0 leaves a ranking out. Defaults: DEFAULT_WEIGHTS.
    */
   weights?: { fts?: number; proximity?: number; vector?: number; sentence?: number };
@@ -105,7 +105,7 @@ export interface ContentResult {
   /** Calibrated relevance in [0, 1]: what the cutoff is compared with. */
   relevance: number;
   fts: RetrieverScore | null;
-  /** The proximity ranking of full text: Postgres cover density (the query's words close together). */
+  /** The "proximity" ranking of full text: cover density, which for an OR query counts the positions of its words. */
   proximity: RetrieverScore | null;
   vector: RetrieverScore | null;
   /**
