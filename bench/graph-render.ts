@@ -28,6 +28,7 @@ import { chromium } from "@playwright/test";
 import { build } from "esbuild";
 import Graph from "graphology";
 import forceAtlas2 from "graphology-layout-forceatlas2";
+import playwrightConfig from "../playwright.config";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIBRARIES = ["xyflow", "cytoscape", "sigma"] as const;
@@ -271,19 +272,13 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-graph-render-"));
+  // the browser as the e2e suite launches it (one list of flags, in playwright.config.ts), plus software WebGL
+  const launch = playwrightConfig.projects?.[0]?.use?.launchOptions;
+  if (!launch?.args) throw new Error("playwright.config.ts has no Chromium launch arguments to reuse.");
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      // WebGL (sigma) without a GPU: Chromium's software rasteriser, which it no longer falls back to by itself
-      "--enable-unsafe-swiftshader",
-    ],
+    executablePath: launch.executablePath ?? "/usr/bin/chromium",
+    // WebGL (sigma) without a GPU: Chromium's software rasteriser, which it no longer falls back to by itself
+    args: [...launch.args, "--enable-unsafe-swiftshader"],
   });
   let server: { url: string; close: () => void } | null = null;
   try {
