@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db";
 import { getRun, insertRun } from "@/db/queries/research";
 import { createTestDatabase } from "@/db/testing";
@@ -138,7 +138,15 @@ describe("people and sessions", () => {
   it("limits guesses per account", async () => {
     const db = handle.db;
     const guess = () => signIn(db, { email: "limit@lab.example", password: "wrong password!" }, new Headers());
-    for (let i = 0; i < SIGN_IN_LIMIT.limit; i++) await expect(guess()).rejects.toThrow(/do not match/);
-    await expect(guess()).rejects.toMatchObject({ code: "rate_limited:session", retryAfter: expect.any(Number) });
+    // the limit counts per fixed window: the clock is set early in one, so no guess falls into the next (the test
+    // failed once when its guesses straddled a window's end at 18:30)
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-01-01T10:01:00Z"));
+    try {
+      for (let i = 0; i < SIGN_IN_LIMIT.limit; i++) await expect(guess()).rejects.toThrow(/do not match/);
+      await expect(guess()).rejects.toMatchObject({ code: "rate_limited:session", retryAfter: expect.any(Number) });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
