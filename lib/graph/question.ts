@@ -202,21 +202,23 @@ export async function answerGraphQuestion(
   const found = names.filter((n): n is Extract<ResolvedName, { found: true }> => n.found);
   const ids = found.map((n) => n.entity.id);
   let edges: GraphEdgeResult[] = [];
-  const first = found[0]?.entity.name;
+  const first = found[0]?.entity;
   if (question.kind !== "relate" && first === undefined) return { question, names, edges };
-  const byRelations = async (relations: GraphRelation[], end: "source" | "target", name: string) => {
-    const all: GraphEdgeResult[] = [];
-    for (const relation of relations) {
-      const r = await queryRelation(db, { relation, [end]: name, limit });
-      if (r.found) all.push(...r.edges);
-    }
-    return all.sort((a, b) => b.confidence - a.confidence);
-  };
+  // the names are resolved already: one query by the entity's root id for all the relations asked
+  const byRelations = async (relations: GraphRelation[], end: "source" | "target", id: number) =>
+    (
+      await findGraphEdges(db, {
+        [end === "source" ? "sourceRoots" : "targetRoots"]: [id],
+        relations,
+        statuses: ["accepted"],
+        limit,
+      })
+    ).map(toResult);
   switch (question.kind) {
     case "improved_by": {
       const r = await queryRelation(db, {
         relation: "improves_on",
-        target: first as string,
+        target: (first as EntityRef).name,
         transitive: true,
         maxDepth: 3,
         limit,
@@ -225,13 +227,13 @@ export async function answerGraphQuestion(
       break;
     }
     case "built_on_by":
-      edges = await byRelations(["extends", "uses", "improves_on"], "target", first as string);
+      edges = await byRelations(["extends", "uses", "improves_on"], "target", (first as EntityRef).id);
       break;
     case "builds_on":
-      edges = await byRelations(["extends", "uses", "improves_on"], "source", first as string);
+      edges = await byRelations(["extends", "uses", "improves_on"], "source", (first as EntityRef).id);
       break;
     case "evaluated_on":
-      edges = await byRelations(["evaluates_on", "uses"], "target", first as string);
+      edges = await byRelations(["evaluates_on", "uses"], "target", (first as EntityRef).id);
       break;
     case "relate": {
       // two names of one entity (an alias, or a kind word dropped): no relation between them to report, and the
@@ -248,7 +250,7 @@ export async function answerGraphQuestion(
       if (edges.length === 0) {
         // no edge between them (or one is unknown): what the graph says about each, a few edges apiece
         for (const n of found) {
-          const out = await byRelations(RELATING, "source", n.entity.name);
+          const out = await byRelations(RELATING, "source", n.entity.id);
           edges.push(...out.slice(0, Math.ceil(limit / Math.max(1, found.length))));
         }
       }
