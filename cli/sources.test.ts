@@ -105,7 +105,14 @@ describe("cli add / arxiv search / import", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.format).toBe("bibtex");
-    expect(out.counts).toEqual({ ingested: 2, queued: 0, already_present: 0, no_pdf: 1, arxiv_available: 1, failed: 0 });
+    expect(out.counts).toEqual({
+      ingested: 2,
+      queued: 0,
+      already_present: 0,
+      no_pdf: 1,
+      arxiv_available: 1,
+      failed: 0,
+    });
     expect(r.stderr).toMatch(/Imported: 2 ingested, 0 already present, 1 no PDF, 1 on arXiv/);
 
     const missing = await cli("import", path.join(dir, "nothing-here.bib"), "--json");
