@@ -1,19 +1,21 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_PORT, OUTPUT_DIR, OWNER_STATE } from "./e2e/run";
 
 /**
  * End-to-end tests (e2e/*.spec.ts) against the production build on 127.0.0.1:3100.
  *
  * - Browser: Debian's Chromium (`bash scripts/setup-browser.sh`); Playwright never downloads one here.
- * - Server: scripts/e2e-server.sh — fresh .data-e2e (and a fresh `<db>_e2e` database when DATABASE_URL is set),
+ * - Server: scripts/e2e-server.sh — fresh .data-e2e/<port> (and a fresh `<db>_e2e_<port>` database when DATABASE_URL
+ *   is set),
  *   `next build` (skip with E2E_SKIP_BUILD=1), `next start`, no OpenAI variables (offline).
  *   Locally an app already listening on :3100 is reused; in CI (CI set) a new one is always started.
  * - One worker: every test shares the one server and its library, so tests must not race each other.
  * - No retries: a flaky e2e test is a bug to fix, not to hide.
  */
-/** 3100, or E2E_PORT (to run a second suite beside one already on 3100). */
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+/** 3100, or E2E_PORT (to run a second suite beside one on 3100: e2e/run.ts names what each run writes). */
+const PORT = E2E_PORT;
 /** The repository root (this file's directory), so configs that extend this one still start the right server. */
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const CI = Boolean(process.env.CI);
@@ -21,8 +23,6 @@ const CI = Boolean(process.env.CI);
 const ARXIV_PORT = Number(process.env.E2E_ARXIV_PORT ?? PORT + 1000);
 /** The local web stand-in (e2e/web-stand-in.ts: SearXNG JSON, pages, robots.txt) the web search step is pointed at. */
 const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? PORT + 2000);
-/** The owner's signed-in state, written by e2e/auth.setup.ts (the same path as e2e/fixtures.ts OWNER_STATE). */
-const OWNER_STATE = path.join(ROOT, "e2e", ".auth", "owner.json");
 
 /** Debian's Chromium, with the flags this machine's closed network needs. */
 const chromium = {
@@ -43,6 +43,7 @@ const chromium = {
 
 export default defineConfig({
   testDir: path.join(ROOT, "e2e"),
+  outputDir: OUTPUT_DIR,
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -20,11 +21,37 @@ if (!(Map as unknown as { groupBy?: unknown }).groupBy) {
 }
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+const include = ["{lib,db,app,components,cli}/**/*.test.{ts,tsx}"];
+
+/**
+ * Test files that change what other files would see: module mocks (vi.mock), the environment (vi.stubEnv, writes to
+ * process.env, cli/testing's replaceEnv), globals and spies. They run isolated — a fresh module graph per file, as
+ * vitest does by default. Every other file runs in a worker that keeps its modules loaded from one file to the next
+ * (isolate: false): importing the app's module graph (drizzle, PGlite, the AI SDK, pdf.js…) once per worker instead of
+ * once per file halves the suite's CPU time on 2 cores (measured: docs/benchmarks.md, "Test suite"). A new test that
+ * mutates shared state this way is classified by the same check, so it cannot leak into the shared workers.
+ */
+const MUTATES_SHARED_STATE =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.[A-Za-z_]+|\[[^\]]+\])\s*=[^=]|delete process\.env|\breplaceEnv\b/;
+
+function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && /\.test\.tsx?$/.test(entry.name)) {
+      out.push(path.relative(root, path.join(entry.parentPath, entry.name)));
+    }
+  }
+  return out;
+}
+
+const isolated = ["lib", "db", "app", "components", "cli"]
+  .flatMap(testFiles)
+  .filter((file) => MUTATES_SHARED_STATE.test(fs.readFileSync(path.join(root, file), "utf8")))
+  .sort();
 
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
-    include: ["{lib,db,app,components,cli}/**/*.test.{ts,tsx}"],
     environment: "node",
     // one migrated database per run, copied by each test file's createTestDatabase (db/testing.ts)
     globalSetup: ["./db/testing-setup.ts"],
@@ -33,5 +60,9 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: "isolated", include: isolated, isolate: true } },
+      { extends: true, test: { name: "shared", include, exclude: isolated, isolate: false } },
+    ],
   },
 });

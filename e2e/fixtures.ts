@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Browser, test as base, expect, type Page } from "@playwright/test";
 // Relative import: Playwright does not resolve the `@/` alias.
 import { makeTestPdf } from "../lib/testing/pdf";
 import { LibraryPage } from "./pages/library";
+import { OWNER_STATE } from "./run";
 
 /**
  * Shared e2e fixtures:
@@ -27,8 +27,7 @@ import { LibraryPage } from "./pages/library";
 // ---- The owner account (made through the UI by e2e/auth.setup.ts; every spec runs signed in as it) -------------
 
 export const OWNER = { name: "Ada Owner", email: "owner@e2e.example", password: "e2e owner password 1" } as const;
-/** Where the setup project keeps the owner's signed-in browser state (cookies), for every other test to start from. */
-export const OWNER_STATE = path.join(path.dirname(fileURLToPath(import.meta.url)), ".auth", "owner.json");
+export { OWNER_STATE };
 
 // ---- The main test paper (3 pages, arXiv-like) --------------------------------------------------------------------
 

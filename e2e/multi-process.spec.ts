@@ -366,7 +366,7 @@ interface Instance {
 
 const run = promisify(execFile);
 
-/** The database of this file, beside DATABASE_URL's (as scripts/e2e-server.sh makes `<db>_e2e`). */
+/** The database of this file, beside DATABASE_URL's (as scripts/e2e-server.sh makes `<db>_e2e_<port>`). */
 function mpDatabaseUrl(base: string): { url: string; name: string; admin: string } {
   const url = new URL(base);
   const baseName = decodeURIComponent(url.pathname.slice(1)) || "postgres";

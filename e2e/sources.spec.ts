@@ -6,6 +6,7 @@ import { writeZoteroExport, ZOTERO_EXPORT } from "../lib/testing/zotero-export";
 import { ARXIV_PAPER, ARXIV_SECOND } from "./arxiv-papers";
 import { expect, OWNER_STATE, test } from "./fixtures";
 import { LibraryPage } from "./pages/library";
+import { OUTPUT_DIR } from "./run";
 
 /**
  * Papers from outside: added by arXiv id and from an arXiv search (against the stand-in Playwright starts,
@@ -13,7 +14,7 @@ import { LibraryPage } from "./pages/library";
  * test, so the other files find the library as they left it.
  */
 
-const SHOTS = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "test-results", "sources");
+const SHOTS = path.join(OUTPUT_DIR, "sources");
 
 function sourceItem(page: import("@playwright/test").Page, label: string) {
   return page.locator(`[data-testid="source-item"][data-item="${label}"]`).last();

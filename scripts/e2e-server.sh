@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # e2e-server.sh — the production app for Playwright (started by playwright.config.ts's webServer), on
 # 127.0.0.1:${E2E_PORT:-3100}, with fresh state on every run and no network use:
-#   - LECTERN_DATA_DIR=.data-e2e, deleted first (uploaded PDFs; the PGlite database when DATABASE_URL is unset)
-#   - DATABASE_URL set: the e2e run uses its own database on that server, `<dbname>_e2e`, dropped and created anew
+#   - LECTERN_DATA_DIR=.data-e2e/<port>, deleted first (uploaded PDFs; the PGlite database when DATABASE_URL is unset)
+#   - DATABASE_URL set: the e2e run uses its own database on that server, `<dbname>_e2e_<port>`, dropped and created
+#     anew
+#   (named by the port, as e2e/run.ts names the run's other files, so two runs on different ports can go side by side)
 #     (template1 carries the vector extension when the server was set up by scripts/setup-postgres.sh)
 #   - DATABASE_URL unset: exported empty, so a DATABASE_URL in .env/.env.local cannot leak in (Next's env loader only
 #     fills variables that are undefined; the app treats empty as unset)
@@ -13,20 +15,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT="${E2E_PORT:-3100}"
-export LECTERN_DATA_DIR=.data-e2e
+export LECTERN_DATA_DIR=".data-e2e/${PORT}"
 export OPENAI_API_KEY="" OPENAI_BASE_URL=""
 export LECTERN_EMBEDDING_PROVIDER="" LECTERN_EMBEDDING_MODEL="" LECTERN_EMBEDDING_DIMENSIONS=""
 export NEXT_TELEMETRY_DISABLED=1
 
-rm -rf .data-e2e
+rm -rf "$LECTERN_DATA_DIR"
+mkdir -p .data-e2e
 
 if [ -n "${DATABASE_URL:-}" ]; then
   # Fresh database next to the given one, via node-postgres (no psql needed on this machine).
-  DATABASE_URL="$(node --input-type=module -e '
+  DATABASE_URL="$(E2E_PORT="$PORT" node --input-type=module -e '
     import pg from "pg";
     const url = new URL(process.env.DATABASE_URL);
     const base = decodeURIComponent(url.pathname.slice(1)) || "postgres";
-    const name = `${base}_e2e`.replace(/[^A-Za-z0-9_]/g, "_").toLowerCase();
+    const name = `${base}_e2e_${process.env.E2E_PORT}`.replace(/[^A-Za-z0-9_]/g, "_").toLowerCase();
     const client = new pg.Client({ connectionString: url.toString() });
     try {
       await client.connect();
@@ -43,7 +46,7 @@ if [ -n "${DATABASE_URL:-}" ]; then
   ')"
   echo "[e2e-server] database: ${DATABASE_URL//:*@/:***@}" >&2
 else
-  echo "[e2e-server] database: embedded PGlite in .data-e2e" >&2
+  echo "[e2e-server] database: embedded PGlite in $LECTERN_DATA_DIR" >&2
 fi
 export DATABASE_URL="${DATABASE_URL:-}"
 

@@ -2,7 +2,7 @@
 # npm test — the whole suite: the type check, then vitest and Playwright side by side.
 #
 # They share nothing (each vitest file gets a fresh database of its own, the e2e server its own data directory or
-# `<db>_e2e` database), and the browser suite mostly waits — on `next build`, the server, the browser, its polling —
+# `<db>_e2e_<port>` database), and the browser suite mostly waits — on `next build`, the server, the browser, its polling —
 # while vitest keeps the cores busy, so running them together takes about the longer of the two instead of their sum.
 # Each one's output is prefixed ([unit] / [e2e]) and shown as it comes; the suite fails when either fails.
 #   TEST_SEQUENTIAL=1  one after the other (unprefixed output, as `npm run test:unit && npm run test:e2e`)

@@ -1,4 +1,4 @@
-import { fromPglite, PgBoss } from "pg-boss";
+import { fromPglite, type Request as JobRequest, PgBoss, type SendOptions } from "pg-boss";
 import type { DbHandle } from "@/db";
 
 /**
@@ -64,7 +64,7 @@ async function openJobQueue(handle: DbHandle): Promise<JobQueue> {
   };
   const boss =
     handle.native.driver === "pglite"
-      ? new PgBoss({ ...common, db: fromPglite(handle.native.client), backend: "pglite" })
+      ? new InProcessBoss({ ...common, db: fromPglite(handle.native.client), backend: "pglite" })
       : new PgBoss({ ...common, connectionString: handle.native.url, max: 4, useListenNotify: true });
   boss.on("error", (e) => console.error(`[jobs] ${e instanceof Error ? e.message : String(e)}`));
   await boss.start();
@@ -79,6 +79,51 @@ async function openJobQueue(handle: DbHandle): Promise<JobQueue> {
       await boss.stop({ graceful: opts.graceful ?? true, timeout: opts.timeoutMs ?? 30_000, close: true });
     },
   };
+}
+
+/**
+ * pg-boss on the embedded database, where the only workers are this process's: a job sent here wakes the workers of
+ * its queue at once. PGlite has no LISTEN/NOTIFY, so without this an uploaded file waited out the worker's polling
+ * interval (2 s) before its ingestion started, and the library step after it as long again. Polling stays the backstop
+ * (jobs due later: retries with backoff, the hourly sweep).
+ */
+class InProcessBoss extends PgBoss {
+  readonly #workers = new Map<string, Set<string>>();
+
+  #wake(name: unknown): void {
+    if (typeof name !== "string") return;
+    for (const id of this.#workers.get(name) ?? []) this.notifyWorker(id);
+  }
+
+  override send(request: JobRequest): Promise<string | null>;
+  override send(name: string, data?: object | null, options?: SendOptions): Promise<string | null>;
+  override async send(first: string | JobRequest, data?: object | null, options?: SendOptions): Promise<string | null> {
+    const id = typeof first === "string" ? await super.send(first, data, options) : await super.send(first);
+    this.#wake(typeof first === "string" ? first : first.name);
+    return id;
+  }
+
+  override async insert(...args: Parameters<PgBoss["insert"]>): Promise<string[] | null> {
+    const ids = await super.insert(...args);
+    this.#wake(args[0]);
+    return ids;
+  }
+
+  override async work(...args: unknown[]): Promise<string> {
+    const id = await (super.work as (...a: unknown[]) => Promise<string>)(...args);
+    const name = args[0] as string;
+    const ids = this.#workers.get(name) ?? new Set<string>();
+    ids.add(id);
+    this.#workers.set(name, ids);
+    return id;
+  }
+
+  override async offWork(...args: Parameters<PgBoss["offWork"]>): Promise<void> {
+    await super.offWork(...args);
+    const [name, options] = args;
+    if (options?.id) this.#workers.get(name)?.delete(options.id);
+    else this.#workers.delete(name);
+  }
 }
 
 async function ensureQueues(boss: PgBoss): Promise<void> {
