@@ -21,7 +21,8 @@ if (!(Map as unknown as { groupBy?: unknown }).groupBy) {
 }
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const include = ["{lib,db,app,components,cli}/**/*.test.{ts,tsx}"];
+const TEST_DIRS = ["lib", "db", "app", "components", "cli"];
+const include = [`{${TEST_DIRS.join(",")}}/**/*.test.{ts,tsx}`];
 
 /**
  * Test files that change what other files would see: module mocks (vi.mock), the environment (vi.stubEnv, writes to
@@ -29,8 +30,8 @@ const include = ["{lib,db,app,components,cli}/**/*.test.{ts,tsx}"];
  * vitest does by default. Every other file runs in a worker that keeps its modules loaded from one file to the next
  * (isolate: false): importing the app's module graph (drizzle, PGlite, the AI SDK, pdf.js…) once per worker instead of
  * once per file cut the PGlite suite from 290 s to 212–233 s wall and 551 to 400–446 CPU-s on 2 cores (2026-11-26,
- * `time npx vitest run`). A new test that
- * mutates shared state this way is classified by the same check, so it cannot leak into the shared workers.
+ * `time npx vitest run`). A new test that mutates shared state this way is classified by the same check, so it cannot
+ * leak into the shared workers.
  */
 const MUTATES_SHARED_STATE =
   /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.[A-Za-z_]+|\[[^\]]+\])\s*=[^=]|delete process\.env|\breplaceEnv\b/;
@@ -45,8 +46,7 @@ function testFiles(dir: string): string[] {
   return out;
 }
 
-const isolated = ["lib", "db", "app", "components", "cli"]
-  .flatMap(testFiles)
+const isolated = TEST_DIRS.flatMap(testFiles)
   .filter((file) => MUTATES_SHARED_STATE.test(fs.readFileSync(path.join(root, file), "utf8")))
   .sort();
 
