@@ -56,7 +56,10 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: "only-on-failure",
-    trace: "retain-on-failure",
+    // a failing test keeps its trace's DOM snapshots and actions; the screencast is left out: recording it for every
+    // test (then discarding it on success) cost Chromium's GPU and browser processes ~40 CPU-s a run (GPU 53 → 22,
+    // browser 61 → 51 CPU-s; PGlite suite, 2026-11-27) on the 2 cores the server and vitest share
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: false },
   },
   projects: [
     // signs in once, through the UI (creating the owner account on the fresh instance), for every spec to reuse
