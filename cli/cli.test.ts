@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db";
 import { createServerDatabase } from "@/db/testing";
 import { makeTestPdf } from "@/lib/testing/pdf";
-import { cli, type Run, replaceEnv } from "./testing";
+import { cli, holdLibrary, type Run, releaseLibrary, replaceEnv } from "./testing";
 
 /**
  * The CLI as a user runs it, over a fresh library (a PGlite directory, or a new database on the PostgreSQL server of
@@ -160,6 +160,13 @@ describe("npm run cli, as its own process", () => {
 });
 
 describe("npm run cli", () => {
+  // the commands here share one open library, as one long-lived process would (cli/testing.ts: holdLibrary); the
+  // opening itself (a first start, the lock) is what the process tests above cover
+  beforeAll(async () => {
+    await holdLibrary();
+  });
+  afterAll(releaseLibrary);
+
   it("ingests a folder, one result per file, and reports the file that is not a PDF without losing the others", async () => {
     // a second run finds the three papers unchanged
     const run = await cli("ingest", path.join(dir, "papers"), "--json");

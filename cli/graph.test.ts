@@ -2,17 +2,15 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db";
 import { pages, papers } from "@/db/schema";
-import { createServerDatabase } from "@/db/testing";
-import { cli, replaceEnv } from "./testing";
+import { createTestInstance } from "@/db/testing";
+import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
 
 /**
  * `npm run cli -- graph …` over a fresh library (a PGlite directory, or a new database on DATABASE_URL's server):
  * build, query with the issue's JSON shape, entity lookups (an unknown name with suggestions), stats, bad input.
  */
 
-const SERVER = process.env.DATABASE_URL;
 let dir = "";
 let savedEnv: Record<string, string | undefined> | undefined;
 let drop: (() => Promise<void>) | undefined;
@@ -29,15 +27,15 @@ beforeAll(async () => {
     LECTERN_EMBEDDING_PROVIDER: "hashing",
     NO_COLOR: "1",
   };
-  if (SERVER) {
-    const db = await createServerDatabase(SERVER);
-    env.DATABASE_URL = db.url;
-    drop = db.drop;
-  }
+  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
+  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
+  Object.assign(env, instance.env);
+  drop = instance.drop;
   savedEnv = { ...process.env };
   replaceEnv(env);
-  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir, role: "cli graph test" });
-  try {
+  // the commands and this setup share one open library (cli/testing.ts: holdLibrary)
+  const handle = await holdLibrary();
+  {
     const rows = [
       [
         "2101.00001",
@@ -63,12 +61,11 @@ beforeAll(async () => {
       });
       await handle.db.insert(pages).values({ paperId: id as string, pageNumber: 1, text: `${title}\n${text}` });
     }
-  } finally {
-    await handle.close();
   }
 }, 180_000);
 
 afterAll(async () => {
+  await releaseLibrary();
   if (savedEnv) replaceEnv(savedEnv);
   await drop?.();
   await fs.rm(dir, { recursive: true, force: true });

@@ -73,19 +73,21 @@ Uses DATABASE_URL when set, else the embedded database in LECTERN_DATA_DIR (defa
 
 /**
  * Runs one command as `npm run cli -- …argv` does and returns its exit code. With `io`, what it writes to stdout and
- * stderr goes there (withOutput): tests run the CLI in their own process this way. An unexpected error is printed to
+ * stderr goes there (withOutput): tests run the CLI in their own process this way. With `library`, the command uses
+ * that open database (after the same library upgrades) and leaves it open, instead of opening and closing the one the
+ * environment names: tests running many commands in one process (cli/testing.ts). An unexpected error is printed to
  * stderr as the process prints it, with exit code 1.
  */
-export async function run(argv: string[], io?: CliIo): Promise<number> {
+export async function run(argv: string[], io?: CliIo, library?: DbHandle): Promise<number> {
   const command = () =>
-    runCommand(argv).catch((e: unknown) => {
+    runCommand(argv, library).catch((e: unknown) => {
       console.error(e);
       return 1;
     });
   return io ? withOutput(io, command) : command();
 }
 
-async function runCommand(argv: string[]): Promise<number> {
+async function runCommand(argv: string[], library: DbHandle | undefined): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -126,12 +128,15 @@ async function runCommand(argv: string[]): Promise<number> {
   let handle: DbHandle | undefined;
   try {
     // every command (migrate too) upgrades the library after the migrations, as the server's start does
-    handle = await openDatabase({
-      url: env.DATABASE_URL,
-      dataDir: env.dataDir,
-      role: `cli ${command}`,
-      prepare: runLibraryUpgrades,
-    });
+    if (library) await runLibraryUpgrades(library);
+    handle =
+      library ??
+      (await openDatabase({
+        url: env.DATABASE_URL,
+        dataDir: env.dataDir,
+        role: `cli ${command}`,
+        prepare: runLibraryUpgrades,
+      }));
     switch (command) {
       case "ingest":
         return await runIngest(handle, argv.slice(argv.indexOf(command) + 1), json);
@@ -181,7 +186,7 @@ async function runCommand(argv: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    await handle?.close();
+    if (handle !== library) await handle?.close();
   }
 }
 

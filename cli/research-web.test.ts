@@ -2,9 +2,9 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServerDatabase } from "@/db/testing";
+import { createTestInstance } from "@/db/testing";
 import { startWebStandIn, type WebStandIn } from "@/lib/web/testing";
-import { cli, replaceEnv } from "./testing";
+import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
 
 /**
  * `npm run cli -- research "<question>" --web` over an empty library (a PGlite directory, or a new database on
@@ -12,7 +12,6 @@ import { cli, replaceEnv } from "./testing";
  * command says how to enable web search.
  */
 
-const SERVER = process.env.DATABASE_URL;
 const QUESTION = "How much more sediment do glacier-fed rivers carry as the glaciers retreat?";
 let dir = "";
 let site: WebStandIn;
@@ -27,15 +26,17 @@ beforeAll(async () => {
     Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|TAVILY_|BRAVE_|DATABASE_URL$)/.test(k)),
   );
   base = { ...rest, LECTERN_DATA_DIR: path.join(dir, "data"), LECTERN_WARMUP: "0", NO_COLOR: "1" };
-  if (SERVER) {
-    const db = await createServerDatabase(SERVER);
-    base.DATABASE_URL = db.url;
-    drop = db.drop;
-  }
+  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
+  const instance = await createTestInstance(base.LECTERN_DATA_DIR as string);
+  Object.assign(base, instance.env);
+  drop = instance.drop;
   savedEnv = { ...process.env };
+  replaceEnv(base);
+  await holdLibrary();
 }, 300_000);
 
 afterAll(async () => {
+  await releaseLibrary();
   if (savedEnv) replaceEnv(savedEnv);
   await site?.close();
   try {

@@ -2,18 +2,17 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServerDatabase } from "@/db/testing";
+import { createTestInstance } from "@/db/testing";
 import { type ArxivStandin, startArxivStandin } from "@/lib/testing/arxiv-standin";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { writeZoteroExport } from "@/lib/testing/zotero-export";
-import { cli, replaceEnv } from "./testing";
+import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
 
 /**
  * `add`, `arxiv search` and `import` as a user runs them, against the arXiv stand-in, on a fresh library (a PGlite
  * directory, or a new database on DATABASE_URL's server).
  */
 
-const SERVER = process.env.DATABASE_URL;
 let dir = "";
 let standin: ArxivStandin;
 let savedEnv: Record<string, string | undefined> | undefined;
@@ -49,16 +48,17 @@ beforeAll(async () => {
     LECTERN_EMBEDDING_PROVIDER: "hashing",
     NO_COLOR: "1",
   };
-  if (SERVER) {
-    const db = await createServerDatabase(SERVER);
-    env.DATABASE_URL = db.url;
-    drop = db.drop;
-  }
+  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
+  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
+  Object.assign(env, instance.env);
+  drop = instance.drop;
   savedEnv = { ...process.env };
   replaceEnv(env);
+  await holdLibrary();
 });
 
 afterAll(async () => {
+  await releaseLibrary();
   if (savedEnv) replaceEnv(savedEnv);
   await standin?.close();
   await drop?.();

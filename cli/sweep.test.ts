@@ -2,17 +2,15 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db";
 import { papers } from "@/db/schema";
-import { createServerDatabase } from "@/db/testing";
-import { cli, replaceEnv } from "./testing";
+import { createTestInstance } from "@/db/testing";
+import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
 
 /**
  * `npm run cli -- sweep` over a fresh library (a PGlite directory, or a new database on DATABASE_URL's server) with
  * the local store: an old orphan removed, the referenced PDF and a young orphan kept, in JSON and in text.
  */
 
-const SERVER = process.env.DATABASE_URL;
 const HOUR = 60 * 60 * 1000;
 let dir = "";
 let dataDir = "";
@@ -42,34 +40,31 @@ beforeAll(async () => {
     Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|DATABASE_URL$)/.test(k)),
   );
   const env: Record<string, string | undefined> = { ...rest, LECTERN_DATA_DIR: dataDir, NO_COLOR: "1" };
-  if (SERVER) {
-    const db = await createServerDatabase(SERVER);
-    env.DATABASE_URL = db.url;
-    drop = db.drop;
-  }
+  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
+  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
+  Object.assign(env, instance.env);
+  drop = instance.drop;
   savedEnv = { ...process.env };
   replaceEnv(env);
-  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir, role: "cli sweep test" });
-  try {
-    await handle.db.insert(papers).values({
-      id: "2401.00001",
-      docId: "1".padStart(64, "0"),
-      title: "A stored paper",
-      filePath: key(1),
-      fileName: "a.pdf",
-      fileSize: 10,
-      pageCount: 1,
-      status: "ready",
-    });
-  } finally {
-    await handle.close();
-  }
+  // the commands and this setup share one open library (cli/testing.ts: holdLibrary)
+  const handle = await holdLibrary();
+  await handle.db.insert(papers).values({
+    id: "2401.00001",
+    docId: "1".padStart(64, "0"),
+    title: "A stored paper",
+    filePath: key(1),
+    fileName: "a.pdf",
+    fileSize: 10,
+    pageCount: 1,
+    status: "ready",
+  });
   await storeFile(key(1), 5 * HOUR); // referenced
   await storeFile(key(2), 3 * HOUR); // orphan, old
   await storeFile(key(3), 0); // orphan, young
 }, 300_000);
 
 afterAll(async () => {
+  await releaseLibrary();
   if (savedEnv) replaceEnv(savedEnv);
   try {
     await drop?.();

@@ -2,10 +2,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db";
-import { createServerDatabase } from "@/db/testing";
+import type { DbHandle } from "@/db";
+import { createTestInstance } from "@/db/testing";
 import { signIn } from "@/lib/auth/session";
-import { cli, type Run, replaceEnv } from "./testing";
+import { cli, holdLibrary, type Run, releaseLibrary, replaceEnv } from "./testing";
 
 /**
  * `cli user …` and `cli audit` as a user runs them (in this process: `run` from cli/index.ts, stdout and stderr
@@ -13,11 +13,11 @@ import { cli, type Run, replaceEnv } from "./testing";
  * What a command did is checked through the library too: a printed password signs in.
  */
 
-const SERVER = process.env.DATABASE_URL;
 let dir: string;
 let env: Record<string, string | undefined>;
 let savedEnv: Record<string, string | undefined> | undefined;
 let drop: (() => Promise<void>) | undefined;
+let library: DbHandle;
 
 /** The one JSON document on stdout (no stack trace on stderr). */
 function json<T>(r: Run): T {
@@ -33,16 +33,13 @@ function failure(r: Run): { code: string; message: string } {
   return error;
 }
 
-/** Whether `password` signs `email` in (the library opened between commands, as another process would). */
+/** Whether `password` signs `email` in (through the library, not the CLI). */
 async function signsIn(email: string, password: string): Promise<boolean> {
-  const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.LECTERN_DATA_DIR, migrate: false });
   try {
-    await signIn(handle.db, { email, password }, new Headers());
+    await signIn(library.db, { email, password }, new Headers());
     return true;
   } catch {
     return false;
-  } finally {
-    await handle.close();
   }
 }
 
@@ -66,16 +63,17 @@ beforeAll(async () => {
     Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|DATABASE_URL$)/.test(k)),
   );
   env = { ...rest, LECTERN_DATA_DIR: path.join(dir, "data"), NO_COLOR: "1" };
-  if (SERVER) {
-    const db = await createServerDatabase(SERVER);
-    env.DATABASE_URL = db.url;
-    drop = db.drop;
-  }
+  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
+  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
+  Object.assign(env, instance.env);
+  drop = instance.drop;
   savedEnv = { ...process.env };
   replaceEnv(env);
+  library = await holdLibrary();
 }, 300_000);
 
 afterAll(async () => {
+  await releaseLibrary();
   if (savedEnv) replaceEnv(savedEnv);
   try {
     await drop?.();

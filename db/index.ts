@@ -110,7 +110,7 @@ function yieldBeforeQueries(client: {
 }
 
 async function openPglite(dataDir: string | null, role: string, loadDataDir?: Blob): Promise<DbHandle> {
-  if (dataDir && loadDataDir) throw new Error("loadDataDir is for an in-memory database (dataDir: null)");
+  // (a dump loads only into a new cluster: PGlite refuses a directory that already holds one)
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),

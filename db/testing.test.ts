@@ -1,8 +1,11 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { cosineDistance, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "@/db";
+import { type DbHandle, openDatabase } from "@/db";
 import { chunks, EMBEDDING_DIMENSIONS, papers } from "@/db/schema";
-import { createTestDatabase } from "@/db/testing";
+import { createTestDatabase, createTestInstance } from "@/db/testing";
 import { searchText } from "@/lib/text/terms";
 
 /**
@@ -181,5 +184,56 @@ describe("createTestDatabase on PostgreSQL", () => {
       sql`select count(*)::int as n from pg_database where datname = ${name}`,
     );
     expect(found[0]?.n).toBe(0);
+  });
+});
+
+describe("createTestInstance", () => {
+  it("gives a migrated instance of its own, found where the app and the CLI look (its env), with nothing left to apply", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-test-instance-"));
+    const one = await createTestInstance(path.join(dir, "one"));
+    const two = await createTestInstance(path.join(dir, "two"));
+    try {
+      expect(one.env.LECTERN_DATA_DIR).toBe(path.join(dir, "one"));
+      if (process.env.DATABASE_URL) {
+        expect(one.env.DATABASE_URL).toMatch(/lectern_test_[0-9a-f]{12}/);
+        expect(one.env.DATABASE_URL).not.toBe(two.env.DATABASE_URL);
+      } else {
+        expect(one.env.DATABASE_URL).toBeUndefined();
+        // the embedded database is on disk already (copied from the template, not created at first opening)
+        await expect(fs.stat(path.join(dir, "one", "pglite", "PG_VERSION"))).resolves.toBeTruthy();
+      }
+      const open = (env: typeof one.env) =>
+        openDatabase({ url: env.DATABASE_URL, dataDir: env.LECTERN_DATA_DIR, migrate: false });
+      const a = await open(one.env);
+      const b = await open(two.env);
+      try {
+        const applied = await rows<{ n: number }>(a, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+        const expected = await rows<{ n: number }>(
+          handle,
+          sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+        );
+        expect(applied[0]?.n).toBe(expected[0]?.n);
+        // separate databases: a row written to one is not in the other
+        await a.db.insert(papers).values({
+          id: "2401.00009",
+          docId: "9".repeat(64),
+          title: "Only in one",
+          filePath: "papers/9.pdf",
+          fileName: "9.pdf",
+          fileSize: 1,
+          pageCount: 1,
+          status: "ready",
+        });
+        const inTwo = await rows<{ n: number }>(b, sql`select count(*)::int as n from papers`);
+        expect(inTwo[0]?.n).toBe(0);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    } finally {
+      await one.drop();
+      await two.drop();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
