@@ -4,7 +4,8 @@
  *
  * The same synthetic graph (seeded: `nodes` entities, `edges` relations between them, positions from a
  * ForceAtlas2 run computed once here, so no library's own layout is timed) is drawn by @xyflow/react, cytoscape
- * and sigma + graphology in Debian's Chromium (`/usr/bin/chromium`, the flags of playwright.config.ts; headless,
+ * and sigma + graphology in Debian's Chromium (the full browser, `/usr/bin/chromium`: `bash scripts/setup-browser.sh
+ * --full`; the flags of playwright.config.ts; headless,
  * no GPU: WebGL falls back to SwiftShader, as `--enable-unsafe-swiftshader` allows), 1280×800. For each library:
  *
  * - bundle added: each drawing page bundled with esbuild (minified, browser, production React), minus a page that
@@ -276,7 +277,7 @@ async function main() {
   const launch = playwrightConfig.projects?.[0]?.use?.launchOptions;
   if (!launch?.args) throw new Error("playwright.config.ts has no Chromium launch arguments to reuse.");
   const browser = await chromium.launch({
-    executablePath: launch.executablePath ?? "/usr/bin/chromium",
+    executablePath: "/usr/bin/chromium", // the full browser (the e2e suite runs the headless shell)
     // WebGL (sigma) without a GPU: Chromium's software rasteriser, which it no longer falls back to by itself
     args: [...launch.args, "--enable-unsafe-swiftshader"],
   });

@@ -5,7 +5,8 @@
  * Builds the app (`next build`, unless --skip-build), starts `next start` on 127.0.0.1:<port> as a child process with
  * the caller's environment — LECTERN_DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) choose the library — but offline
  * (OPENAI_API_KEY / OPENAI_BASE_URL exported empty, so a .env file cannot bring a model in), and drives Debian's
- * Chromium (`/usr/bin/chromium`, the flags of playwright.config.ts; no browser download).
+ * Chromium (the full browser, `/usr/bin/chromium`: `bash scripts/setup-browser.sh --full`; the flags of
+ * playwright.config.ts; no browser download).
  *
  * Every question starts from a fresh load of /research (so no earlier run is in flight: asking again would cancel
  * it), is typed into the question box and submitted with Enter. The timings are taken inside the page, not by polling
@@ -665,7 +666,8 @@ async function main() {
     // the browser exactly as the e2e suite launches it (one list of flags, in playwright.config.ts)
     const launchArgs = use?.launchOptions?.args;
     if (!launchArgs) throw new Error("playwright.config.ts has no Chromium launch arguments to reuse.");
-    const executablePath = use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
+    // the full browser, as a user runs it (the e2e suite runs the headless shell)
+    const executablePath = "/usr/bin/chromium";
     browser = await chromium.launch({ executablePath, args: launchArgs, headless: true });
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     await context.addInitScript({ content: PROBE });
