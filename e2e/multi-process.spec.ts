@@ -38,6 +38,8 @@ const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const OWNER = { name: "Multi Owner", email: "owner@mp.example", password: "multi-process owner password 1" };
 /** LECTERN_RUN_LEASE_MS of every instance: a dead instance's run is interrupted within 1.5 × this. */
 const LEASE_MS = 5_000;
+/** LECTERN_JOB_HEARTBEAT_SECONDS of every process (pg-boss's floor): a killed worker's job is taken again sooner. */
+const HEARTBEAT_SECONDS = 10;
 const S3_BUCKET = "lectern-mp";
 const S3_PREFIX = "lab";
 
@@ -405,6 +407,7 @@ function sharedEnv(dbUrl: string, s3: TestS3): Env {
     LECTERN_EMBEDDING_DIMENSIONS: "",
     LECTERN_WORKER: "off",
     LECTERN_RUN_LEASE_MS: String(LEASE_MS),
+    LECTERN_JOB_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
     LECTERN_WARMUP: "0",
     NEXT_TELEMETRY_DISABLED: "1",
   };

@@ -30,6 +30,11 @@ const envSchema = z.object({
    */
   LECTERN_RUN_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).default(30_000)),
   /**
+   * A worker beats every half of this on each job it holds; a job whose worker stops beating for this long (a killed
+   * worker) is failed and retried by another. pg-boss's floor is 10 s.
+   */
+  LECTERN_JOB_HEARTBEAT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(20)),
+  /**
    * Signs the session cookies. Unset: a random secret is made on first use and kept in the database (so every
    * instance on one PostgreSQL shares it); set it to rotate it (everyone signs in again).
    */

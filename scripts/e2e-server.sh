@@ -10,9 +10,22 @@
 #     fills variables that are undefined; the app treats empty as unset)
 #   - OPENAI_API_KEY / OPENAI_BASE_URL exported empty for the same reason: e2e runs offline (no LLM configured)
 #   - `next build` first unless E2E_SKIP_BUILD=1 (then the existing .next build is used, and one must be there; the
-#     build does not depend on DATABASE_URL, so .ci/run's PostgreSQL phase reuses the PGlite phase's)
+#     build does not depend on DATABASE_URL, so .ci/run's PostgreSQL phase reuses the PGlite phase's);
+#     `--build-only`: the build alone, then exit (scripts/test.sh builds before its suites start)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+build() {
+  export NEXT_TELEMETRY_DISABLED=1
+  echo "[e2e-server] next build (types were checked by \`npm run typecheck\`)" >&2
+  # (in CI the checkout is fresh: no build cache to reuse, none worth writing)
+  LECTERN_BUILD_SKIP_TYPECHECK=1 LECTERN_BUILD_NO_CACHE="$([ -n "${CI:-}" ] && echo 1 || echo 0)" npx next build
+}
+# --build-only: the build and nothing else (scripts/test.sh builds before its suites start)
+if [ "${1:-}" = --build-only ]; then
+  build
+  exit 0
+fi
 
 PORT="${E2E_PORT:-3100}"
 export LECTERN_DATA_DIR=".data-e2e/${PORT}"
@@ -51,9 +64,7 @@ fi
 export DATABASE_URL="${DATABASE_URL:-}"
 
 if [ "${E2E_SKIP_BUILD:-0}" != 1 ]; then
-  echo "[e2e-server] next build (types were checked by \`npm run typecheck\`)" >&2
-  # (in CI the checkout is fresh: no build cache to reuse, none worth writing)
-  LECTERN_BUILD_SKIP_TYPECHECK=1 LECTERN_BUILD_NO_CACHE="$([ -n "${CI:-}" ] && echo 1 || echo 0)" npx next build
+  build
 elif [ ! -f .next/BUILD_ID ]; then
   echo "e2e-server.sh: E2E_SKIP_BUILD=1 but there is no build in .next (run \`npx next build\` first)" >&2
   exit 1

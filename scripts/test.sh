@@ -1,25 +1,45 @@
 #!/usr/bin/env bash
-# npm test — the whole suite: the type check, then vitest and Playwright side by side.
+# npm test — the whole suite: the type check and the production build side by side, then vitest and Playwright side by
+# side, Playwright serving that build.
 #
 # They share nothing (each vitest file gets a fresh database of its own, the e2e server its own data directory or
-# `<db>_e2e_<port>` database), and the browser suite mostly waits — on `next build`, the server, the browser, its polling —
-# while vitest keeps the cores busy, so running them together takes about the longer of the two instead of their sum.
-# Each one's output is prefixed ([unit] / [e2e]) and shown as it comes; the suite fails when either fails.
+# `<db>_e2e_<port>` database), and the browser suite mostly waits — on the server, the browser, its polling — while
+# vitest keeps the cores busy, so running them together takes about the longer of the two instead of their sum.
+# Each one's output is prefixed ([types] / [build] / [unit] / [e2e]) and shown as it comes; the suite fails when any
+# part fails.
 #   TEST_SEQUENTIAL=1  one after the other (unprefixed output, as `npm run test:unit && npm run test:e2e`)
 #   TEST_SKIP_TYPECHECK=1  skip the type check (it does not depend on the database: CI checks types once)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+prefix() { while IFS= read -r line; do printf '%s %s\n' "$1" "$line"; done; }
+
+# The build first, beside the type check only: built inside Playwright's server start, it competed with vitest for the
+# cores while the browser suite, the longest part, could not begin. Skipped when E2E_SKIP_BUILD=1 (a build is there
+# already: .ci/run's second pass) or when an app already answers on the e2e port outside CI (Playwright reuses it;
+# rebuilding .next under it would break it).
+E2E_PORT="${E2E_PORT:-3100}"
+build=1
+[ "${E2E_SKIP_BUILD:-}" = 1 ] && build=0
+if [ "$build" = 1 ] && [ -z "${CI:-}" ] && (exec 3<>"/dev/tcp/127.0.0.1/$E2E_PORT") 2>/dev/null; then build=0; fi
+pids=()
 if [ "${TEST_SKIP_TYPECHECK:-}" != 1 ]; then
-  npm run --silent typecheck || exit $?
+  npm run --silent typecheck > >(prefix "[types]") 2>&1 &
+  pids+=($!)
 fi
+if [ "$build" = 1 ]; then
+  bash scripts/e2e-server.sh --build-only > >(prefix "[build]") 2>&1 &
+  pids+=($!)
+fi
+for pid in "${pids[@]}"; do
+  wait "$pid" || { rc=$?; kill "${pids[@]}" 2>/dev/null; wait; exit "$rc"; }
+done
+[ "$build" = 1 ] && export E2E_SKIP_BUILD=1
 
 if [ "${TEST_SEQUENTIAL:-}" = 1 ]; then
   npm run --silent test:unit && npm run --silent test:e2e
   exit $?
 fi
-
-prefix() { while IFS= read -r line; do printf '%s %s\n' "$1" "$line"; done; }
 
 npm run --silent test:unit > >(prefix "[unit]") 2>&1 &
 unit=$!

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { createTestDatabase } from "@/db/testing";
-import { getJobQueue, type JobQueue } from "./queue";
-
-/**
- * A job sent is worked at once, not after the worker's polling interval: on PostgreSQL a NOTIFY wakes the worker, on
- * the embedded database (no LISTEN/NOTIFY) the sending process wakes its own workers. The interval here is an hour,
- * so a job that had to wait for the next poll would outlast the test's timeout.
- */
+import { ensureQueues, getJobQueue, type JobQueue, QUEUES } from "./queue";
 
 let handle: DbHandle;
 let queue: JobQueue;
@@ -15,34 +9,35 @@ let queue: JobQueue;
 beforeAll(async () => {
   handle = await createTestDatabase();
   queue = await getJobQueue(handle);
-  await queue.boss.createQueue("wake-test", { notify: true });
-  await queue.boss.createQueue("wake-test-insert", { notify: true });
 });
 
 afterAll(async () => {
-  await queue?.stop({ graceful: false, timeoutMs: 1000 });
+  await queue?.stop({ graceful: false });
   await handle?.close();
 });
 
-async function worked(name: string, send: () => Promise<unknown>): Promise<unknown> {
-  let done!: (data: unknown) => void;
-  const seen = new Promise((resolve) => {
-    done = resolve;
-  });
-  const hour = { pollingIntervalSeconds: 3600, notifyPollingIntervalSeconds: 3600 };
-  await queue.boss.work<{ n: number }>(name, hour, async ([job]) => {
-    if (job) done(job.data);
-  });
-  await send();
-  return seen;
-}
+const heartbeats = async () =>
+  Object.fromEntries((await queue.boss.getQueues()).map((q) => [q.name, q.heartbeatSeconds ?? null]));
 
-it("wakes the queue's worker when a job is sent", async () => {
-  await expect(worked("wake-test", () => queue.boss.send("wake-test", { n: 1 }))).resolves.toEqual({ n: 1 });
-});
+describe("ensureQueues", () => {
+  it("makes every queue, the worked ones with the configured heartbeat (default 20 s), the hourly sweep without", async () => {
+    const found = await heartbeats();
+    for (const name of [QUEUES.ingestFile, QUEUES.downloadFile, QUEUES.libraryStep, QUEUES.libraryReembed]) {
+      expect(found[name], name).toBe(20);
+    }
+    expect(found[QUEUES.storageSweep]).toBeNull();
+  });
 
-it("wakes it when jobs are inserted in a batch", async () => {
-  await expect(
-    worked("wake-test-insert", () => queue.boss.insert("wake-test-insert", [{ data: { n: 2 } }])),
-  ).resolves.toEqual({ n: 2 });
+  it("gives existing queues a changed heartbeat (a restart with a new LECTERN_JOB_HEARTBEAT_SECONDS), and is idempotent", async () => {
+    await ensureQueues(queue.boss, { heartbeatSeconds: 10 });
+    const found = await heartbeats();
+    expect(found[QUEUES.ingestFile]).toBe(10);
+    expect(found[QUEUES.libraryStep]).toBe(10);
+    expect(found[QUEUES.storageSweep]).toBeNull();
+    // the other settings stay
+    const ingest = await queue.boss.getQueue(QUEUES.ingestFile);
+    expect(ingest).toMatchObject({ retryLimit: 3, retryDelay: 5 });
+    await ensureQueues(queue.boss, { heartbeatSeconds: 10 });
+    expect(await heartbeats()).toEqual(found);
+  });
 });

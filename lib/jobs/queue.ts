@@ -1,5 +1,6 @@
 import { fromPglite, type Request as JobRequest, PgBoss, type SendOptions } from "pg-boss";
 import type { DbHandle } from "@/db";
+import { getEnv } from "@/lib/env";
 
 /**
  * The job queue: pg-boss, on the library's own database — PostgreSQL (a pool of its own, its tables in the `pgboss`
@@ -27,9 +28,6 @@ export const QUEUES = {
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
-
-/** Seconds between a worker's heartbeats on a job; a job whose worker stops beating is retried by another. */
-export const HEARTBEAT_SECONDS = 20;
 
 export interface JobQueue {
   boss: PgBoss;
@@ -68,7 +66,7 @@ async function openJobQueue(handle: DbHandle): Promise<JobQueue> {
       : new PgBoss({ ...common, connectionString: handle.native.url, max: 4, useListenNotify: true });
   boss.on("error", (e) => console.error(`[jobs] ${e instanceof Error ? e.message : String(e)}`));
   await boss.start();
-  await ensureQueues(boss);
+  await ensureQueues(boss, { heartbeatSeconds: getEnv().LECTERN_JOB_HEARTBEAT_SECONDS });
   let stopped = false;
   return {
     boss,
@@ -126,13 +124,17 @@ class InProcessBoss extends PgBoss {
   }
 }
 
-async function ensureQueues(boss: PgBoss): Promise<void> {
-  const existing = new Set((await boss.getQueues()).map((q) => q.name));
+/**
+ * Creates the queues this version needs, and gives the existing ones the heartbeat the settings ask for
+ * (LECTERN_JOB_HEARTBEAT_SECONDS: a job whose worker stops beating for this long goes to another worker).
+ */
+export async function ensureQueues(boss: PgBoss, { heartbeatSeconds }: { heartbeatSeconds: number }): Promise<void> {
+  const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
   const want: [QueueName, Parameters<PgBoss["createQueue"]>[1]][] = [
     [
       QUEUES.ingestFile,
       {
-        heartbeatSeconds: HEARTBEAT_SECONDS,
+        heartbeatSeconds,
         retryLimit: 3,
         retryDelay: 5,
         retryBackoff: true,
@@ -144,7 +146,7 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
     [
       QUEUES.downloadFile,
       {
-        heartbeatSeconds: HEARTBEAT_SECONDS,
+        heartbeatSeconds,
         // the arXiv client already retries a 429 or 5xx answer within an attempt (3, 6, 12 s); these are for longer
         // outages: 30 s, 60 s, 120 s
         retryLimit: 3,
@@ -160,7 +162,7 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
       {
         // one running, one waiting: files finished while the step runs are taken by the next one
         policy: "stately",
-        heartbeatSeconds: HEARTBEAT_SECONDS,
+        heartbeatSeconds,
         retryLimit: 5,
         retryDelay: 10,
         retryBackoff: true,
@@ -173,7 +175,7 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
       QUEUES.libraryRefresh,
       {
         policy: "stately",
-        heartbeatSeconds: HEARTBEAT_SECONDS,
+        heartbeatSeconds,
         retryLimit: 3,
         retryDelay: 10,
         retryBackoff: true,
@@ -186,7 +188,7 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
       QUEUES.libraryReembed,
       {
         policy: "stately",
-        heartbeatSeconds: HEARTBEAT_SECONDS,
+        heartbeatSeconds,
         // a re-embedding that failed (the embedding service down) is tried again once, a minute later
         retryLimit: 1,
         retryDelay: 60,
@@ -196,13 +198,16 @@ async function ensureQueues(boss: PgBoss): Promise<void> {
     [QUEUES.storageSweep, { policy: "stately", retryLimit: 1, expireInSeconds: 30 * 60 }],
   ];
   for (const [name, options] of want) {
-    if (!existing.has(name)) {
+    const queue = existing.get(name);
+    if (!queue) {
       try {
         await boss.createQueue(name, options);
       } catch (e) {
         // another process made it meanwhile
         if (!(await boss.getQueue(name))) throw e;
       }
+    } else if (options?.heartbeatSeconds && queue.heartbeatSeconds !== options.heartbeatSeconds) {
+      await boss.updateQueue(name, { heartbeatSeconds: options.heartbeatSeconds });
     }
   }
 }
