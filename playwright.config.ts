@@ -61,10 +61,11 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: "only-on-failure",
-    // a failing test keeps its trace's DOM snapshots and actions; the screencast is left out: recording it for every
-    // test (then discarding it on success) cost Chromium's GPU and browser processes ~40 CPU-s a run (GPU 53 → 22,
-    // browser 61 → 51 CPU-s; PGlite suite, 2026-11-27) on the 2 cores the server and vitest share
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: false },
+    // No trace: recording one for every test (DOM snapshots at each action, kept only when the test fails) cost the
+    // PGlite suite 42 s of its 225 (renderer 104 → 79 CPU-s, Playwright's runner 51 → 34, browser 26 → 19; 2026-11-27,
+    // sampled from /proc). A failure still leaves its screenshot and the page's ARIA snapshot (error-context.md) in
+    // test-results/; to debug one with a trace: `npx playwright test --trace retain-on-failure <spec>`.
+    trace: "off",
   },
   projects: [
     // signs in once, through the UI (creating the owner account on the fresh instance), for every spec to reuse
