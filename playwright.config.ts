@@ -30,7 +30,7 @@ const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? PORT + 2000);
  * Against the full browser it ran the PGlite suite in 225 s instead of 291, with Chromium's processes taking 158 CPU-s
  * instead of 305 (renderer 104 vs 188, browser 26 vs 78; 49 passed both ways; 2026-11-27, sampled from /proc).
  */
-const chromium = {
+export const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
     executablePath: "/usr/bin/chromium-headless-shell",
@@ -48,6 +48,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: path.join(ROOT, "e2e"),
+  // The multi-process topology starts its own servers and runs beside this suite: playwright.multi-process.config.ts
+  testIgnore: /multi-process\.spec\.ts$/,
   outputDir: OUTPUT_DIR,
   fullyParallel: false,
   workers: 1,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test — the whole suite: the type check and the production build side by side, then vitest and Playwright side by
-# side, Playwright serving that build.
+# side, Playwright serving that build (and, with DATABASE_URL, the multi-process Playwright run beside them).
 #
 # They share nothing (each vitest file gets a fresh database of its own, the e2e server its own data directory or
 # `<db>_e2e_<port>` database), and the browser suite mostly waits — on the server, the browser, its polling — while
@@ -36,8 +36,13 @@ for pid in "${pids[@]}"; do
 done
 [ "$build" = 1 ] && export E2E_SKIP_BUILD=1
 
+# The multi-process topology (e2e/multi-process.spec.ts, its own Playwright config) needs PostgreSQL; it starts its own
+# servers on free ports, so it runs beside the main browser suite instead of after it.
+multi=0
+[ -n "${DATABASE_URL:-}" ] && multi=1
+
 if [ "${TEST_SEQUENTIAL:-}" = 1 ]; then
-  npm run --silent test:unit && npm run --silent test:e2e
+  npm run --silent test:unit && npm run --silent test:e2e && { [ "$multi" = 0 ] || npm run --silent test:e2e:multi; }
   exit $?
 fi
 
@@ -45,13 +50,24 @@ npm run --silent test:unit > >(prefix "[unit]") 2>&1 &
 unit=$!
 npm run --silent test:e2e > >(prefix "[e2e] ") 2>&1 &
 e2e=$!
-# a stopped `npm test` (Ctrl-C, a CI timeout) stops both
-trap 'kill "$unit" "$e2e" 2>/dev/null; wait; exit 130' INT TERM
+mp=""
+if [ "$multi" = 1 ]; then
+  npm run --silent test:e2e:multi > >(prefix "[mp]  ") 2>&1 &
+  mp=$!
+fi
+# a stopped `npm test` (Ctrl-C, a CI timeout) stops them all
+trap 'kill "$unit" "$e2e" $mp 2>/dev/null; wait; exit 130' INT TERM
 rc_unit=0
 rc_e2e=0
+rc_mp=0
 wait "$unit" || rc_unit=$?
 wait "$e2e" || rc_e2e=$?
+[ -n "$mp" ] && { wait "$mp" || rc_mp=$?; }
 # the prefixing readers finish with their writers; give them a moment to flush
 sleep 0.2
-printf '\n---- vitest: exit %s · Playwright: exit %s ----\n' "$rc_unit" "$rc_e2e"
-[ "$rc_unit" = 0 ] && [ "$rc_e2e" = 0 ]
+if [ -n "$mp" ]; then
+  printf '\n---- vitest: exit %s · Playwright: exit %s · multi-process: exit %s ----\n' "$rc_unit" "$rc_e2e" "$rc_mp"
+else
+  printf '\n---- vitest: exit %s · Playwright: exit %s (multi-process: needs DATABASE_URL) ----\n' "$rc_unit" "$rc_e2e"
+fi
+[ "$rc_unit" = 0 ] && [ "$rc_e2e" = 0 ] && [ "$rc_mp" = 0 ]

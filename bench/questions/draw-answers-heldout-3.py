@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Re-draw the evidence pages of bench/questions/answers-heldout-3.json and check the set.
+
+answers-heldout-3.json is a third held-out set for *offline answer quality*, written 2026-11-27
+before the answer code was changed further. Its question writer did not read lib/, app/,
+components/ or bench/research.ts. Same protocol as draw-answers-heldout.py, except: seed 20261128
+(the set was written on 2026-11-27; the seed is simply the next one after set 2's 20261127),
+answers-heldout.json and answers-heldout-2.json are also skip lists (their evidence pages and
+their synthesis pairs), set 2's REJECTED_PAGES and REJECTED_PAIRS are kept (so this set skips
+everything the set-2 script skips), and the `none` questions are on topics none of the earlier
+sets' `none` questions cover.
+
+    python3 bench/questions/draw-answers-heldout-3.py [--corpus ../shared/corpus]
+
+needs `pdftotext` (poppler-utils). It prints
+
+1. the single-question pages: seed 20261128, `random.Random(SEED)`; pick a paper uniformly from
+   papers.json (file order), then a page uniformly in 2..min(12, pages). A draw is skipped if the
+   (paper, page) is evidence in dev-questions.json, heldout.json, heldout-2.json,
+   answers-heldout.json or answers-heldout-2.json, if it was drawn before, or if it is in
+   REJECTED_PAGES (judged by reading the page: reference list, mostly a table / figure, table of
+   contents, no prose sentence stating a fact). Draw until 16 are kept.
+2. the synthesis pairs: candidate pairs are papers A, B where B's title (its part before ':' if
+   that part is longer than 15 characters, first 8 words, lowercased, punctuation removed) occurs
+   in A's text; unordered pairs are sorted and shuffled with a fresh `random.Random(SEED)`; pairs
+   that are synthesis pairs of answers-heldout.json or answers-heldout-2.json (USED_PAIRS_FROM) or
+   in REJECTED_PAIRS (no clear use / extension / comparison in the text) are skipped; the first 4
+   are kept. The evidence page in each paper was then chosen by hand: a page (not already evidence
+   anywhere, nor a single page of this set) where the citing paper uses / compares to the other,
+   and the other paper's page that states the fact the question joins to it.
+3. for `none` questions: how often each key term occurs in the pdftotext text of all 40 PDFs
+   (must be 0). Their topics (blockchain consensus, spiking neural networks / neuromorphic
+   hardware, drug discovery / molecular docking, portfolio management on stock markets) are not
+   those of the earlier sets' `none` questions.
+4. if answers-heldout-3.json exists: every quote must be a substring of its page's pdftotext text
+   after normalising whitespace and case, every page within the PDF, types and counts as above.
+"""
+
+import importlib.util
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The protocol and its checks are draw-answers-heldout.py's; this set differs only in what follows.
+_spec = importlib.util.spec_from_file_location("draw_answers_heldout", os.path.join(HERE, "draw-answers-heldout.py"))
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+
+SEED = 20261128
+
+# Pages drawn but not usable (read by hand on 2026-11-27). The first four are set 2's REJECTED_PAGES,
+# kept so that this set skips everything the set-2 script skips; none of them came up in this draw.
+REJECTED_PAGES = {
+    ("acl2020-s2orc", 12): "reference list only (set 2)",
+    ("2204.10628", 10): "reference list only (set 2)",
+    ("2004.14255", 10): "acknowledgments and reference list only (set 2)",
+    ("2104.08663", 10): "reference list only (set 2)",
+    ("2104.08663", 11): "reference list only",
+    ("2210.11610", 12): "reference list only",
+    ("tacl2024-self-correction-survey", 5): "mostly Table 1 (list of methods); little prose (also rejected in set 1)",
+}
+
+# Pairs that cite each other but where neither uses / extends / compares to the other. The first four
+# are set 2's REJECTED_PAIRS, kept so that this set skips everything the set-2 script skips.
+REJECTED_PAIRS = {
+    ("2106.09685", "2305.13048"): "RWKV names LoRA only as future work (no use or comparison) (set 2)",
+    ("1706.03762", "2107.03374"): "Codex cites the Transformer only in an intro list of sequence models (set 2)",
+    ("1810.04805", "1910.02054"): "ZeRO names BERT-large only as an example model size in its intro (set 2)",
+    ("2005.11401", "2401.18059"): "RAPTOR names RAG only in a related-work list (set 2)",
+    ("1802.05365", "2107.03374"): "Codex cites ELMo only in an intro list of sequence models (no use or comparison)",
+}
+
+# Key terms of the `none` questions; none may occur in the corpus.
+NONE_TERMS = {
+    "CN1": ["blockchain", "proof-of-stake", "proof of stake", "ethereum", "smart contract", "bitcoin"],
+    "CN2": ["spiking neural", "neuromorphic", "integrate-and-fire", "surrogate gradient", "loihi"],
+    "CN3": ["ligand", "binding affinity", "virtual screening", "drug discovery", "docking"],
+    "CN4": ["sharpe ratio", "portfolio", "stock market", "buy-and-hold", "stock price"],
+}
+
+EXISTING = [
+    "{corpus}/dev-questions.json",
+    os.path.join(HERE, "heldout.json"),
+    os.path.join(HERE, "heldout-2.json"),
+    os.path.join(HERE, "answers-heldout.json"),
+    os.path.join(HERE, "answers-heldout-2.json"),
+]
+
+# Synthesis pairs of these sets are skipped in the pair draw.
+USED_PAIRS_FROM = [
+    os.path.join(HERE, "answers-heldout.json"),
+    os.path.join(HERE, "answers-heldout-2.json"),
+]
+
+base.SEED = SEED
+base.REJECTED_PAGES = REJECTED_PAGES
+base.REJECTED_PAIRS = REJECTED_PAIRS
+base.NONE_TERMS = NONE_TERMS
+base.EXISTING = EXISTING
+base.USED_PAIRS_FROM = USED_PAIRS_FROM
+base.SET_FILE = os.path.join(HERE, "answers-heldout-3.json")
+
+if __name__ == "__main__":
+    base.main()
