@@ -31,10 +31,10 @@ const include = [`{${TEST_DIRS.join(",")}}/**/*.test.{ts,tsx}`];
  * (isolate: false): importing the app's module graph (drizzle, PGlite, the AI SDK, pdf.js…) once per worker instead of
  * once per file cut the PGlite suite from 290 s to 212–233 s wall and 551 to 400–446 CPU-s on 2 cores (2026-11-26,
  * `time npx vitest run`). A new test that mutates shared state this way is classified by the same check, so it cannot
- * leak into the shared workers.
+ * leak into the shared workers (cli/testing's openCliLibrary swaps the environment too, and counts as such).
  */
 const MUTATES_SHARED_STATE =
-  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.[A-Za-z_]+|\[[^\]]+\])\s*=[^=]|delete process\.env|\breplaceEnv\b/;
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.[A-Za-z_]+|\[[^\]]+\])\s*=[^=]|delete process\.env|\b(replaceEnv|openCliLibrary)\b/;
 
 function testFiles(dir: string): string[] {
   const out: string[] = [];

@@ -1,75 +1,46 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pages, papers } from "@/db/schema";
-import { createTestInstance } from "@/db/testing";
-import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
+import { type CliLibrary, cli, openCliLibrary } from "./testing";
 
 /**
  * `npm run cli -- graph …` over a fresh library (a PGlite directory, or a new database on DATABASE_URL's server):
  * build, query with the issue's JSON shape, entity lookups (an unknown name with suggestions), stats, bad input.
  */
 
-let dir = "";
-let savedEnv: Record<string, string | undefined> | undefined;
-let drop: (() => Promise<void>) | undefined;
+let lib: CliLibrary | undefined;
 
 beforeAll(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-graph-"));
-  const dataDir = path.join(dir, "data");
-  const rest = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|DATABASE_URL$)/.test(k)),
-  );
-  const env: Record<string, string | undefined> = {
-    ...rest,
-    LECTERN_DATA_DIR: dataDir,
-    LECTERN_EMBEDDING_PROVIDER: "hashing",
-    NO_COLOR: "1",
-  };
-  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
-  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
-  Object.assign(env, instance.env);
-  drop = instance.drop;
-  savedEnv = { ...process.env };
-  replaceEnv(env);
+  lib = await openCliLibrary("graph", () => ({ LECTERN_EMBEDDING_PROVIDER: "hashing" }));
   // the commands and this setup share one open library (cli/testing.ts: holdLibrary)
-  const handle = await holdLibrary();
-  {
-    const rows = [
-      [
-        "2101.00001",
-        "Frobnicator: Fast Widgets",
-        "Frobnicator outperforms WidgetNet and BERT on every widget benchmark we tried.",
-      ],
-      [
-        "2101.00002",
-        "Gizmotron: Faster Widgets",
-        "Gizmotron outperforms Frobnicator on every widget benchmark we tried so far.",
-      ],
-    ];
-    for (const [i, [id, title, text]] of rows.entries()) {
-      await handle.db.insert(papers).values({
-        id: id as string,
-        docId: String(i).padStart(64, "b"),
-        title: title as string,
-        filePath: `papers/${i}.pdf`,
-        fileName: `${i}.pdf`,
-        fileSize: 1,
-        pageCount: 1,
-        status: "ready",
-      });
-      await handle.db.insert(pages).values({ paperId: id as string, pageNumber: 1, text: `${title}\n${text}` });
-    }
+  const { db } = lib.handle;
+  const rows = [
+    [
+      "2101.00001",
+      "Frobnicator: Fast Widgets",
+      "Frobnicator outperforms WidgetNet and BERT on every widget benchmark we tried.",
+    ],
+    [
+      "2101.00002",
+      "Gizmotron: Faster Widgets",
+      "Gizmotron outperforms Frobnicator on every widget benchmark we tried so far.",
+    ],
+  ];
+  for (const [i, [id, title, text]] of rows.entries()) {
+    await db.insert(papers).values({
+      id: id as string,
+      docId: String(i).padStart(64, "b"),
+      title: title as string,
+      filePath: `papers/${i}.pdf`,
+      fileName: `${i}.pdf`,
+      fileSize: 1,
+      pageCount: 1,
+      status: "ready",
+    });
+    await db.insert(pages).values({ paperId: id as string, pageNumber: 1, text: `${title}\n${text}` });
   }
 }, 180_000);
 
-afterAll(async () => {
-  await releaseLibrary();
-  if (savedEnv) replaceEnv(savedEnv);
-  await drop?.();
-  await fs.rm(dir, { recursive: true, force: true });
-});
+afterAll(() => lib?.close());
 
 describe("cli graph", () => {
   it("builds, printing progress on stderr and counts as JSON on stdout", async () => {

@@ -1,10 +1,6 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestInstance } from "@/db/testing";
 import { startWebStandIn, type WebStandIn } from "@/lib/web/testing";
-import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
+import { type CliLibrary, cli, openCliLibrary, replaceEnv } from "./testing";
 
 /**
  * `npm run cli -- research "<question>" --web` over an empty library (a PGlite directory, or a new database on
@@ -13,37 +9,19 @@ import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
  */
 
 const QUESTION = "How much more sediment do glacier-fed rivers carry as the glaciers retreat?";
-let dir = "";
+let lib: CliLibrary | undefined;
 let site: WebStandIn;
 let base: Record<string, string | undefined> = {};
-let savedEnv: Record<string, string | undefined> | undefined;
-let drop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   site = await startWebStandIn();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-web-"));
-  const rest = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|TAVILY_|BRAVE_|DATABASE_URL$)/.test(k)),
-  );
-  base = { ...rest, LECTERN_DATA_DIR: path.join(dir, "data"), LECTERN_WARMUP: "0", NO_COLOR: "1" };
-  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
-  const instance = await createTestInstance(base.LECTERN_DATA_DIR as string);
-  Object.assign(base, instance.env);
-  drop = instance.drop;
-  savedEnv = { ...process.env };
-  replaceEnv(base);
-  await holdLibrary();
+  lib = await openCliLibrary("web", () => ({ LECTERN_WARMUP: "0" }));
+  base = lib.env;
 }, 300_000);
 
 afterAll(async () => {
-  await releaseLibrary();
-  if (savedEnv) replaceEnv(savedEnv);
+  await lib?.close();
   await site?.close();
-  try {
-    await drop?.();
-  } finally {
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
-  }
 });
 
 describe("npm run cli -- research --web", () => {

@@ -1,12 +1,9 @@
-import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestInstance } from "@/db/testing";
 import { type ArxivStandin, startArxivStandin } from "@/lib/testing/arxiv-standin";
 import { makeTestPdf } from "@/lib/testing/pdf";
 import { writeZoteroExport } from "@/lib/testing/zotero-export";
-import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
+import { type CliLibrary, cli, openCliLibrary } from "./testing";
 
 /**
  * `add`, `arxiv search` and `import` as a user runs them, against the arXiv stand-in, on a fresh library (a PGlite
@@ -15,11 +12,9 @@ import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
 
 let dir = "";
 let standin: ArxivStandin;
-let savedEnv: Record<string, string | undefined> | undefined;
-let drop: (() => Promise<void>) | undefined;
+let lib: CliLibrary | undefined;
 
 beforeAll(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-sources-"));
   standin = await startArxivStandin([
     {
       id: "2106.09685",
@@ -36,33 +31,18 @@ beforeAll(async () => {
       ],
     },
   ]);
-  const rest = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|DATABASE_URL$)/.test(k)),
-  );
-  const env: Record<string, string | undefined> = {
-    ...rest,
-    LECTERN_DATA_DIR: path.join(dir, "data"),
+  lib = await openCliLibrary("sources", () => ({
     LECTERN_ARXIV_API_URL: standin.apiUrl,
     LECTERN_ARXIV_PDF_URL: standin.pdfUrl,
     LECTERN_ARXIV_CONTACT: "lab@example.org",
     LECTERN_EMBEDDING_PROVIDER: "hashing",
-    NO_COLOR: "1",
-  };
-  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
-  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
-  Object.assign(env, instance.env);
-  drop = instance.drop;
-  savedEnv = { ...process.env };
-  replaceEnv(env);
-  await holdLibrary();
+  }));
+  dir = lib.dir;
 });
 
 afterAll(async () => {
-  await releaseLibrary();
-  if (savedEnv) replaceEnv(savedEnv);
+  await lib?.close();
   await standin?.close();
-  await drop?.();
-  await fs.rm(dir, { recursive: true, force: true });
 });
 
 describe("cli add / arxiv search / import", () => {

@@ -1,10 +1,8 @@
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { papers } from "@/db/schema";
-import { createTestInstance } from "@/db/testing";
-import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
+import { type CliLibrary, cli, openCliLibrary } from "./testing";
 
 /**
  * `npm run cli -- sweep` over a fresh library (a PGlite directory, or a new database on DATABASE_URL's server) with
@@ -12,10 +10,8 @@ import { cli, holdLibrary, releaseLibrary, replaceEnv } from "./testing";
  */
 
 const HOUR = 60 * 60 * 1000;
-let dir = "";
+let lib: CliLibrary | undefined;
 let dataDir = "";
-let savedEnv: Record<string, string | undefined> | undefined;
-let drop: (() => Promise<void>) | undefined;
 
 const key = (n: number) => `pdfs/${n.toString(16).padStart(64, "0")}.pdf`;
 
@@ -34,21 +30,10 @@ const exists = (k: string) =>
   );
 
 beforeAll(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-sweep-"));
-  dataDir = path.join(dir, "data");
-  const rest = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|AWS_|DATABASE_URL$)/.test(k)),
-  );
-  const env: Record<string, string | undefined> = { ...rest, LECTERN_DATA_DIR: dataDir, NO_COLOR: "1" };
-  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
-  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
-  Object.assign(env, instance.env);
-  drop = instance.drop;
-  savedEnv = { ...process.env };
-  replaceEnv(env);
+  lib = await openCliLibrary("sweep");
+  dataDir = lib.dataDir;
   // the commands and this setup share one open library (cli/testing.ts: holdLibrary)
-  const handle = await holdLibrary();
-  await handle.db.insert(papers).values({
+  await lib.handle.db.insert(papers).values({
     id: "2401.00001",
     docId: "1".padStart(64, "0"),
     title: "A stored paper",
@@ -63,15 +48,7 @@ beforeAll(async () => {
   await storeFile(key(3), 0); // orphan, young
 }, 300_000);
 
-afterAll(async () => {
-  await releaseLibrary();
-  if (savedEnv) replaceEnv(savedEnv);
-  try {
-    await drop?.();
-  } finally {
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
-  }
-});
+afterAll(() => lib?.close());
 
 describe("npm run cli -- sweep", () => {
   it("refuses a grace period that is not a whole number of minutes", async () => {

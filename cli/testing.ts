@@ -2,7 +2,11 @@
  * What the CLI's tests share: running a command in this process with its output captured, making a given environment
  * this process's (as the settings read it), and holding the library open across commands.
  */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { type DbHandle, openDatabase } from "@/db";
+import { createTestInstance } from "@/db/testing";
 import { getEnv, resetEnvForTests } from "@/lib/env";
 import { run } from "./index";
 
@@ -48,4 +52,66 @@ export async function cli(...args: string[]): Promise<Run> {
   let stderr = "";
   const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, held);
   return { code, stdout, stderr };
+}
+
+/** The caller's settings a CLI test must not inherit: Lectern's, the providers' and the database's. */
+const FOREIGN_SETTINGS = /^(LECTERN_|OPENAI_|AWS_|TAVILY_|BRAVE_|DATABASE_URL$)/;
+
+export interface CliLibrary {
+  /** A temporary directory of the test file's own (removed by `close`). */
+  dir: string;
+  /** The library's data directory, `<dir>/data` (LECTERN_DATA_DIR). */
+  dataDir: string;
+  /** The environment the commands run in: the caller's without FOREIGN_SETTINGS, the instance's and `vars`. */
+  env: Record<string, string | undefined>;
+  /** The held library (holdLibrary), for the test's own reads and writes. */
+  handle: DbHandle;
+  /** Releases the library, restores the caller's environment, drops the instance's database, removes `dir`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Sets a CLI test file up as one process running the commands: a temporary directory, a migrated instance copied
+ * from the run's template in it (createTestInstance: what the commands do is tested, not a first start), that
+ * instance's environment made this process's (replaceEnv, with `vars` — which may name files in `dir`) and the library
+ * held open (holdLibrary). `close` undoes each step in reverse, in `afterAll`.
+ */
+export async function openCliLibrary(
+  name: string,
+  vars: (dir: string) => Record<string, string | undefined> = () => ({}),
+): Promise<CliLibrary> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `lectern-cli-${name}-`));
+  const dataDir = path.join(dir, "data");
+  const saved = { ...process.env };
+  let drop = async () => {};
+  try {
+    const rest = Object.fromEntries(Object.entries(process.env).filter(([k]) => !FOREIGN_SETTINGS.test(k)));
+    const env: Record<string, string | undefined> = { ...rest, LECTERN_DATA_DIR: dataDir, NO_COLOR: "1", ...vars(dir) };
+    const instance = await createTestInstance(dataDir);
+    drop = instance.drop;
+    Object.assign(env, instance.env);
+    replaceEnv(env);
+    const handle = await holdLibrary();
+    return {
+      dir,
+      dataDir,
+      env,
+      handle,
+      async close() {
+        await releaseLibrary();
+        replaceEnv(saved);
+        try {
+          await drop();
+        } finally {
+          await fs.rm(dir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (e) {
+    await releaseLibrary();
+    replaceEnv(saved);
+    await drop().catch(() => {});
+    await fs.rm(dir, { recursive: true, force: true });
+    throw e;
+  }
 }

@@ -1,11 +1,7 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
-import { createTestInstance } from "@/db/testing";
 import { signIn } from "@/lib/auth/session";
-import { cli, holdLibrary, type Run, releaseLibrary, replaceEnv } from "./testing";
+import { type CliLibrary, cli, openCliLibrary, type Run, replaceEnv } from "./testing";
 
 /**
  * `cli user …` and `cli audit` as a user runs them (in this process: `run` from cli/index.ts, stdout and stderr
@@ -13,10 +9,8 @@ import { cli, holdLibrary, type Run, releaseLibrary, replaceEnv } from "./testin
  * What a command did is checked through the library too: a printed password signs in.
  */
 
-let dir: string;
+let lib: CliLibrary | undefined;
 let env: Record<string, string | undefined>;
-let savedEnv: Record<string, string | undefined> | undefined;
-let drop: (() => Promise<void>) | undefined;
 let library: DbHandle;
 
 /** The one JSON document on stdout (no stack trace on stderr). */
@@ -58,29 +52,12 @@ interface AddJson {
 }
 
 beforeAll(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-cli-user-"));
-  const rest = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(LECTERN_|OPENAI_|DATABASE_URL$)/.test(k)),
-  );
-  env = { ...rest, LECTERN_DATA_DIR: path.join(dir, "data"), NO_COLOR: "1" };
-  // a migrated instance (copied from the run's template): what the commands do is tested here, not a first start
-  const instance = await createTestInstance(env.LECTERN_DATA_DIR as string);
-  Object.assign(env, instance.env);
-  drop = instance.drop;
-  savedEnv = { ...process.env };
-  replaceEnv(env);
-  library = await holdLibrary();
+  lib = await openCliLibrary("user");
+  env = lib.env;
+  library = lib.handle;
 }, 300_000);
 
-afterAll(async () => {
-  await releaseLibrary();
-  if (savedEnv) replaceEnv(savedEnv);
-  try {
-    await drop?.();
-  } finally {
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
-  }
-});
+afterAll(() => lib?.close());
 
 describe("npm run cli -- user", () => {
   it("on a new instance: no one yet; the first account is the owner whatever --role says, with a generated password", async () => {
