@@ -51,7 +51,15 @@ const isolated = TEST_DIRS.flatMap(testFiles)
   .sort();
 
 export default defineConfig({
-  resolve: { alias: { "@": root } },
+  resolve: {
+    alias: {
+      "@": root,
+      // Next's request-bound modules throw outside a Next request; the app's code gets their test stand-in instead
+      "next/headers": path.join(root, "app/next-stand-in.ts"),
+      "next/cache": path.join(root, "app/next-stand-in.ts"),
+      "server-only": path.join(root, "app/next-stand-in.ts"),
+    },
+  },
   test: {
     environment: "node",
     // one migrated database per run, copied by each test file's createTestDatabase (db/testing.ts)

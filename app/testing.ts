@@ -3,32 +3,15 @@ import { listUsers } from "@/db/queries/people";
 import { addPerson, createOwner } from "@/lib/auth/people";
 import type { Role } from "@/lib/auth/roles";
 import { signIn } from "@/lib/auth/session";
+import { request } from "./next-stand-in";
 
 /**
- * Tests of server actions and route handlers, signed in as a real account on the test database. An action reads the
- * request's headers through `next/headers`: a test file swaps that module for `nextHeadersMock` —
- *
- *   vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
- *
- * — and `signInAs` puts the account's session cookie in the request. A route handler is given the cookie directly
- * (`sessionCookie`), in its Request.
+ * Tests of server actions and route handlers, signed in as a real account on the test database. vitest gives the
+ * app's code app/next-stand-in.ts for `next/headers` (vitest.config.ts): an action reads the request's headers from
+ * it, and `signInAs` puts the account's session cookie there. A route handler is given the cookie directly
+ * (`sessionCookie`), in its Request. The database the app's code opens (getDb) is the test's: `createAppTestDatabase`
+ * (db/testing.ts).
  */
-
-const request = { headers: new Headers() };
-const jar = new Map<string, string>();
-
-export const nextHeadersMock = {
-  headers: async () => request.headers,
-  cookies: async () => ({
-    get: (name: string) => (jar.has(name) ? { name, value: jar.get(name) } : undefined),
-    set: (name: string, value: string) => {
-      jar.set(name, value);
-    },
-    delete: (name: string) => {
-      jar.delete(name);
-    },
-  }),
-};
 
 const PASSWORD = "test password, long enough";
 let counter = 0;

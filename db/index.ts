@@ -286,6 +286,20 @@ export function getDbHandle(role = "app", { prepare }: Pick<OpenOptions, "prepar
   return globalForDb.lecternDb;
 }
 
+/**
+ * Makes getDbHandle (and getDb) answer with `handle`, a database opened elsewhere, until the returned function puts back
+ * what was there. For tests of server actions and route handlers, which run the app's own code on a test database
+ * (db/testing.ts: createAppTestDatabase).
+ */
+export function provideDbHandle(handle: DbHandle): () => void {
+  const previous = globalForDb.lecternDb;
+  const provided = Promise.resolve(handle);
+  globalForDb.lecternDb = provided;
+  return () => {
+    if (globalForDb.lecternDb === provided) globalForDb.lecternDb = previous;
+  };
+}
+
 export async function getDb(): Promise<Database> {
   return (await getDbHandle()).db;
 }

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { cosineDistance, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DbHandle, openDatabase } from "@/db";
+import { type DbHandle, getDb, getDbHandle, openDatabase } from "@/db";
 import { chunks, EMBEDDING_DIMENSIONS, papers } from "@/db/schema";
-import { createTestDatabase, createTestInstance } from "@/db/testing";
+import { createAppTestDatabase, createTestDatabase, createTestInstance } from "@/db/testing";
 import { searchText } from "@/lib/text/terms";
 
 /**
@@ -234,6 +234,22 @@ describe("createTestInstance", () => {
       await one.drop();
       await two.drop();
       await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("createAppTestDatabase", () => {
+  it("is what the app's getDb and getDbHandle give until it is closed, then what was there before", async () => {
+    const base = await createAppTestDatabase();
+    try {
+      const next = await createAppTestDatabase();
+      expect(await getDbHandle()).toBe(await getDbHandle());
+      expect((await getDbHandle()).db).toBe(next.db);
+      expect(await getDb()).toBe(next.db);
+      await next.close();
+      expect(await getDb()).toBe(base.db);
+    } finally {
+      await base.close();
     }
   });
 });

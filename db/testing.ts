@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { inject } from "vitest";
-import { type DbHandle, openDatabase } from "@/db";
+import { type DbHandle, openDatabase, provideDbHandle } from "@/db";
 
 /**
  * A migrated database made once per test run (db/testing-setup.ts, vitest's globalSetup), which each test file's
@@ -74,6 +74,22 @@ export async function createTestDatabase(): Promise<DbHandle> {
     async close() {
       await handle.close();
       await drop();
+    },
+  };
+}
+
+/**
+ * A fresh test database (createTestDatabase) that the app's own code is given by getDb and getDbHandle until `close`:
+ * server actions and route handlers run as in the app, on it.
+ */
+export async function createAppTestDatabase(): Promise<DbHandle> {
+  const handle = await createTestDatabase();
+  const restore = provideDbHandle(handle);
+  return {
+    ...handle,
+    async close() {
+      restore();
+      await handle.close();
     },
   };
 }

@@ -1,31 +1,20 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAs } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { addAliasSuggestions, getEntityByCanonical } from "@/db/queries/graph";
 import { graphAliasSuggestions, graphEdges, graphEntities, pages, papers } from "@/db/schema";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { readAudit } from "@/lib/auth/audit";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { buildGraph } from "@/lib/graph/build";
 import { improvesOn } from "@/lib/graph/query";
 import { loadReviewQueue } from "@/lib/graph/review";
+import { decideAliasSuggestionAction, reviewEdgeAction, splitAliasAction } from "./actions";
 
 // The review actions as the app runs them, on a test database with a graph built offline from two small papers,
 // signed in as real accounts of each role.
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("server-only", () => ({}));
-vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
-vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
-vi.mock("@/db", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-}));
-
-const { reviewEdgeAction, decideAliasSuggestionAction, splitAliasAction } = await import("./actions");
-const { signInAs } = await import("@/app/testing");
+const db = { handle: null as DbHandle | null };
 
 const h = () => db.handle as DbHandle;
 
@@ -63,7 +52,7 @@ async function reviewEdgeId(): Promise<number> {
 }
 
 beforeAll(async () => {
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
   for (const [i, p] of PAPERS.entries()) {
     await h()
       .db.insert(papers)

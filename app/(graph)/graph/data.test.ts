@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { listEntityNames } from "@/db/queries/graph-review";
 import { pages, papers } from "@/db/schema";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { buildGraph } from "@/lib/graph/build";
+import { loadGraphOverview, searchEntity } from "./data";
+import { entityPageName, graphQuery } from "./schema";
 
 // What /graph loads, on a real database: the empty graph, then one built offline from a small paper.
-vi.mock("server-only", () => ({}));
-const { loadGraphOverview, searchEntity } = await import("./data");
-const { entityPageName, graphQuery } = await import("./schema");
 
 let handle: DbHandle;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
+  handle = await createAppTestDatabase();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAccount, signInAs } from "@/app/testing";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { readAudit } from "@/lib/auth/audit";
 import { findPerson, listPeople, readInvite } from "@/lib/auth/people";
 import { getSessionUser, signIn } from "@/lib/auth/session";
+import { addPersonAction, changeRoleAction, removePersonAction, resetPasswordAction } from "./actions";
 
 // The actions run as they do in the app, on a test database, signed in as real accounts.
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("server-only", () => ({}));
-vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
-// revalidatePath needs a Next request to revalidate; here there is no page to refresh
-vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
-vi.mock("@/db", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-}));
-
-const { addPersonAction, changeRoleAction, removePersonAction, resetPasswordAction } = await import("./actions");
-const { makeAccount, signInAs } = await import("@/app/testing");
+const db = { handle: null as DbHandle | null };
 
 const PASSWORD = "a long enough password";
 const h = () => db.handle as DbHandle;
@@ -33,7 +21,7 @@ async function cookieOf(email: string, password: string): Promise<string> {
 let owner: { id: string; email: string };
 
 beforeAll(async () => {
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
   // the database's first account, its only owner, signed in for the tests that follow (until the refusals)
   owner = (await signInAs(h().db, "owner")) as { id: string; email: string };
 });

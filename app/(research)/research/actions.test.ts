@@ -1,31 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as nextHeaders from "@/app/next-stand-in";
+import { makeAccount, sessionCookieOf, signInAs } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { getRun } from "@/db/queries/research";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { waitForRun } from "@/lib/research/runs";
 import type { ResearchStreamEvent } from "@/lib/research/types";
+import { cancelRunAction, deleteRunAction, feedbackAction, startResearchAction, watchRunAction } from "./actions";
 
 // The actions run as they do in the app, on a test database, signed in as real accounts.
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("server-only", () => ({}));
-vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
-vi.mock("@/db", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-  getDbHandle: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle;
-  },
-}));
-
-const { cancelRunAction, deleteRunAction, feedbackAction, startResearchAction, watchRunAction } = await import(
-  "./actions"
-);
-const { makeAccount, sessionCookieOf, signInAs } = await import("@/app/testing");
-const { nextHeadersMock } = await import("@/app/testing");
+const db = { handle: null as DbHandle | null };
 
 async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<ResearchStreamEvent[]> {
   const out: ResearchStreamEvent[] = [];
@@ -36,7 +20,7 @@ async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<Rese
 const UNKNOWN_RUN = "q9XhC1v2b3n4m5k6j7h8gA";
 
 beforeAll(async () => {
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
 });
 afterAll(async () => {
   await db.handle?.close();
@@ -90,7 +74,7 @@ describe("who may act on a run", () => {
 
     // the author: an empty library ends the run at once (no papers), which is all this needs
     const author = await makeAccount(handle.db, "member");
-    const headers = await nextHeadersMock.headers();
+    const headers = await nextHeaders.headers();
     const setCookie = async (account: { email: string }) => {
       for (const key of [...headers.keys()]) headers.delete(key);
       headers.set("cookie", await sessionCookieOf(handle.db, account));

@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAs } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { insertRun } from "@/db/queries/research";
 import { listShareLinks } from "@/db/queries/shares";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { resolveShareToken } from "@/lib/auth/share";
+import { createShareLinkAction, listShareLinksAction, revokeShareLinkAction } from "./share-actions";
 
 // The actions as the app runs them, on a test database, signed in as real accounts.
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("server-only", () => ({}));
-vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
-vi.mock("@/db", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-}));
-
-const { createShareLinkAction, listShareLinksAction, revokeShareLinkAction } = await import("./share-actions");
-const { signInAs } = await import("@/app/testing");
+const db = { handle: null as DbHandle | null };
 
 const DAY = 24 * 3600 * 1000;
 let runId = "";
 
 beforeAll(async () => {
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
 });
 afterAll(async () => {
   await db.handle?.close();

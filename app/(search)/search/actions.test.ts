@@ -1,27 +1,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionCookie, signInAs } from "@/app/testing";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { createIngestContext, ingestFiles } from "@/lib/ingest/pipeline";
 import { makeTestPdf } from "@/lib/testing/pdf";
+import { searchAction } from "./actions";
 
-// The action runs the real search on a test database; only the app's database handle is swapped for it.
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("server-only", () => ({}));
-vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
-vi.mock("@/db", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-}));
-
-const { searchAction } = await import("./actions");
-const { signInAs, sessionCookie } = await import("@/app/testing");
+// The action runs the real search on a test database; the app's database is the test's (createAppTestDatabase).
+const db = { handle: null as DbHandle | null };
 
 const PAGES = [
   "arXiv:2401.01234v2 [cs.CL] 5 Jan 2024\nSparse Retrieval for Long Scientific Documents\nAda Lovelace\nAbstract\nWe study retrieval over long scientific documents with page-level chunks.",
@@ -33,7 +23,7 @@ const PAGES = [
 let dataDir: string;
 
 beforeAll(async () => {
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
   // a viewer may search (the library is everyone's in the instance)
   await signInAs(db.handle.db, "viewer");
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-search-action-"));

@@ -2,11 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { sessionCookie } from "@/app/testing";
 import type { IngestStreamEvent } from "@/components/library/ingest-events";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { LecternError } from "@/lib/errors";
 import type { IngestFileResult, IngestInput, IngestProgressEvent } from "@/lib/ingest/progress";
+import { POST } from "./route";
 
 // The queue and its workers have their own tests (lib/jobs); here they are a stand-in so the route's transport can be
 // observed.
@@ -21,26 +23,15 @@ const pipeline = vi.hoisted(() => {
 });
 vi.mock("@/lib/ingest/pipeline", () => ({ getIngestContext: pipeline.getIngestContext }));
 vi.mock("@/lib/jobs/submit", () => ({ submitIngest: pipeline.submitIngest }));
-vi.mock("server-only", () => ({}));
 // who uploads is checked for real: a test database with real accounts
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("@/db", async (original) => ({
-  ...(await original<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-}));
-
-const { POST } = await import("./route");
-const { sessionCookie } = await import("@/app/testing");
+const db = { handle: null as DbHandle | null };
 
 /** The session cookie of a member (who may upload). */
 let member = "";
 
 beforeAll(async () => {
   pipeline.state.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-ingest-route-"));
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
   member = await sessionCookie(db.handle.db, "member");
 });
 afterAll(async () => {

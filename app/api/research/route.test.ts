@@ -1,30 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sessionCookie } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { getRun } from "@/db/queries/research";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
+import { POST } from "./route";
 
-// The real route on a test database, offline (no model configured): only the app's database handle is swapped.
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("server-only", () => ({}));
-vi.mock("@/db", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-  getDbHandle: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle;
-  },
-}));
-
-const { POST } = await import("./route");
-const { sessionCookie } = await import("@/app/testing");
+// The real route on a test database, offline (no model configured): the app's database is the test's (createAppTestDatabase).
+const db = { handle: null as DbHandle | null };
 
 let member = "";
 
 beforeAll(async () => {
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
   member = await sessionCookie(db.handle.db, "member");
 });
 afterAll(async () => {

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAs } from "@/app/testing";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import type { Outline } from "@/lib/research/deep/types";
 import type { ResearchStreamEvent } from "@/lib/research/types";
+import { clarifyAction, deepInfoAction, improveAction, outlineAction, rerunAction, startDeepAction } from "./actions";
 
-const db = vi.hoisted(() => ({ handle: null as DbHandle | null }));
-vi.mock("server-only", () => ({}));
-vi.mock("next/headers", async () => (await import("@/app/testing")).nextHeadersMock);
-vi.mock("@/db", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-}));
-const { signInAs } = await import("@/app/testing");
+const db = { handle: null as DbHandle | null };
 
 beforeAll(async () => {
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
   await signInAs(db.handle.db, "member");
 });
 afterAll(async () => {
   await db.handle?.close();
 });
-const { clarifyAction, deepInfoAction, improveAction, outlineAction, rerunAction, startDeepAction } = await import(
-  "./actions"
-);
 
 async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<ResearchStreamEvent[]> {
   const out: ResearchStreamEvent[] = [];

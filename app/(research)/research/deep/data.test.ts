@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { finishRun, insertRun } from "@/db/queries/research";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import type { Outline } from "@/lib/research/deep/types";
 import type { RunOptions } from "@/lib/research/types";
 
-vi.mock("server-only", () => ({}));
-const { deepOptions, loadDeepRunInfo } = await import("./data");
+import { deepOptions, loadDeepRunInfo } from "./data";
 
 const V1 = "vvvvvvvvvvvvvvvvvvvvv1";
 const V2 = "vvvvvvvvvvvvvvvvvvvvv2";
@@ -49,7 +48,7 @@ async function addRun(id: string, at: string, options: object, parentId: string 
 }
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
+  handle = await createAppTestDatabase();
   await addRun(V1, "2026-01-01T10:00:00.000Z", {}, null);
   await addRun(V2, "2026-01-01T10:05:00.000Z", { deep: true, outline: OUTLINE, feedback: "more on drift" }, V1);
   await addRun(

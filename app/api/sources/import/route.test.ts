@@ -2,24 +2,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sessionCookie } from "@/app/testing";
 import type { SourceStreamEvent } from "@/components/library/source-events";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { resetEnvForTests } from "@/lib/env";
 import type { JobQueue } from "@/lib/jobs/queue";
 import type { Worker } from "@/lib/jobs/worker";
 import { writeZoteroExport } from "@/lib/testing/zotero-export";
+import { POST } from "./route";
 
 // the request's account is checked for real, on a test database; the pipeline is the real one over it
 const db = vi.hoisted(() => ({ handle: null as DbHandle | null, dataDir: "" }));
-vi.mock("server-only", () => ({}));
-vi.mock("@/db", async (original) => ({
-  ...(await original<typeof import("@/db")>()),
-  getDb: async () => {
-    if (!db.handle) throw new Error("no test database");
-    return db.handle.db;
-  },
-}));
 vi.mock("@/lib/ingest/pipeline", async (original) => {
   const real = await original<typeof import("@/lib/ingest/pipeline")>();
   const { createHashingEmbedder } = await import("@/lib/embeddings/hashing");
@@ -43,9 +37,6 @@ vi.mock("@/lib/jobs/submit", () => ({
   },
 }));
 
-const { POST } = await import("./route");
-const { sessionCookie } = await import("@/app/testing");
-
 let member = "";
 let viewer = "";
 let exportFiles: { bib: string; pdfs: string[] };
@@ -63,7 +54,7 @@ function upload(paths: string[], cookie: string | null): Request {
 
 beforeAll(async () => {
   db.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-import-route-"));
-  db.handle = await createTestDatabase();
+  db.handle = await createAppTestDatabase();
   exportFiles = await writeZoteroExport(path.join(db.dataDir, "export"));
   process.env.LECTERN_DATA_DIR = db.dataDir;
   resetEnvForTests();

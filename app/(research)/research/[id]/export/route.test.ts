@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAccount, sessionCookie, sessionCookieOf } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { finishRun, insertRun, saveAnswer } from "@/db/queries/research";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import type { Reference } from "@/lib/research/types";
 import { exportFileName } from "./file-name";
+import { GET } from "./route";
 
 let handle: DbHandle;
-vi.mock("server-only", () => ({}));
-vi.mock("@/db", async (original) => ({
-  ...(await original<typeof import("@/db")>()),
-  getDb: async () => handle.db,
-}));
-const { GET } = await import("./route");
-const { makeAccount, sessionCookie, sessionCookieOf } = await import("@/app/testing");
 
 /** The session cookie of the runs' author, and their account. */
 let author: { id: string; email: string };
@@ -51,7 +46,7 @@ async function addRun(id: string, question: string) {
 }
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
+  handle = await createAppTestDatabase();
   author = await makeAccount(handle.db, "member");
   cookie = await sessionCookieOf(handle.db, author);
   await addRun(DONE, "How does page-level chunking help? (Ü-test)");

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionCookie } from "@/app/testing";
 import type { DbHandle } from "@/db";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
+import { GET, HEAD } from "./route";
 
 let handle: DbHandle;
-vi.mock("server-only", () => ({}));
-vi.mock("@/db", async (original) => ({
-  ...(await original<typeof import("@/db")>()),
-  getDb: async () => handle.db,
-}));
-const { GET, HEAD } = await import("./route");
-const { sessionCookie } = await import("@/app/testing");
+
 /** A viewer's session: reading the library's PDFs is every role's. */
 let cookie = "";
 
@@ -22,7 +18,7 @@ function get(id: string, method: "GET" | "HEAD" = "GET", as = cookie): Promise<R
 }
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
+  handle = await createAppTestDatabase();
   cookie = await sessionCookie(handle.db, "viewer");
 });
 

@@ -2,12 +2,14 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sessionCookie } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { papers } from "@/db/schema";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { resetEnvForTests } from "@/lib/env";
 import { getPdfStorage, pdfKey } from "@/lib/storage";
 import { startTestS3, type TestS3 } from "@/lib/testing/s3";
+import { GET, HEAD } from "./route";
 
 /**
  * The library's PDF route serving from either store, chosen as the app chooses it (LECTERN_STORAGE_URL and the AWS
@@ -16,13 +18,6 @@ import { startTestS3, type TestS3 } from "@/lib/testing/s3";
  */
 
 let handle: DbHandle;
-vi.mock("server-only", () => ({}));
-vi.mock("@/db", async (original) => ({
-  ...(await original<typeof import("@/db")>()),
-  getDb: async () => handle.db,
-}));
-const { GET, HEAD } = await import("./route");
-const { sessionCookie } = await import("@/app/testing");
 
 let cookie = "";
 let dataDir = "";
@@ -51,7 +46,7 @@ function useEnv(vars: Record<string, string>): void {
 }
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
+  handle = await createAppTestDatabase();
   cookie = await sessionCookie(handle.db, "viewer");
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-pdf-route-"));
   s3 = await startTestS3();

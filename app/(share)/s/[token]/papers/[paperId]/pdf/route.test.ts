@@ -5,19 +5,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db";
 import { insertRun, saveAnswer } from "@/db/queries/research";
 import { papers } from "@/db/schema";
-import { createTestDatabase } from "@/db/testing";
+import { createAppTestDatabase } from "@/db/testing";
 import { addPerson, createOwner } from "@/lib/auth/people";
 import { createShareLink, revokeShareLink } from "@/lib/auth/share";
 import { resetEnvForTests } from "@/lib/env";
 import type { Citation, Reference } from "@/lib/research/types";
+import { GET, HEAD } from "./route";
 
 let handle: DbHandle;
-vi.mock("server-only", () => ({}));
-vi.mock("@/db", async (original) => ({
-  ...(await original<typeof import("@/db")>()),
-  getDb: async () => handle.db,
-}));
-const { GET, HEAD } = await import("./route");
 
 const CITED = "2101.00001";
 const LISTED = "hep-th/9901001v1"; // a reference only, with a `/` in its id
@@ -69,7 +64,7 @@ beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "lectern-share-pdf-"));
   vi.stubEnv("LECTERN_DATA_DIR", dataDir);
   resetEnvForTests();
-  handle = await createTestDatabase();
+  handle = await createAppTestDatabase();
   for (const [i, id] of [CITED, LISTED, UNCITED].entries()) {
     const docId = String(i).padEnd(64, "0");
     await fs.mkdir(path.join(dataDir, "pdfs"), { recursive: true });
