@@ -64,6 +64,8 @@ export default defineConfig({
     environment: "node",
     // one migrated database per run, copied by each test file's createTestDatabase (db/testing.ts)
     globalSetup: ["./db/testing-setup.ts"],
+    // before each file: the request Next's stand-in serves the app's code starts empty (app/next-stand-in.ts)
+    setupFiles: ["./app/next-stand-in.setup.ts"],
     // Guards against a hang, not a speed check: generous, so a loaded 2-core machine cannot fail a test by being slow.
     testTimeout: 180_000,
     hookTimeout: 300_000,
@@ -72,7 +74,8 @@ export default defineConfig({
     // isolated file (each a new process with forks). Measured on this 2-core machine, `time npx vitest run`
     // (2026-11-27): PGlite 172.5 s / 320 CPU-s with forks, 129–130 s / 237 CPU-s with threads; PostgreSQL 95 s / 127
     // CPU-s, 83 s / 109 CPU-s. The same 135 files and tests pass either way; each thread has its own copy of
-    // process.env, so the isolated files' environment changes stay theirs.
+    // process.env, so the isolated files' environment changes stay theirs. (They also share one process id, which the
+    // embedded database's directory lock, db/lock.ts, takes for the same holder: test files use directories of their own.)
     pool: "threads",
     maxWorkers: 2,
     projects: [

@@ -20,8 +20,11 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await lib?.close();
-  await site?.close();
+  try {
+    await lib?.close();
+  } finally {
+    await site?.close();
+  }
 });
 
 describe("npm run cli -- research --web", () => {

@@ -41,8 +41,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await lib?.close();
-  await standin?.close();
+  try {
+    await lib?.close();
+  } finally {
+    await standin?.close();
+  }
 });
 
 describe("cli add / arxiv search / import", () => {

@@ -97,21 +97,24 @@ export async function openCliLibrary(
       dataDir,
       env,
       handle,
-      async close() {
-        await releaseLibrary();
-        replaceEnv(saved);
-        try {
-          await drop();
-        } finally {
-          await fs.rm(dir, { recursive: true, force: true });
-        }
-      },
+      close: () => undo(saved, drop, dir),
     };
   } catch (e) {
-    await releaseLibrary();
-    replaceEnv(saved);
-    await drop().catch(() => {});
-    await fs.rm(dir, { recursive: true, force: true });
+    await undo(saved, drop, dir).catch(() => {});
     throw e;
+  }
+}
+
+/** openCliLibrary's steps undone in reverse, each one even when an earlier one fails (the first failure is thrown). */
+async function undo(saved: NodeJS.ProcessEnv, drop: () => Promise<void>, dir: string): Promise<void> {
+  try {
+    await releaseLibrary();
+  } finally {
+    try {
+      replaceEnv(saved);
+      await drop();
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   }
 }

@@ -286,17 +286,25 @@ export function getDbHandle(role = "app", { prepare }: Pick<OpenOptions, "prepar
   return globalForDb.lecternDb;
 }
 
+/** Handles given by provideDbHandle, the latest last, and what getDbHandle held before the first of them. */
+const provided: { stack: Promise<DbHandle>[]; before?: Promise<DbHandle> } = { stack: [] };
+
 /**
- * Makes getDbHandle (and getDb) answer with `handle`, a database opened elsewhere, until the returned function puts back
- * what was there. For tests of server actions and route handlers, which run the app's own code on a test database
- * (db/testing.ts: createAppTestDatabase).
+ * Makes getDbHandle (and getDb) answer with `handle`, a database opened elsewhere, until the returned function takes it
+ * back (then the latest one still provided answers, or what was there before the first). For tests of server actions
+ * and route handlers, which run the app's own code on a test database (db/testing.ts: createAppTestDatabase).
  */
 export function provideDbHandle(handle: DbHandle): () => void {
-  const previous = globalForDb.lecternDb;
-  const provided = Promise.resolve(handle);
-  globalForDb.lecternDb = provided;
+  if (provided.stack.length === 0) provided.before = globalForDb.lecternDb;
+  const entry = Promise.resolve(handle);
+  provided.stack.push(entry);
+  globalForDb.lecternDb = entry;
   return () => {
-    if (globalForDb.lecternDb === provided) globalForDb.lecternDb = previous;
+    const at = provided.stack.indexOf(entry);
+    if (at < 0) return;
+    provided.stack.splice(at, 1);
+    globalForDb.lecternDb = provided.stack[provided.stack.length - 1] ?? provided.before;
+    if (provided.stack.length === 0) provided.before = undefined;
   };
 }
 

@@ -243,10 +243,20 @@ describe("createAppTestDatabase", () => {
     const base = await createAppTestDatabase();
     try {
       const next = await createAppTestDatabase();
-      expect(await getDbHandle()).toBe(await getDbHandle());
-      expect((await getDbHandle()).db).toBe(next.db);
-      expect(await getDb()).toBe(next.db);
-      await next.close();
+      try {
+        expect(await getDbHandle()).toBe(await getDbHandle());
+        expect((await getDbHandle()).db).toBe(next.db);
+        expect(await getDb()).toBe(next.db);
+      } finally {
+        await next.close();
+      }
+      expect(await getDb()).toBe(base.db);
+      // closed out of order, each still gives back what the others left
+      const a = await createAppTestDatabase();
+      const b = await createAppTestDatabase();
+      await a.close();
+      expect(await getDb()).toBe(b.db);
+      await b.close();
       expect(await getDb()).toBe(base.db);
     } finally {
       await base.close();

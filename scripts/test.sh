@@ -5,9 +5,10 @@
 # They share nothing (each vitest file gets a fresh database of its own, the e2e server its own data directory or
 # `<db>_e2e_<port>` database), and the browser suite mostly waits — on the server, the browser, its polling — while
 # vitest keeps the cores busy, so running them together takes about the longer of the two instead of their sum.
-# Each one's output is prefixed ([types] / [build] / [unit] / [e2e]) and shown as it comes; the suite fails when any
-# part fails.
-#   TEST_SEQUENTIAL=1  one after the other (unprefixed output, as `npm run test:unit && npm run test:e2e`)
+# Each one's output is prefixed ([types] / [build] / [unit] / [e2e] / [mp]) and shown as it comes; the suite fails when
+# any part fails.
+#   TEST_SEQUENTIAL=1  one after the other (unprefixed output, as `npm run test:unit && npm run test:e2e`, then
+#                      `npm run test:e2e:multi` with DATABASE_URL)
 #   TEST_SKIP_TYPECHECK=1  skip the type check (it does not depend on the database: CI checks types once)
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -3,6 +3,7 @@ import { sessionCookie } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { getRun } from "@/db/queries/research";
 import { createAppTestDatabase } from "@/db/testing";
+import { waitForRun } from "@/lib/research/runs";
 import { POST } from "./route";
 
 // The real route on a test database, offline (no model configured): the app's database is the test's (createAppTestDatabase).
@@ -47,6 +48,8 @@ describe("POST /api/research", () => {
     const res = await POST(post(JSON.stringify({ question: "Which retrievers are compared?" }), member, "?wait=0"));
     const body = (await res.json()) as { ok: true; data: Record<string, unknown> };
     expect(Object.keys(body.data)).toEqual(["run_id"]);
+    // the run goes on after the answer: let it end here, not in a later file of this worker
+    await waitForRun(body.data.run_id as string);
   });
 
   it("refuses without a session (401) and a viewer (403); explains bad input (400)", async () => {
