@@ -41,32 +41,32 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# The protocol and its checks are draw-answers-heldout.py's; this set differs only in what follows.
-_spec = importlib.util.spec_from_file_location("draw_answers_heldout", os.path.join(HERE, "draw-answers-heldout.py"))
-base = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(base)
+
+def _load(name, file):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The protocol and its checks are draw-answers-heldout.py's; this set differs only in what follows. Set 2's rejected
+# pages and pairs are kept (its script is loaded for them), so that this set skips everything the set-2 script skips.
+base = _load("draw_answers_heldout", "draw-answers-heldout.py")
+set2 = _load("draw_answers_heldout_2", "draw-answers-heldout-2.py")
 
 SEED = 20261128
 
-# Pages drawn but not usable (read by hand on 2026-11-27). The first four are set 2's REJECTED_PAGES,
-# kept so that this set skips everything the set-2 script skips; none of them came up in this draw.
+# Pages drawn but not usable (read by hand on 2026-11-27); none of set 2's came up in this draw.
 REJECTED_PAGES = {
-    ("acl2020-s2orc", 12): "reference list only (set 2)",
-    ("2204.10628", 10): "reference list only (set 2)",
-    ("2004.14255", 10): "acknowledgments and reference list only (set 2)",
-    ("2104.08663", 10): "reference list only (set 2)",
+    **set2.REJECTED_PAGES,
     ("2104.08663", 11): "reference list only",
     ("2210.11610", 12): "reference list only",
     ("tacl2024-self-correction-survey", 5): "mostly Table 1 (list of methods); little prose (also rejected in set 1)",
 }
 
-# Pairs that cite each other but where neither uses / extends / compares to the other. The first four
-# are set 2's REJECTED_PAIRS, kept so that this set skips everything the set-2 script skips.
+# Pairs that cite each other but where neither uses / extends / compares to the other.
 REJECTED_PAIRS = {
-    ("2106.09685", "2305.13048"): "RWKV names LoRA only as future work (no use or comparison) (set 2)",
-    ("1706.03762", "2107.03374"): "Codex cites the Transformer only in an intro list of sequence models (set 2)",
-    ("1810.04805", "1910.02054"): "ZeRO names BERT-large only as an example model size in its intro (set 2)",
-    ("2005.11401", "2401.18059"): "RAPTOR names RAG only in a related-work list (set 2)",
+    **set2.REJECTED_PAIRS,
     ("1802.05365", "2107.03374"): "Codex cites ELMo only in an intro list of sequence models (no use or comparison)",
 }
 
