@@ -78,26 +78,13 @@ NONE_TERMS = {
     "CN4": ["sharpe ratio", "portfolio", "stock market", "buy-and-hold", "stock price"],
 }
 
-EXISTING = [
-    "{corpus}/dev-questions.json",
-    os.path.join(HERE, "heldout.json"),
-    os.path.join(HERE, "heldout-2.json"),
-    os.path.join(HERE, "answers-heldout.json"),
-    os.path.join(HERE, "answers-heldout-2.json"),
-]
+# Set 2's skip lists, and set 2 itself.
+EXISTING = [*set2.EXISTING, os.path.join(HERE, "answers-heldout-2.json")]
+USED_PAIRS_FROM = [*set2.USED_PAIRS_FROM, os.path.join(HERE, "answers-heldout-2.json")]
 
-# Synthesis pairs of these sets are skipped in the pair draw.
-USED_PAIRS_FROM = [
-    os.path.join(HERE, "answers-heldout.json"),
-    os.path.join(HERE, "answers-heldout-2.json"),
-]
-
-base.SEED = SEED
-base.REJECTED_PAGES = REJECTED_PAGES
-base.REJECTED_PAIRS = REJECTED_PAIRS
-base.NONE_TERMS = NONE_TERMS
-base.EXISTING = EXISTING
-base.USED_PAIRS_FROM = USED_PAIRS_FROM
+# this set's settings replace the protocol's
+for _name in ("SEED", "REJECTED_PAGES", "REJECTED_PAIRS", "NONE_TERMS", "EXISTING", "USED_PAIRS_FROM"):
+    setattr(base, _name, globals()[_name])
 base.SET_FILE = os.path.join(HERE, "answers-heldout-3.json")
 
 if __name__ == "__main__":
