@@ -14,9 +14,9 @@ import { decideAliasSuggestionAction, reviewEdgeAction, splitAliasAction } from 
 
 // The review actions as the app runs them, on a test database with a graph built offline from two small papers,
 // signed in as real accounts of each role.
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
-const h = () => db.handle as DbHandle;
+const h = () => handle;
 
 const PAPERS = [
   {
@@ -52,7 +52,7 @@ async function reviewEdgeId(): Promise<number> {
 }
 
 beforeAll(async () => {
-  db.handle = await createAppTestDatabase();
+  handle = await createAppTestDatabase();
   for (const [i, p] of PAPERS.entries()) {
     await h()
       .db.insert(papers)
@@ -75,7 +75,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await db.handle?.close();
+  await handle?.close();
 });
 
 describe("who may decide", () => {

@@ -8,25 +8,24 @@ import { getSessionUser, signIn } from "@/lib/auth/session";
 import { addPersonAction, changeRoleAction, removePersonAction, resetPasswordAction } from "./actions";
 
 // The actions run as they do in the app, on a test database, signed in as real accounts.
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
 const PASSWORD = "a long enough password";
-const h = () => db.handle as DbHandle;
 
 /** The Cookie header of a new session of `email` (signed in with `password`). */
 async function cookieOf(email: string, password: string): Promise<string> {
-  const { setCookies } = await signIn(h().db, { email, password }, new Headers());
+  const { setCookies } = await signIn(handle.db, { email, password }, new Headers());
   return setCookies.map((c) => c.split(";")[0]).join("; ");
 }
 let owner: { id: string; email: string };
 
 beforeAll(async () => {
-  db.handle = await createAppTestDatabase();
+  handle = await createAppTestDatabase();
   // the database's first account, its only owner, signed in for the tests that follow (until the refusals)
-  owner = (await signInAs(h().db, "owner")) as { id: string; email: string };
+  owner = (await signInAs(handle.db, "owner")) as { id: string; email: string };
 });
 afterAll(async () => {
-  await db.handle?.close();
+  await handle?.close();
 });
 
 describe("the owner manages people", () => {
@@ -44,9 +43,9 @@ describe("the owner manages people", () => {
     });
     if (!r.ok || r.data.method !== "password") throw new Error("not added");
     expect(r.data.person.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-    const { user } = await signIn(h().db, { email: "ada@lab.example", password: PASSWORD }, new Headers());
+    const { user } = await signIn(handle.db, { email: "ada@lab.example", password: PASSWORD }, new Headers());
     expect(user).toMatchObject({ email: "ada@lab.example", role: "member" });
-    const [entry] = await readAudit(h().db, 1);
+    const [entry] = await readAudit(handle.db, 1);
     expect(entry).toMatchObject({
       actorId: owner.id,
       actorEmail: owner.email,
@@ -62,11 +61,11 @@ describe("the owner manages people", () => {
     expect(r.data).toMatchObject({ email: "grace@lab.example", role: "viewer" });
     const token = r.data.invitePath.match(/^\/invite\/([A-Za-z0-9_-]{40,})$/)?.[1];
     expect(token).toBeDefined();
-    expect(await readInvite(h().db, token as string)).toMatchObject({ email: "grace@lab.example", role: "viewer" });
+    expect(await readInvite(handle.db, token as string)).toMatchObject({ email: "grace@lab.example", role: "viewer" });
     expect(new Date(r.data.expiresAt).getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600 * 1000);
-    const { invites } = await listPeople(h().db);
+    const { invites } = await listPeople(handle.db);
     expect(invites.map((i) => i.email)).toContain("grace@lab.example");
-    expect((await readAudit(h().db, 1))[0]).toMatchObject({ action: "person.invited", actorEmail: owner.email });
+    expect((await readAudit(handle.db, 1))[0]).toMatchObject({ action: "person.invited", actorEmail: owner.email });
   });
 
   it("says which field is wrong", async () => {
@@ -97,12 +96,12 @@ describe("the owner manages people", () => {
   });
 
   it("changes a role, and the person's next request has it", async () => {
-    const ada = (await findPerson(h().db, { email: "ada@lab.example" })) as { id: string; email: string };
+    const ada = (await findPerson(handle.db, { email: "ada@lab.example" })) as { id: string; email: string };
     const cookie = await cookieOf(ada.email, PASSWORD);
     const r = await changeRoleAction({ userId: ada.id, role: "viewer" });
     expect(r).toMatchObject({ ok: true, data: { person: { email: "ada@lab.example", role: "viewer" } } });
-    expect(await getSessionUser(h().db, new Headers({ cookie }))).toMatchObject({ role: "viewer" });
-    expect((await readAudit(h().db, 1))[0]).toMatchObject({
+    expect(await getSessionUser(handle.db, new Headers({ cookie }))).toMatchObject({ role: "viewer" });
+    expect((await readAudit(handle.db, 1))[0]).toMatchObject({
       action: "person.role_changed",
       subject: "ada@lab.example",
       detail: { from: "member", to: "viewer" },
@@ -110,7 +109,7 @@ describe("the owner manages people", () => {
   });
 
   it("resets a password: the old one and every session end, the new one signs in", async () => {
-    const ada = (await findPerson(h().db, { email: "ada@lab.example" })) as { id: string; email: string };
+    const ada = (await findPerson(handle.db, { email: "ada@lab.example" })) as { id: string; email: string };
     const cookie = await cookieOf(ada.email, PASSWORD);
     expect(await resetPasswordAction({ userId: ada.id, password: "short" })).toMatchObject({
       ok: false,
@@ -120,31 +119,31 @@ describe("the owner manages people", () => {
       ok: true,
       data: { email: "ada@lab.example" },
     });
-    expect(await getSessionUser(h().db, new Headers({ cookie }))).toBeNull();
-    await expect(signIn(h().db, { email: ada.email, password: PASSWORD }, new Headers())).rejects.toThrow(
+    expect(await getSessionUser(handle.db, new Headers({ cookie }))).toBeNull();
+    await expect(signIn(handle.db, { email: ada.email, password: PASSWORD }, new Headers())).rejects.toThrow(
       /do not match/,
     );
-    await signIn(h().db, { email: ada.email, password: "a brand new password" }, new Headers());
-    expect((await readAudit(h().db, 1))[0]).toMatchObject({ action: "person.password_reset", subject: ada.email });
+    await signIn(handle.db, { email: ada.email, password: "a brand new password" }, new Headers());
+    expect((await readAudit(handle.db, 1))[0]).toMatchObject({ action: "person.password_reset", subject: ada.email });
   });
 
   it("removes a person: signed out at once, gone from the list", async () => {
-    const ada = (await findPerson(h().db, { email: "ada@lab.example" })) as { id: string; email: string };
+    const ada = (await findPerson(handle.db, { email: "ada@lab.example" })) as { id: string; email: string };
     const cookie = await cookieOf(ada.email, "a brand new password");
     expect(await removePersonAction({ userId: ada.id })).toEqual({ ok: true, data: { email: "ada@lab.example" } });
-    expect(await getSessionUser(h().db, new Headers({ cookie }))).toBeNull();
-    expect((await listPeople(h().db)).people.map((p) => p.email)).not.toContain("ada@lab.example");
+    expect(await getSessionUser(handle.db, new Headers({ cookie }))).toBeNull();
+    expect((await listPeople(handle.db)).people.map((p) => p.email)).not.toContain("ada@lab.example");
     expect(await removePersonAction({ userId: ada.id })).toMatchObject({
       ok: false,
       error: { code: "not_found:user" },
     });
-    expect((await readAudit(h().db, 1))[0]).toMatchObject({ action: "person.removed", subject: "ada@lab.example" });
+    expect((await readAudit(handle.db, 1))[0]).toMatchObject({ action: "person.removed", subject: "ada@lab.example" });
   });
 });
 
 describe("the last owner", () => {
   it("cannot be demoted or removed; once there is another owner, they can", async () => {
-    const owners = (await listPeople(h().db)).people.filter((p) => p.role === "owner");
+    const owners = (await listPeople(handle.db)).people.filter((p) => p.role === "owner");
     expect(owners.map((p) => p.id)).toEqual([owner.id]);
     const refusal = {
       ok: false,
@@ -153,7 +152,7 @@ describe("the last owner", () => {
     expect(await changeRoleAction({ userId: owner.id, role: "member" })).toEqual(refusal);
     expect(await changeRoleAction({ userId: owner.id, role: "viewer" })).toEqual(refusal);
     expect(await removePersonAction({ userId: owner.id })).toEqual(refusal);
-    expect((await findPerson(h().db, { email: owner.email }))?.role).toBe("owner");
+    expect((await findPerson(handle.db, { email: owner.email }))?.role).toBe("owner");
 
     // a second owner: now the first may step down (and is refused the page's actions at its next request)
     const added = await addPersonAction({
@@ -177,10 +176,10 @@ describe("the last owner", () => {
 
 describe("members, viewers and visitors are refused", () => {
   it.each(["member", "viewer", null] as const)("as %s: every action refused, nothing changed", async (role) => {
-    const target = await makeAccount(h().db, "viewer");
-    await signInAs(h().db, role);
+    const target = await makeAccount(handle.db, "viewer");
+    await signInAs(handle.db, role);
     const code = role ? "forbidden:role" : "unauthorized:session";
-    const before = await readAudit(h().db, 500);
+    const before = await readAudit(handle.db, 500);
     const results = [
       await addPersonAction({ method: "invite", email: "sneaky@lab.example", role: "owner" }),
       await addPersonAction({
@@ -198,9 +197,9 @@ describe("members, viewers and visitors are refused", () => {
     ];
     const message = role ? `Your role (${role}) does not allow this. Ask an owner of this Lectern.` : /Sign in/;
     for (const r of results) expect(r).toMatchObject({ ok: false, error: { code, message } });
-    expect((await findPerson(h().db, { email: target.email }))?.role).toBe("viewer");
-    expect(await findPerson(h().db, { email: "sneaky@lab.example" })).toBeNull();
-    expect((await listPeople(h().db)).invites.map((i) => i.email)).not.toContain("sneaky@lab.example");
-    expect(await readAudit(h().db, 500)).toEqual(before);
+    expect((await findPerson(handle.db, { email: target.email }))?.role).toBe("viewer");
+    expect(await findPerson(handle.db, { email: "sneaky@lab.example" })).toBeNull();
+    expect((await listPeople(handle.db)).invites.map((i) => i.email)).not.toContain("sneaky@lab.example");
+    expect(await readAudit(handle.db, 500)).toEqual(before);
   });
 });

@@ -9,7 +9,7 @@ import type { ResearchStreamEvent } from "@/lib/research/types";
 import { cancelRunAction, deleteRunAction, feedbackAction, startResearchAction, watchRunAction } from "./actions";
 
 // The actions run as they do in the app, on a test database, signed in as real accounts.
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
 async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<ResearchStreamEvent[]> {
   const out: ResearchStreamEvent[] = [];
@@ -20,15 +20,15 @@ async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<Rese
 const UNKNOWN_RUN = "q9XhC1v2b3n4m5k6j7h8gA";
 
 beforeAll(async () => {
-  db.handle = await createAppTestDatabase();
+  handle = await createAppTestDatabase();
 });
 afterAll(async () => {
-  await db.handle?.close();
+  await handle?.close();
 });
 
 describe("research actions, invalid input", () => {
   beforeAll(async () => {
-    await signInAs((db.handle as DbHandle).db, "member");
+    await signInAs(handle.db, "member");
   });
 
   it("answers a question that cannot be asked with one rejected event", async () => {
@@ -60,7 +60,6 @@ describe("research actions, invalid input", () => {
 
 describe("who may act on a run", () => {
   it("lets a member ask, keeps the run to its author, and lets the author delete it", async () => {
-    const handle = db.handle as DbHandle;
     // signed out: nothing starts
     await signInAs(handle.db, null);
     expect(await collect(startResearchAction("What is tidal sensing?"))).toEqual([

@@ -8,21 +8,20 @@ import { resolveShareToken } from "@/lib/auth/share";
 import { createShareLinkAction, listShareLinksAction, revokeShareLinkAction } from "./share-actions";
 
 // The actions as the app runs them, on a test database, signed in as real accounts.
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
 const DAY = 24 * 3600 * 1000;
 let runId = "";
 
 beforeAll(async () => {
-  db.handle = await createAppTestDatabase();
+  handle = await createAppTestDatabase();
 });
 afterAll(async () => {
-  await db.handle?.close();
+  await handle?.close();
 });
 
 describe("share link actions", () => {
   it("let the author create, list and revoke links", async () => {
-    const handle = db.handle as DbHandle;
     const author = await signInAs(handle.db, "member");
     runId = "shareActionRun01";
     await insertRun(handle.db, {
@@ -84,7 +83,6 @@ describe("share link actions", () => {
   });
 
   it("refuse another member (forbidden:run), a viewer (forbidden:role) and a visitor without a session", async () => {
-    const handle = db.handle as DbHandle;
     const listed = await listShareLinksAction(runId);
     const linkId = listed.ok ? (listed.data[0]?.id ?? "") : "";
     expect(linkId).not.toBe("");

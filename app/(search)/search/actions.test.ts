@@ -11,7 +11,7 @@ import { makeTestPdf } from "@/lib/testing/pdf";
 import { searchAction } from "./actions";
 
 // The action runs the real search on a test database; the app's database is the test's (createAppTestDatabase).
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
 const PAGES = [
   "arXiv:2401.01234v2 [cs.CL] 5 Jan 2024\nSparse Retrieval for Long Scientific Documents\nAda Lovelace\nAbstract\nWe study retrieval over long scientific documents with page-level chunks.",
@@ -23,11 +23,11 @@ const PAGES = [
 let dataDir: string;
 
 beforeAll(async () => {
-  db.handle = await createAppTestDatabase();
+  handle = await createAppTestDatabase();
   // a viewer may search (the library is everyone's in the instance)
-  await signInAs(db.handle.db, "viewer");
+  await signInAs(handle.db, "viewer");
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-search-action-"));
-  const ctx = createIngestContext(db.handle, {
+  const ctx = createIngestContext(handle, {
     dataDir,
     maxUploadBytes: 5 * 1024 * 1024,
     embedder: createHashingEmbedder({ dimensions: 512 }),
@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await db.handle?.close();
+  await handle?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -135,8 +135,8 @@ describe("searchAction", () => {
   });
 
   it("refuses a visitor who is not signed in (and says so)", async () => {
-    if (!db.handle) throw new Error("no test database");
-    await signInAs(db.handle.db, null);
+    if (!handle) throw new Error("no test database");
+    await signInAs(handle.db, null);
     try {
       const r = await searchAction({ q: "reciprocal rank fusion", index: "content" } as never);
       expect(r).toEqual({
@@ -144,7 +144,7 @@ describe("searchAction", () => {
         error: { code: "unauthorized:session", message: expect.stringMatching(/Sign in/) },
       });
     } finally {
-      await signInAs(db.handle.db, "viewer");
+      await signInAs(handle.db, "viewer");
     }
   });
 
@@ -174,7 +174,7 @@ describe("GET /api/search (the same search for scripts)", () => {
   };
 
   it("answers a signed-in reader with the search page's results, as JSON", async () => {
-    const cookie = await sessionCookie((db.handle as DbHandle).db, "viewer");
+    const cookie = await sessionCookie(handle.db, "viewer");
     const res = await get(`q=${encodeURIComponent("Does rank fusion lift recall?")}`, cookie);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { ok: true; data: { index: string; hits: { paperId: string; page: number }[] } };
@@ -188,7 +188,7 @@ describe("GET /api/search (the same search for scripts)", () => {
 
   it("refuses without a session (401), and says what is wrong with a bad query (400)", async () => {
     expect((await get("q=recall", "")).status).toBe(401);
-    const cookie = await sessionCookie((db.handle as DbHandle).db, "viewer");
+    const cookie = await sessionCookie(handle.db, "viewer");
     const empty = await get("q=%20%20", cookie);
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { code: string } }).error.code).toBe("bad_request:query");

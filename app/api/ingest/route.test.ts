@@ -24,19 +24,19 @@ const pipeline = vi.hoisted(() => {
 vi.mock("@/lib/ingest/pipeline", () => ({ getIngestContext: pipeline.getIngestContext }));
 vi.mock("@/lib/jobs/submit", () => ({ submitIngest: pipeline.submitIngest }));
 // who uploads is checked for real: a test database with real accounts
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
 /** The session cookie of a member (who may upload). */
 let member = "";
 
 beforeAll(async () => {
   pipeline.state.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-ingest-route-"));
-  db.handle = await createAppTestDatabase();
-  member = await sessionCookie(db.handle.db, "member");
+  handle = await createAppTestDatabase();
+  member = await sessionCookie(handle.db, "member");
 });
 afterAll(async () => {
   fs.rmSync(pipeline.state.dataDir, { recursive: true, force: true });
-  await db.handle?.close();
+  await handle?.close();
 });
 
 function upload(files: File[], init: RequestInit = {}): Request {
@@ -135,9 +135,7 @@ describe("POST /api/ingest", () => {
     const file = () => [new File(["%PDF-1.4"], "a.pdf", { type: "application/pdf" })];
     const anonymous = await POST(upload(file(), { headers: { cookie: "" } }));
     expect(anonymous.status).toBe(401);
-    const viewer = await POST(
-      upload(file(), { headers: { cookie: await sessionCookie((db.handle as DbHandle).db, "viewer") } }),
-    );
+    const viewer = await POST(upload(file(), { headers: { cookie: await sessionCookie(handle.db, "viewer") } }));
     expect(viewer.status).toBe(403);
     expect(((await viewer.json()) as { error: { code: string } }).error.code).toBe("forbidden:role");
     expect(pipeline.getIngestContext).not.toHaveBeenCalled();

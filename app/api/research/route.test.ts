@@ -7,16 +7,16 @@ import { waitForRun } from "@/lib/research/runs";
 import { POST } from "./route";
 
 // The real route on a test database, offline (no model configured): the app's database is the test's (createAppTestDatabase).
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
 let member = "";
 
 beforeAll(async () => {
-  db.handle = await createAppTestDatabase();
-  member = await sessionCookie(db.handle.db, "member");
+  handle = await createAppTestDatabase();
+  member = await sessionCookie(handle.db, "member");
 });
 afterAll(async () => {
-  await db.handle?.close();
+  await handle?.close();
 });
 
 function post(body: string, cookie = member, query = ""): Request {
@@ -39,9 +39,7 @@ describe("POST /api/research", () => {
     // an empty library: the run ends, honestly, without an answer
     expect(body.data).toMatchObject({ status: "failed", error: { code: "no_papers" } });
     expect(body.data.duration_ms).toBeGreaterThanOrEqual(0);
-    await vi.waitFor(async () =>
-      expect((await getRun((db.handle as DbHandle).db, body.data.run_id))?.status).toBe("failed"),
-    );
+    await vi.waitFor(async () => expect((await getRun(handle.db, body.data.run_id))?.status).toBe("failed"));
   });
 
   it("answers with the run's id at once with ?wait=0", async () => {
@@ -55,7 +53,7 @@ describe("POST /api/research", () => {
   it("refuses without a session (401) and a viewer (403); explains bad input (400)", async () => {
     const q = JSON.stringify({ question: "Why?" });
     expect((await POST(post(q, ""))).status).toBe(401);
-    const viewer = await POST(post(q, await sessionCookie((db.handle as DbHandle).db, "viewer")));
+    const viewer = await POST(post(q, await sessionCookie(handle.db, "viewer")));
     expect(viewer.status).toBe(403);
     const notJson = await POST(post("question=why"));
     expect(notJson.status).toBe(400);

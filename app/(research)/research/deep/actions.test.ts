@@ -6,14 +6,14 @@ import type { Outline } from "@/lib/research/deep/types";
 import type { ResearchStreamEvent } from "@/lib/research/types";
 import { clarifyAction, deepInfoAction, improveAction, outlineAction, rerunAction, startDeepAction } from "./actions";
 
-const db = { handle: null as DbHandle | null };
+let handle: DbHandle;
 
 beforeAll(async () => {
-  db.handle = await createAppTestDatabase();
-  await signInAs(db.handle.db, "member");
+  handle = await createAppTestDatabase();
+  await signInAs(handle.db, "member");
 });
 afterAll(async () => {
-  await db.handle?.close();
+  await handle?.close();
 });
 
 async function collect(events: AsyncIterable<ResearchStreamEvent>): Promise<ResearchStreamEvent[]> {
