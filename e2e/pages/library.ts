@@ -1,4 +1,4 @@
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The library page (`/`): upload, the upload queue, the paper list. */
 export class LibraryPage {
@@ -38,8 +38,17 @@ export class LibraryPage {
     await this.page.getByTestId("upload-clear-finished").click();
   }
 
+  /**
+   * Deletes through the row's confirm dialog. A click that lands before the page has hydrated opens nothing (the button
+   * is the server's markup until then), so the trigger is clicked again until the dialog is open.
+   */
   async deletePaper(paperId: string): Promise<void> {
-    await this.row(paperId).getByTestId("delete-paper-button").click();
+    const dialog = this.page.getByTestId("delete-paper-dialog");
+    await expect(async () => {
+      if (!(await dialog.isVisible()))
+        await this.row(paperId).getByTestId("delete-paper-button").click({ timeout: 5_000 });
+      await expect(dialog).toBeVisible({ timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
     await this.page.getByTestId("confirm-delete").click();
   }
 }
