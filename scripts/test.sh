@@ -14,6 +14,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 prefix() { while IFS= read -r line; do printf '%s %s\n' "$1" "$line"; done; }
+# Each part's output is also kept (test-results/suite-<part>.log), so a part that fails is shown again at the end: its
+# failures are printed where it stops, which interleaved with the parts still running can be far from the log's tail.
+LOGS="test-results"
+mkdir -p "$LOGS"
+keep() { tee "$LOGS/suite-$1.log" | prefix "[$1]$2"; }
+show_failure() {
+  printf '\n---- %s failed (exit %s): the last 150 lines of its output (all of it: %s) ----\n' "$1" "$2" "$LOGS/suite-$1.log"
+  tail -n 150 "$LOGS/suite-$1.log"
+}
 
 # The build first, beside the type check only: built inside Playwright's server start, it competed with vitest for the
 # cores while the browser suite, the longest part, could not begin. Skipped when E2E_SKIP_BUILD=1 (a build is there
@@ -47,13 +56,13 @@ if [ "${TEST_SEQUENTIAL:-}" = 1 ]; then
   exit $?
 fi
 
-npm run --silent test:unit > >(prefix "[unit]") 2>&1 &
+npm run --silent test:unit > >(keep unit "") 2>&1 &
 unit=$!
-npm run --silent test:e2e > >(prefix "[e2e] ") 2>&1 &
+npm run --silent test:e2e > >(keep e2e " ") 2>&1 &
 e2e=$!
 mp=""
 if [ "$multi" = 1 ]; then
-  npm run --silent test:e2e:multi > >(prefix "[mp]  ") 2>&1 &
+  npm run --silent test:e2e:multi > >(keep mp "  ") 2>&1 &
   mp=$!
 fi
 # a stopped `npm test` (Ctrl-C, a CI timeout) stops them all
@@ -71,4 +80,7 @@ if [ -n "$mp" ]; then
 else
   printf '\n---- vitest: exit %s · Playwright: exit %s (multi-process: needs DATABASE_URL) ----\n' "$rc_unit" "$rc_e2e"
 fi
+[ "$rc_unit" = 0 ] || show_failure unit "$rc_unit"
+[ "$rc_e2e" = 0 ] || show_failure e2e "$rc_e2e"
+[ "$rc_mp" = 0 ] || show_failure mp "$rc_mp"
 [ "$rc_unit" = 0 ] && [ "$rc_e2e" = 0 ] && [ "$rc_mp" = 0 ]
