@@ -124,6 +124,10 @@ export async function withIndexesRebuilt<T>(
   fill: (tx: Database) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
+    // the lock the drops take anyway, taken first: another session's rebuild of these indexes cannot commit between
+    // the read of their definitions and the drops (pg_indexes reads a definition outside the query's snapshot, and
+    // fails on an index another session has just dropped)
+    await tx.execute(sql`lock table ${sql.identifier(table)} in access exclusive mode`);
     const indexes = await queryRows<{ indexname: string; indexdef: string }>(
       tx,
       sql`select indexname, indexdef from pg_indexes

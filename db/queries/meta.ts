@@ -66,18 +66,30 @@ const precisionCache = new WeakMap<Database, Promise<HnswPrecision>>();
 export function getHnswPrecision(db: Database): Promise<HnswPrecision> {
   let p = precisionCache.get(db);
   if (!p) {
-    p = queryRows<{ half: boolean | null }>(
-      db,
-      sql`select bool_or(indexdef like '%halfvec%') as half from pg_indexes
-          where schemaname = current_schema() and indexname = 'chunks_embedding_hnsw'`,
-    ).then(async (rows) => {
-      const half = rows[0]?.half ?? !(await isEmbeddedDatabase(db));
-      return half ? "half" : "full";
-    });
+    p = readHnswPrecision(db);
     p.catch(() => precisionCache.delete(db));
     precisionCache.set(db, p);
   }
   return p;
+}
+
+/**
+ * getHnswPrecision without its cache. The index's operator class is read from the catalogs alone: `pg_indexes`
+ * (pg_get_indexdef) looks the index up outside the query's snapshot, and fails with "cache lookup failed for
+ * attribute 1" when another session has just rebuilt it (a library step's refit, lib/embeddings/latent-index.ts) —
+ * which made a worker's first file fail while another worker refitted.
+ */
+export async function readHnswPrecision(db: Database): Promise<HnswPrecision> {
+  const rows = await queryRows<{ half: boolean | null }>(
+    db,
+    sql`select bool_or(opc.opcname = 'halfvec_cosine_ops') as half
+        from pg_index i
+        join pg_class c on c.oid = i.indexrelid
+        join pg_opclass opc on opc.oid = i.indclass[0]
+        where c.relnamespace = current_schema()::regnamespace and c.relname = 'chunks_embedding_hnsw'`,
+  );
+  const half = rows[0]?.half ?? !(await isEmbeddedDatabase(db));
+  return half ? "half" : "full";
 }
 
 const EMBEDDING_TABLES = [

@@ -194,7 +194,7 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
  */
 export async function workIngestFile(
   job: Pick<Job<IngestFileJobData>, "data" | "retryCount" | "signal">,
-  deps: { ctx: IngestContext; queue: JobQueue; retryLimit: number },
+  deps: IngestFileDeps,
 ): Promise<void> {
   // A job delivered again while this process still works on its file (its heartbeat was late: a long stretch of
   // synchronous work) waits for that attempt instead of ingesting the same file beside it.
@@ -215,9 +215,18 @@ const shared = globalThis as unknown as Record<symbol, Map<string, Promise<void>
 const inProcess: Map<string, Promise<void>> = shared[IN_PROCESS_KEY] ?? new Map();
 shared[IN_PROCESS_KEY] = inProcess;
 
+/** What a file's job is worked with. */
+export interface IngestFileDeps {
+  ctx: IngestContext;
+  queue: JobQueue;
+  retryLimit: number;
+  /** A line per claimed file and per outcome (a worker's output: which file it holds, and how that ended). */
+  log?: (line: string) => void;
+}
+
 async function workClaimed(
   job: Pick<Job<IngestFileJobData>, "data" | "retryCount" | "signal">,
-  deps: { ctx: IngestContext; queue: JobQueue; retryLimit: number },
+  deps: IngestFileDeps,
 ): Promise<void> {
   const { ctx, queue } = deps;
   const row = await claimIngestFile(ctx.db, { id: job.data.fileId });
@@ -245,6 +254,9 @@ async function workClaimed(
   // process still runs after its claim lapsed is refused)
   const attempt = row.attempts;
   const key = row.uploadKey;
+  const started = Date.now();
+  const log = deps.log ?? (() => {});
+  log(`file ${row.id} ${JSON.stringify(row.fileName)}: working, attempt ${attempt}`);
   const source = (row.metadata ?? {}) as QueuedFileSource;
   const input: IngestInput = {
     name: row.fileName,
@@ -290,11 +302,13 @@ async function workClaimed(
         error: message,
         errorCode: isLecternError(e) ? e.code : "internal:pdf",
       });
+      log(`file ${row.id}: failed after ${attempt} attempt(s): ${message}`);
       await ctx.storage.delete(key).catch(() => {});
       await queue.boss.send(QUEUES.libraryStep, {});
       return;
     }
     await requeueIngestFile(ctx.db, { id: row.id, attempt, error: `${message} (trying again)` }).catch(() => {});
+    log(`file ${row.id}: failed, to be tried again: ${message}`);
     throw e;
   }
   await pending;
@@ -310,6 +324,7 @@ async function workClaimed(
     error: result.error,
     errorCode: result.error_code,
   });
+  log(`file ${row.id}: ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await ctx.storage.delete(key).catch((e) => console.error(`[jobs] upload ${key} not removed: ${briefError(e)}`));
   // stately: if a step is already waiting, this one joins it
   await queue.boss.send(QUEUES.libraryStep, {});

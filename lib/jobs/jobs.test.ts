@@ -273,9 +273,15 @@ describe("ingestion as jobs", () => {
     // the first attempt claimed it and died (a SIGKILL): running, one attempt, the upload still there
     expect(await claimIngestFile(handle.db, { id: fileId })).toMatchObject({ status: "running", attempts: 1 });
     const job = { data: { fileId, actor: null }, retryCount: 1, signal: new AbortController().signal };
-    await workIngestFile(job, { ctx, queue, retryLimit: 3 });
+    const lines: string[] = [];
+    await workIngestFile(job, { ctx, queue, retryLimit: 3, log: (line) => lines.push(line) });
     const after = await getIngestFile(handle.db, { id: fileId });
     expect(after).toMatchObject({ status: "ingested", attempts: 2, uploadKey: null });
+    // the worker's output says which file it took, and how that ended
+    expect(lines).toEqual([
+      `file ${fileId} "second.pdf": working, attempt 2`,
+      expect.stringMatching(new RegExp(`^file ${fileId}: ingested in \\d+\\.\\d s$`)),
+    ]);
     // delivered again (an attempt killed after recording the outcome, before removing the upload): the row stays as it
     // was, and the upload left behind is removed
     await ctx.storage.put(uploadKey(fileId), other);

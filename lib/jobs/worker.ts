@@ -78,7 +78,7 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
     { ...polling, localConcurrency: opts.concurrency },
     async ([job]: Job<IngestFileJobData>[]) => {
       if (!job) return;
-      await workIngestFile(job, { ctx, queue, retryLimit: INGEST_RETRY_LIMIT });
+      await workIngestFile(job, { ctx, queue, retryLimit: INGEST_RETRY_LIMIT, log });
     },
   );
   const download = opts.download ?? arxivDownloader(getArxivClient(getEnv()));
