@@ -271,7 +271,7 @@ async function ingestPrepared(
   // worker runs them, on the server's event loop: it gets a turn between them (extraction itself runs in a worker
   // thread, extract-pool.ts).
   const pageTexts = cleanPages(extracted.pages);
-  assertTextLayer(pageTexts);
+  assertTextLayer(pageTexts, extracted.pages);
   await turn();
   // a trusted source's fields (arXiv, a reference manager's export) replace what the heuristics read off the PDF
   const meta = applyTrustedMetadata(

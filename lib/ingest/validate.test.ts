@@ -93,6 +93,15 @@ describe("assertTextLayer", () => {
     expect(() => assertTextLayer(Array.from({ length: 40 }, (_, i) => `Scan ${i + 1}`))).toThrow(message);
   });
 
+  it("says so when the PDF has text, but cleaning left too little (the same lines on every page)", () => {
+    const raw = Array.from({ length: 12 }, () => "Lorem ipsum dolor sit amet, consectetur adipiscing elit.");
+    const e = caught(() => assertTextLayer(["", "", ""], raw));
+    expect(e.code).toBe("bad_request:pdf");
+    expect(e.message).toMatch(/^This PDF's text repeats from page to page/);
+    // a scan is still a scan
+    expect(() => assertTextLayer(["", ""], ["", "Scan 2"])).toThrow(message);
+  });
+
   it("does not count punctuation or symbols as text", () => {
     expect(() => assertTextLayer(["· · · — — — ∗ ∗ ∗ . . . , , , ; ; ; ( ) [ ] { } | | |"])).toThrow(message);
   });

@@ -53,13 +53,24 @@ function countWordChars(text: string): number {
  */
 export const MIN_WORD_CHARS_PER_PAGE = 20;
 
-export function assertTextLayer(pages: string[]): void {
-  const total = pages.reduce((sum, p) => sum + countWordChars(p), 0);
-  const average = pages.length > 0 ? total / pages.length : 0;
-  if (average < MIN_WORD_CHARS_PER_PAGE) {
+export function assertTextLayer(pages: string[], extracted: string[] = pages): void {
+  if (averageWordChars(pages) >= MIN_WORD_CHARS_PER_PAGE) return;
+  // `pages` are the cleaned pages: text the PDF has, but that repeats page after page, is removed as running heads
+  // and footers — a different failure from a scan's, with a different remedy
+  if (averageWordChars(extracted) >= MIN_WORD_CHARS_PER_PAGE) {
     throw new LecternError(
       "bad_request:pdf",
-      "This PDF has no text layer (it looks scanned). Run OCR on it first (e.g. ocrmypdf) and upload the result.",
+      "This PDF's text repeats from page to page (it is read as running heads, footers or watermarks), and little " +
+        "is left once those are removed, so there is nothing to index.",
     );
   }
+  throw new LecternError(
+    "bad_request:pdf",
+    "This PDF has no text layer (it looks scanned). Run OCR on it first (e.g. ocrmypdf) and upload the result.",
+  );
+}
+
+function averageWordChars(pages: string[]): number {
+  const total = pages.reduce((sum, p) => sum + countWordChars(p), 0);
+  return pages.length > 0 ? total / pages.length : 0;
 }
