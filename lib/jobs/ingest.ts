@@ -324,7 +324,8 @@ async function workClaimed(
     error: result.error,
     errorCode: result.error_code,
   });
-  log(`file ${row.id}: ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  log(`file ${row.id}: ${result.status} in ${took}${result.error ? `: ${result.error}` : ""}`);
   await ctx.storage.delete(key).catch((e) => console.error(`[jobs] upload ${key} not removed: ${briefError(e)}`));
   // stately: if a step is already waiting, this one joins it
   await queue.boss.send(QUEUES.libraryStep, {});
