@@ -24,8 +24,8 @@ import { ResearchPage } from "./pages/research";
  *
  * 1. 20 PDFs uploaded through A are followed to the end from B (its library page's server queue, then its list).
  * 2. A worker SIGKILLed as it claims a file (its output says so): the other finishes that file (its job retried once
- *    the heartbeat stops) and the rest, and nothing is half-written — every paper's PDF is in the bucket and no object there is unnamed, no upload is left,
- *    no passage lacks its vector once the library step has run.
+ *    the heartbeat stops) and the rest, and nothing is half-written — every paper's PDF is in the bucket and no
+ *    object there is unnamed, no upload is left, no passage lacks its vector once the library step has run.
  * 3. A run started on A is followed live from B (its steps while A's model call is held, the answer once released,
  *    without a reload); a second held run's instance is SIGKILLed and B shows the run interrupted (its lease expired).
  * 4. 20 offline runs at once, 10 pages on each instance (A restarted), all complete.
