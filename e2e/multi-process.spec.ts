@@ -662,17 +662,21 @@ test.describe
     test("a worker SIGKILLed mid-job: the other finishes it, and nothing is left half-written", async () => {
       test.setTimeout(10 * 60_000);
       expect(batch1, "the first test's batch").not.toBe("");
-      // the first three papers are long (a second or more of work each; the short ones take 0.1–0.2 s), so the file a
-      // worker is killed on is still being worked when the signal lands
-      const files = await Promise.all(Array.from({ length: 10 }, (_, i) => topicPdf(topic(20 + i), i < 3 ? 40 : 4)));
+      // long papers (22 pages: about a second of work each, where a 6-page one takes 0.1–0.2 s), so the file a worker
+      // is killed on is still being worked when the signal lands, whichever file it claims first
+      const files = await Promise.all(Array.from({ length: 10 }, (_, i) => topicPdf(topic(20 + i), 20)));
       // the victim is killed as soon as it says it has claimed a file (cli worker: "file … working, attempt 1"): a kill
       // at an arbitrary moment could land between two of its files, or after a file's outcome was recorded, and no
       // file would be taken again
       const [victim, survivor] = workers as [Proc, Proc];
       let claimed = "";
       const killed = new Promise<void>((resolve) => {
+        let pending = "";
         const onOutput = (chunk: Buffer) => {
-          const line = /^\[worker\] file (\S+) .*: working, attempt 1$/m.exec(chunk.toString("utf8"));
+          // whole lines only (a chunk may end inside one)
+          const lines = (pending + chunk.toString("utf8")).split("\n");
+          pending = lines.pop() ?? "";
+          const line = lines.map((l) => /^\[worker\] file (\S+) .*: working, attempt 1$/.exec(l)).find(Boolean);
           if (!line) return;
           signalGroup(victim, "SIGKILL");
           claimed = line[1] as string;

@@ -19,6 +19,19 @@ prefix() { while IFS= read -r line; do printf '%s %s\n' "$1" "$line"; done; }
 LOGS="test-results"
 mkdir -p "$LOGS"
 keep() { tee "$LOGS/suite-$1.log" | prefix "[$1]$2"; }
+# part NAME PAD CMD…: runs CMD with its output kept and prefixed, its exit code written to $LOGS/suite-NAME.rc. Run in
+# the background, the job is the whole pipeline: once it is waited for, the kept log is complete.
+part() {
+  local name="$1" pad="$2"
+  shift 2
+  { "$@" 2>&1; echo "$?" >"$LOGS/suite-$name.rc"; } | keep "$name" "$pad"
+}
+rc_of() { cat "$LOGS/suite-$1.rc" 2>/dev/null || echo 1; }
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null
+}
 show_failure() {
   printf '\n---- %s failed (exit %s): the last 150 lines of its output (all of it: %s) ----\n' "$1" "$2" "$LOGS/suite-$1.log"
   tail -n 150 "$LOGS/suite-$1.log"
@@ -56,25 +69,23 @@ if [ "${TEST_SEQUENTIAL:-}" = 1 ]; then
   exit $?
 fi
 
-npm run --silent test:unit > >(keep unit "") 2>&1 &
+rm -f "$LOGS"/suite-*.rc
+part unit "" npm run --silent test:unit &
 unit=$!
-npm run --silent test:e2e > >(keep e2e " ") 2>&1 &
+part e2e " " npm run --silent test:e2e &
 e2e=$!
 mp=""
 if [ "$multi" = 1 ]; then
-  npm run --silent test:e2e:multi > >(keep mp "  ") 2>&1 &
+  part mp "  " npm run --silent test:e2e:multi &
   mp=$!
 fi
-# a stopped `npm test` (Ctrl-C, a CI timeout) stops them all
-trap 'kill "$unit" "$e2e" $mp 2>/dev/null; wait; exit 130' INT TERM
-rc_unit=0
-rc_e2e=0
+# a stopped `npm test` (Ctrl-C, a CI timeout) stops them all, with what they started
+trap 'for p in "$unit" "$e2e" $mp; do kill_tree "$p"; done; wait; exit 130' INT TERM
+wait "$unit" "$e2e" $mp
+rc_unit=$(rc_of unit)
+rc_e2e=$(rc_of e2e)
 rc_mp=0
-wait "$unit" || rc_unit=$?
-wait "$e2e" || rc_e2e=$?
-[ -n "$mp" ] && { wait "$mp" || rc_mp=$?; }
-# the prefixing readers finish with their writers; give them a moment to flush
-sleep 0.2
+[ -n "$mp" ] && rc_mp=$(rc_of mp)
 if [ -n "$mp" ]; then
   printf '\n---- vitest: exit %s · Playwright: exit %s · multi-process: exit %s ----\n' "$rc_unit" "$rc_e2e" "$rc_mp"
 else

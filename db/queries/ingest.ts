@@ -128,11 +128,15 @@ export async function withIndexesRebuilt<T>(
     // the read of their definitions and the drops (pg_indexes reads a definition outside the query's snapshot, and
     // fails on an index another session has just dropped)
     await tx.execute(sql`lock table ${sql.identifier(table)} in access exclusive mode`);
+    // (the definitions of this table's indexes only: pg_get_indexdef of another table's index is not protected by it)
     const indexes = await queryRows<{ indexname: string; indexdef: string }>(
       tx,
-      sql`select indexname, indexdef from pg_indexes
-          where schemaname = current_schema() and tablename = ${table}
-            and (indexdef ilike '% using hnsw %' or indexdef ilike '% using gin %')`,
+      sql`select c.relname as indexname, pg_get_indexdef(c.oid) as indexdef
+          from pg_index i
+          join pg_class c on c.oid = i.indexrelid
+          join pg_am am on am.oid = c.relam
+          where i.indrelid = to_regclass(quote_ident(current_schema()) || '.' || quote_ident(${table}))
+            and am.amname in ('hnsw', 'gin')`,
     );
     for (const ix of indexes) await tx.execute(sql`drop index ${sql.identifier(ix.indexname)}`);
     const out = await fill(tx as unknown as Database);

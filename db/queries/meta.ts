@@ -82,11 +82,12 @@ export function getHnswPrecision(db: Database): Promise<HnswPrecision> {
 export async function readHnswPrecision(db: Database): Promise<HnswPrecision> {
   const rows = await queryRows<{ half: boolean | null }>(
     db,
-    sql`select bool_or(opc.opcname = 'halfvec_cosine_ops') as half
+    sql`select bool_or(opc.opcname like 'halfvec%') as half
         from pg_index i
         join pg_class c on c.oid = i.indexrelid
+        join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
         join pg_opclass opc on opc.oid = i.indclass[0]
-        where c.relnamespace = current_schema()::regnamespace and c.relname = 'chunks_embedding_hnsw'`,
+        where c.relname = 'chunks_embedding_hnsw'`,
   );
   const half = rows[0]?.half ?? !(await isEmbeddedDatabase(db));
   return half ? "half" : "full";

@@ -94,12 +94,20 @@ describe("assertTextLayer", () => {
   });
 
   it("says so when the PDF has text, but cleaning left too little (the same lines on every page)", () => {
-    const raw = Array.from({ length: 12 }, () => "Lorem ipsum dolor sit amet, consectetur adipiscing elit.");
+    // a page's worth of text (~290 word characters), the same on every page
+    const raw = Array.from({ length: 12 }, () => "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(6));
     const e = caught(() => assertTextLayer(["", "", ""], raw));
     expect(e.code).toBe("bad_request:pdf");
     expect(e.message).toMatch(/^This PDF's text repeats from page to page/);
-    // a scan is still a scan
+    // a scan is still a scan, its repository stamp on every page (removed as a running line) included
     expect(() => assertTextLayer(["", ""], ["", "Scan 2"])).toThrow(message);
+    const stamp = "Downloaded from https://academic.example.org/journal by guest on 12 May 2024";
+    expect(() =>
+      assertTextLayer(
+        Array.from({ length: 30 }, () => ""),
+        Array.from({ length: 30 }, () => stamp),
+      ),
+    ).toThrow(message);
   });
 
   it("does not count punctuation or symbols as text", () => {

@@ -53,11 +53,16 @@ function countWordChars(text: string): number {
  */
 export const MIN_WORD_CHARS_PER_PAGE = 20;
 
+/** Word characters per page, on average, of a PDF whose cleaning left too little that is not a scan (see below). */
+const REPEATED_TEXT_WORD_CHARS_PER_PAGE = 10 * MIN_WORD_CHARS_PER_PAGE;
+
 export function assertTextLayer(pages: string[], extracted: string[] = pages): void {
   if (averageWordChars(pages) >= MIN_WORD_CHARS_PER_PAGE) return;
   // `pages` are the cleaned pages: text the PDF has, but that repeats page after page, is removed as running heads
-  // and footers — a different failure from a scan's, with a different remedy
-  if (averageWordChars(extracted) >= MIN_WORD_CHARS_PER_PAGE) {
+  // and footers — a different failure from a scan's, with a different remedy. Only when that text is a page's worth:
+  // a scan's stamp on every page ("Downloaded from … by guest on …", ~60 word characters) is removed the same way,
+  // and a scan it stays.
+  if (averageWordChars(extracted) >= REPEATED_TEXT_WORD_CHARS_PER_PAGE) {
     throw new LecternError(
       "bad_request:pdf",
       "This PDF's text repeats from page to page (it is read as running heads, footers or watermarks), and little " +
