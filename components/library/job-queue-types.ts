@@ -28,3 +28,14 @@ export interface QueueBatch {
 export function batchActive(b: QueueBatch): boolean {
   return b.libraryStatus === "waiting" || b.libraryStatus === "running";
 }
+
+/**
+ * The batches of `batches` that have ended (their library step done, failed or skipped) and are not in `seen`, which
+ * is given them. A page refreshes its paper list when this is not empty: a batch can start and end between two of the
+ * queue's polls (a few small files, fast workers), so the list cannot wait to see it running first.
+ */
+export function newlyFinished(batches: readonly QueueBatch[], seen: Set<string>): string[] {
+  const fresh = batches.filter((b) => !batchActive(b) && !seen.has(b.id)).map((b) => b.id);
+  for (const id of fresh) seen.add(id);
+  return fresh;
+}

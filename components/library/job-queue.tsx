@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { cn } from "@/components/ui/cn";
 import { Progress } from "@/components/ui/progress";
-import { batchActive, type QueueBatch, type QueueFile } from "./job-queue-types";
+import { batchActive, newlyFinished, type QueueBatch, type QueueFile } from "./job-queue-types";
 import { type ApiResult, paperHref } from "./types";
 
 const stageLabels: Record<string, string> = {
@@ -97,13 +97,13 @@ export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
     refetchInterval: (q) => (q.state.data?.some(batchActive) ? 1000 : 15_000),
   });
   const batches = (query.data ?? []).filter((b) => !exclude.has(b.id));
-  const active = batches.some(batchActive);
-  // when a batch ends, its papers join the list
-  const wasActive = useRef(false);
+  // when a batch ends, its papers join the list — also one that began and ended between two polls of this page
+  const finished = useRef(new Set<string>());
   useEffect(() => {
-    if (wasActive.current && !active) void queryClient.invalidateQueries({ queryKey: ["papers"] });
-    wasActive.current = active;
-  }, [active, queryClient]);
+    const theirs = (query.data ?? []).filter((b) => !exclude.has(b.id));
+    if (newlyFinished(theirs, finished.current).length > 0)
+      void queryClient.invalidateQueries({ queryKey: ["papers"] });
+  }, [query.data, exclude, queryClient]);
   if (batches.length === 0) return null;
   const files = batches.flatMap((b) => b.files);
   const open = files.filter((f) => f.status === "queued" || f.status === "running").length;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { createTestDatabase } from "@/db/testing";
-import { ensureQueues, getJobQueue, type JobQueue, QUEUES } from "./queue";
+import { ensureQueues, getJobQueue, type JobQueue, QUEUES, workContinuously } from "./queue";
 
 /**
  * The queues this version makes, and: a job sent is worked at once, not after the worker's polling interval: on PostgreSQL a NOTIFY wakes the worker, on
@@ -17,6 +17,7 @@ beforeAll(async () => {
   queue = await getJobQueue(handle);
   await queue.boss.createQueue("wake-test", { notify: true });
   await queue.boss.createQueue("wake-test-insert", { notify: true });
+  await queue.boss.createQueue("continuous-test", { notify: true });
 });
 
 afterAll(async () => {
@@ -45,6 +46,29 @@ it("wakes it when jobs are inserted in a batch", async () => {
   await expect(
     worked("wake-test-insert", () => queue.boss.insert("wake-test-insert", [{ data: { n: 2 } }])),
   ).resolves.toEqual({ n: 2 });
+});
+
+it("with workContinuously, a loop that finished a job takes the next at once, not after its polling interval", async () => {
+  const seen: number[] = [];
+  let all!: () => void;
+  const finished = new Promise<void>((resolve) => {
+    all = resolve;
+  });
+  const hour = { pollingIntervalSeconds: 3600, notifyPollingIntervalSeconds: 3600 };
+  const ids = await workContinuously<{ n: number }>(
+    queue.boss,
+    "continuous-test",
+    { ...hour, concurrency: 1 },
+    async (job) => {
+      seen.push(job.data.n);
+      if (seen.length === 3) all();
+    },
+  );
+  expect(ids).toHaveLength(1);
+  // one insert wakes the loop once; the two jobs after the first are fetched because the loop was told it may go on
+  await queue.boss.insert("continuous-test", [{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3 } }]);
+  await finished;
+  expect(seen.sort()).toEqual([1, 2, 3]);
 });
 
 const heartbeats = async () =>

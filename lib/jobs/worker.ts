@@ -1,4 +1,3 @@
-import type { Job } from "pg-boss";
 import type { DbHandle } from "@/db";
 import { reembedLibrary } from "@/lib/embeddings/guard";
 import { refreshLibraryVectors } from "@/lib/embeddings/library";
@@ -18,7 +17,7 @@ import {
   workIngestFile,
   workLibraryStep,
 } from "./ingest";
-import { getJobQueue, type JobQueue, QUEUES } from "./queue";
+import { getJobQueue, type JobQueue, QUEUES, workContinuously } from "./queue";
 
 /** Retries of a file's job after its first attempt (the ingest-file queue's retryLimit, queue.ts). */
 const INGEST_RETRY_LIMIT = 3;
@@ -73,22 +72,19 @@ export async function startWorker(handle: DbHandle, opts: WorkerOptions): Promis
   // file per worker
   const pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 2;
   const polling = { pollingIntervalSeconds, notifyPollingIntervalSeconds: pollingIntervalSeconds };
-  await queue.boss.work<IngestFileJobData>(
+  // (a loop that finished a file takes the next at once: workContinuously)
+  await workContinuously<IngestFileJobData>(
+    queue.boss,
     QUEUES.ingestFile,
-    { ...polling, localConcurrency: opts.concurrency },
-    async ([job]: Job<IngestFileJobData>[]) => {
-      if (!job) return;
-      await workIngestFile(job, { ctx, queue, retryLimit: INGEST_RETRY_LIMIT, log });
-    },
+    { ...polling, concurrency: opts.concurrency },
+    (job) => workIngestFile(job, { ctx, queue, retryLimit: INGEST_RETRY_LIMIT, log }),
   );
   const download = opts.download ?? arxivDownloader(getArxivClient(getEnv()));
-  await queue.boss.work<DownloadFileJobData>(
+  await workContinuously<DownloadFileJobData>(
+    queue.boss,
     QUEUES.downloadFile,
-    { ...polling, localConcurrency: opts.concurrency },
-    async ([job]: Job<DownloadFileJobData>[]) => {
-      if (!job) return;
-      await workDownloadFile(job, { ctx, queue, download, retryLimit: DOWNLOAD_RETRY_LIMIT });
-    },
+    { ...polling, concurrency: opts.concurrency },
+    (job) => workDownloadFile(job, { ctx, queue, download, retryLimit: DOWNLOAD_RETRY_LIMIT }),
   );
   await queue.boss.work(QUEUES.libraryStep, polling, async () => {
     const r = await workLibraryStep(ctx);
