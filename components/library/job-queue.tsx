@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2Icon, CircleAlertIcon, CopyCheckIcon, FileIcon, LoaderIcon, RefreshCwIcon } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { cn } from "@/components/ui/cn";
 import { Progress } from "@/components/ui/progress";
 import { batchActive, newlyFinished, type QueueBatch, type QueueFile } from "./job-queue-types";
@@ -96,14 +96,13 @@ export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
     queryFn: fetchQueue,
     refetchInterval: (q) => (q.state.data?.some(batchActive) ? 1000 : 15_000),
   });
-  const batches = (query.data ?? []).filter((b) => !exclude.has(b.id));
+  const batches = useMemo(() => (query.data ?? []).filter((b) => !exclude.has(b.id)), [query.data, exclude]);
   // when a batch ends, its papers join the list — also one that began and ended between two polls of this page
   const finished = useRef(new Set<string>());
   useEffect(() => {
-    const theirs = (query.data ?? []).filter((b) => !exclude.has(b.id));
-    if (newlyFinished(theirs, finished.current).length > 0)
+    if (newlyFinished(batches, finished.current).length > 0)
       void queryClient.invalidateQueries({ queryKey: ["papers"] });
-  }, [query.data, exclude, queryClient]);
+  }, [batches, queryClient]);
   if (batches.length === 0) return null;
   const files = batches.flatMap((b) => b.files);
   const open = files.filter((f) => f.status === "queued" || f.status === "running").length;
