@@ -329,4 +329,24 @@ test.describe
       expect(response?.status()).toBe(404);
       await expect(page.getByTestId("not-found")).toBeVisible();
     });
+
+    test("asked for less motion, spinners and pulses stand still; otherwise they move", async ({ page }) => {
+      await new ResearchPage(page).goto();
+      // the step cards' spinner, the streaming answer's cursor, a skeleton: each class as the app uses it
+      const iterations = () =>
+        page.evaluate(() =>
+          ["animate-spin", "animate-pulse"].map((cls) => {
+            const probe = document.createElement("span");
+            probe.className = cls;
+            document.body.append(probe);
+            const count = getComputedStyle(probe).animationIterationCount;
+            probe.remove();
+            return count;
+          }),
+        );
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      expect(await iterations()).toEqual(["1", "1"]);
+      await page.emulateMedia({ reducedMotion: "no-preference" });
+      expect(await iterations()).toEqual(["infinite", "infinite"]);
+    });
   });

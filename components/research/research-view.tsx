@@ -32,6 +32,12 @@ export function runPath(runId: string): string {
   return `/research/${encodeURIComponent(runId)}`;
 }
 
+/** Back to the top for a new run: smoothly, unless the user's system asks for less motion. */
+function scrollToTop(): void {
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  window.scrollTo({ top: 0, behavior: reduce ? "auto" : "smooth" });
+}
+
 function EmptyLibrary() {
   return (
     <section
@@ -192,7 +198,7 @@ export function ResearchView({
       const replaced = shown.current?.status === "running" ? shown.current.runId : null;
       if (replaced) setRecent((list) => list.map((r) => (r.id === replaced ? { ...r, status: "cancelled" } : r)));
       ask(question, options);
-      window.scrollTo({ top: 0, behavior: "smooth" });
+      scrollToTop();
     },
     [ask],
   );
@@ -204,7 +210,7 @@ export function ResearchView({
       if (replaced) setRecent((list) => list.map((r) => (r.id === replaced ? { ...r, status: "cancelled" } : r)));
       startWith(question, open);
       // after the render that swaps the planner or the editor for the run (a scroll begun before it stops short)
-      requestAnimationFrame(() => window.scrollTo({ top: 0, behavior: "smooth" }));
+      requestAnimationFrame(scrollToTop);
     },
     [startWith],
   );
