@@ -622,17 +622,22 @@ test.describe
       const files = await Promise.all(Array.from({ length: 20 }, (_, i) => topicPdf(topic(i))));
       const pageB = await context.newPage();
       const libraryB = new LibraryPage(pageB);
+      // an idle library page asks the server to answer when work is queued (GET /api/ingest/queue?wait=25)
+      const idleWait = pageB.waitForRequest((r) => r.url().includes("/api/ingest/queue?wait="));
       await pageB.goto(`${B.url}/`);
       await expect(libraryB.rows).toHaveCount(0);
+      await idleWait;
 
       const lap = stopwatch("20 uploads");
       const { batchId, finished } = await upload(A.url, files);
       batch1 = batchId;
       lap("queued");
 
-      // B's library page shows the server's queue, each file's stage, then every file ingested and the papers listed
+      // B's library page shows the server's queue, each file's stage, then every file ingested and the papers listed.
+      // The batch queued on A reaches B's waiting request by PostgreSQL's NOTIFY: well within 15 s, where the wait
+      // alone would answer only after its 25 s.
       const queue = pageB.getByTestId("job-queue");
-      await expect(queue, "B's library page shows the server's queue").toBeVisible();
+      await expect(queue, "B's library page shows the server's queue").toBeVisible({ timeout: 15_000 });
       await expect(queue.getByTestId("job-file")).toHaveCount(20);
       await expect(queue.locator('[data-testid="job-file"][data-status="ingested"]')).toHaveCount(20, {
         timeout: 8 * 60_000,

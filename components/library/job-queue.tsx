@@ -30,8 +30,16 @@ const originLabels: Record<string, string> = {
   bibliography: "Import",
 };
 
-async function fetchQueue(): Promise<QueueBatch[]> {
-  const res = await fetch("/api/ingest/queue", { cache: "no-store" });
+/** How long an idle page's request waits for new work (the server answers at once when a batch is queued). */
+const IDLE_WAIT_S = 25;
+
+/**
+ * The queue; `idle` the queue the page shows when nothing in it has work left: the server then answers when a batch
+ * is queued anywhere (or after IDLE_WAIT_S), so a batch from another page, instance or the CLI appears at once.
+ */
+async function fetchQueue(signal: AbortSignal, idle: QueueBatch[] | null): Promise<QueueBatch[]> {
+  const wait = idle ? `?${new URLSearchParams({ wait: String(IDLE_WAIT_S), newest: idle[0]?.id ?? "" })}` : "";
+  const res = await fetch(`/api/ingest/queue${wait}`, { cache: "no-store", signal });
   const body = (await res.json().catch(() => null)) as ApiResult<QueueBatch[]> | null;
   if (!body) throw new Error(`The queue could not be loaded (HTTP ${res.status}).`);
   if (!body.ok) throw new Error(body.error.message);
@@ -93,8 +101,12 @@ export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ["ingest-queue"],
-    queryFn: fetchQueue,
-    refetchInterval: (q) => (q.state.data?.some(batchActive) ? 1000 : 15_000),
+    queryFn: ({ signal }) => {
+      const shown = queryClient.getQueryData<QueueBatch[]>(["ingest-queue"]);
+      return fetchQueue(signal, shown && !shown.some(batchActive) ? shown : null);
+    },
+    // with work: read each second; idle: the next waiting request a second after the last one answered
+    refetchInterval: 1000,
   });
   const batches = useMemo(() => (query.data ?? []).filter((b) => !exclude.has(b.id)), [query.data, exclude]);
   // when a batch ends, its papers join the list — also one that began and ended between two polls of this page

@@ -14,7 +14,13 @@ export const FINAL_FILE_STATUSES: IngestFileStatus[] = ["ingested", "unchanged",
 
 export type IngestBatchWithFiles = IngestBatchRow & { files: IngestFileRow[] };
 
-/** A batch and its files, written together (a batch is never seen without its files). */
+/** The channel on which a new batch is announced (its id as the payload), once it is committed. */
+export const QUEUE_CHANNEL = "lectern_ingest_queue";
+
+/**
+ * A batch and its files, written together (a batch is never seen without its files), announced on QUEUE_CHANNEL (a
+ * NOTIFY is delivered when its transaction commits: a listener that reads the queue then finds the batch).
+ */
 export async function insertIngestBatch(
   db: Database,
   batch: { id: string; actorId: string | null; origin: string },
@@ -23,6 +29,7 @@ export async function insertIngestBatch(
   await db.transaction(async (tx) => {
     await tx.insert(ingestBatches).values({ ...batch, total: files.length });
     if (files.length > 0) await tx.insert(ingestFiles).values(files.map((f) => ({ ...f, batchId: batch.id })));
+    await tx.execute(sql`select pg_notify(${QUEUE_CHANNEL}, ${batch.id})`);
   });
 }
 

@@ -368,6 +368,27 @@ describe("ingestFiles", () => {
     expect(byRules.every((e) => e.extractor === "rules")).toBe(true);
   });
 
+  it("says the database is not available only when its connection is lost or refused", async () => {
+    // a database whose every call fails the same way (the first one reads the library's embedding settings)
+    const failing = (err: Error) =>
+      new Proxy(
+        {},
+        {
+          get: () => () => {
+            throw err;
+          },
+        },
+      ) as typeof ctx.db;
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    await expect(ingestFiles([], { ...ctx, db: failing(refused) })).rejects.toMatchObject({
+      code: "unavailable:database",
+      message: "The database is not available: connect ECONNREFUSED 127.0.0.1:5432",
+    });
+    const bug = Object.assign(new Error('column "signature" does not exist'), { code: "42703" });
+    const err = await ingestFiles([], { ...ctx, db: failing(bug) }).catch((e: unknown) => e);
+    expect(err).toBe(bug);
+  });
+
   it("removes a paper with everything that belongs to it, and its file", async () => {
     const [paper] = await handle.db.select().from(papers).where(eq(papers.id, "2401.01234v2"));
     const removal = await removePaper(ctx, "2401.01234v2");

@@ -13,7 +13,7 @@ import { ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import { refreshLibraryVectors } from "@/lib/embeddings/library";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { getEnv } from "@/lib/env";
-import { asDatabaseUnavailable, briefError, isLecternError, LecternError } from "@/lib/errors";
+import { asDatabaseUnavailable, briefError, isLecternError } from "@/lib/errors";
 import { buildPendingGraph } from "@/lib/graph/build";
 import { type EditableField, editableFields } from "@/lib/library/metadata";
 import { getPdfStorage, type PdfStorage, pdfKey } from "@/lib/storage";
@@ -96,8 +96,8 @@ export async function ingestFiles(
   try {
     await ensureEmbeddingSignature(ctx.db, ctx.embedder);
   } catch (e) {
-    if (isLecternError(e)) throw e;
-    throw new LecternError("unavailable:database", `The database is not available: ${briefError(e)}`, { cause: e });
+    // a lost or refused connection says so; any other failure keeps its own message (the job: "Ingestion failed: …")
+    throw asDatabaseUnavailable(e, `The database is not available: ${briefError(e)}`);
   }
   const results: IngestFileResult[] = [];
   // Reading and extracting run ahead of the rest (up to `lookahead` files), so with an extraction pool the next PDFs

@@ -1,26 +1,54 @@
 import path from "node:path";
+import { z } from "zod";
 import { guardRoute } from "@/app/access";
 import type { QueueBatch } from "@/components/library/job-queue-types";
 import type { ApiResult } from "@/components/library/types";
-import { getDb } from "@/db";
-import { listActiveIngestBatches } from "@/db/queries/jobs";
-import { isLecternError, toErrorResult } from "@/lib/errors";
+import { getDbHandle } from "@/db";
+import { isLecternError, LecternError, toErrorResult } from "@/lib/errors";
+import { QUEUE_MAX_WAIT_MS, readQueue, waitForQueueChange } from "@/lib/jobs/watch";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** Finished batches stay in the queue this long, so a reload still shows what just ended. */
-const RECENT_MS = 10 * 60 * 1000;
+/** `?wait=S&newest=ID`: a page that has the queue idle waits up to S seconds for new work. */
+const waitSchema = z.object({
+  wait: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(QUEUE_MAX_WAIT_MS / 1000),
+  // a batch id (a UUID) or "" for an empty queue
+  newest: z.string().max(64).default(""),
+});
 
 /**
  * `GET /api/ingest/queue` — the ingestion queue as the database has it (any instance, any worker, after a reload or a
  * restart): batches with work left and those finished in the last ten minutes, each file's stage or outcome.
+ * `?wait=S&newest=ID` (S ≤ 30): the page's queue is idle and its newest batch is ID; the answer comes when that is
+ * no longer so — at once, or when a batch is queued anywhere — or after S seconds (lib/jobs/watch.ts).
  */
 export async function GET(request: Request): Promise<Response> {
   const user = await guardRoute(request, "library:read");
   if (user instanceof Response) return user;
   try {
-    const batches = await listActiveIngestBatches(await getDb(), { recentMs: RECENT_MS, limit: 10 });
+    const params = new URL(request.url).searchParams;
+    const handle = await getDbHandle();
+    let batches: Awaited<ReturnType<typeof readQueue>>;
+    if (params.has("wait")) {
+      const parsed = waitSchema.safeParse(Object.fromEntries(params));
+      if (!parsed.success) {
+        throw new LecternError(
+          "bad_request:input",
+          parsed.error.issues[0]?.path[0] === "newest"
+            ? "newest is the id of a batch."
+            : `wait is a whole number of seconds from 1 to ${QUEUE_MAX_WAIT_MS / 1000}.`,
+        );
+      }
+      const { wait, newest } = parsed.data;
+      batches = await waitForQueueChange(handle, { newest, waitMs: wait * 1000, signal: request.signal });
+    } else {
+      batches = await readQueue(handle);
+    }
     const data: QueueBatch[] = batches.map((b) => ({
       id: b.id,
       origin: b.origin,

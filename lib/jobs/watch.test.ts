@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db";
+import { insertIngestBatch, setLibraryStep } from "@/db/queries/jobs";
+import { createTestDatabase } from "@/db/testing";
+import { readQueue, waitForQueueChange } from "./watch";
+
+/**
+ * An idle library page's wait for new work (GET /api/ingest/queue?wait=…): it answers at once when the queue is not
+ * what the page has, when a batch is queued (its NOTIFY, on both databases), or when the page goes away. The waits
+ * here are an hour: an answer that had to wait for the timer would outlast the test's timeout.
+ */
+
+const HOUR = 60 * 60 * 1000;
+let handle: DbHandle;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+/** A batch of no files, queued and (unless `open`) already ended. */
+async function batch({ open = false } = {}): Promise<string> {
+  const id = randomUUID();
+  await insertIngestBatch(handle.db, { id, actorId: null, origin: "cli" }, []);
+  if (!open) await setLibraryStep(handle.db, [id], { libraryStatus: "done" });
+  return id;
+}
+
+describe("waitForQueueChange", () => {
+  it("answers at once when the page's newest batch is not the queue's, or a batch has work left", async () => {
+    const first = await batch();
+    expect((await waitForQueueChange(handle, { newest: "", waitMs: HOUR })).map((b) => b.id)).toEqual([first]);
+    const open = await batch({ open: true });
+    const queue = await waitForQueueChange(handle, { newest: open, waitMs: HOUR });
+    expect(queue.map((b) => b.id)).toEqual([open, first]);
+    await setLibraryStep(handle.db, [open], { libraryStatus: "done" });
+  });
+
+  it("waits while the queue is as the page has it, and answers when a batch is queued, with that batch", async () => {
+    const [newest] = await readQueue(handle);
+    let answered = false;
+    const waiting = waitForQueueChange(handle, { newest: newest?.id ?? "", waitMs: HOUR }).finally(() => {
+      answered = true;
+    });
+    // nothing changed: still waiting after the queue has been read and a notification on it could have come
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    const queued = await batch({ open: true });
+    const queue = await waiting;
+    expect(queue[0]?.id).toBe(queued);
+    expect(queue.map((b) => b.id)).toContain(newest?.id);
+    await setLibraryStep(handle.db, [queued], { libraryStatus: "done" });
+  });
+
+  it("answers with the queue as it is when the page goes away, and stops listening", async () => {
+    const [newest] = await readQueue(handle);
+    const controller = new AbortController();
+    const waiting = waitForQueueChange(handle, {
+      newest: newest?.id ?? "",
+      waitMs: HOUR,
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    expect((await waiting)[0]?.id).toBe(newest?.id);
+  });
+
+  it("answers after the wait when nothing is queued", async () => {
+    const [newest] = await readQueue(handle);
+    const queue = await waitForQueueChange(handle, { newest: newest?.id ?? "", waitMs: 50 });
+    expect(queue[0]?.id).toBe(newest?.id);
+  });
+});
