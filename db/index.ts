@@ -11,6 +11,9 @@ import * as schema from "./schema";
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 export type Driver = "pglite" | "postgres";
 
+/** The `application_name` of a PostgreSQL handle's listening connection (pg_stat_activity shows it). */
+export const LISTENER_APPLICATION_NAME = "lectern-listen";
+
 /**
  * Runs raw SQL and returns its rows. Both drivers answer `execute` with `{ rows }`, but the shared `Database` type
  * cannot know that, so the cast lives here once.
@@ -172,26 +175,64 @@ async function openPostgres(url: string): Promise<DbHandle> {
   }
   const db = drizzle({ client: pool, schema }) as unknown as Database;
   // LISTEN holds its connection for as long as it listens: one connection of its own, opened on first use, carries
-  // every channel (a follower per pooled connection would drain the pool)
+  // every channel (a follower per pooled connection would drain the pool). Each channel is LISTENed once per
+  // connection, and every listen() waits for that LISTEN: a caller that reads after listen() returns cannot miss a
+  // NOTIFY committed after its read. A lost connection is replaced and its channels listened to again.
   const subscribers = new Map<string, Set<(payload: string) => void>>();
-  let listener: Promise<import("pg").Client> | null = null;
-  const connectListener = () => {
-    listener ??= (async () => {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  interface Listener {
+    client: import("pg").Client;
+    listening: Map<string, Promise<void>>;
+  }
+  let listener: Promise<Listener> | null = null;
+  let closed = false;
+  const listenOn = (l: Listener, channel: string): Promise<void> => {
+    let done = l.listening.get(channel);
+    if (!done) {
+      done = l.client.query(`LISTEN ${channel}`).then(() => {});
+      // a LISTEN that failed is tried again by the next listen()
+      done.catch(() => l.listening.delete(channel));
+      l.listening.set(channel, done);
+    }
+    return done;
+  };
+  const channelsInUse = () => [...subscribers].filter(([, set]) => set.size > 0).map(([channel]) => channel);
+  const connectListener = (): Promise<Listener> => {
+    if (listener) return listener;
+    const current: Promise<Listener> = (async () => {
+      const client = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: 5_000,
+        keepAlive: true,
+        application_name: LISTENER_APPLICATION_NAME,
+      });
       client.on("notification", (msg) => {
         for (const cb of subscribers.get(msg.channel) ?? []) cb(msg.payload ?? "");
       });
-      client.on("error", (err) => {
-        console.error("[db] listening connection lost:", err.message);
-        listener = null; // the next listen() connects again; followers also poll
-      });
+      const lost = (err?: Error) => {
+        if (listener !== current) return; // closed, or already replaced
+        listener = null;
+        console.error(`[db] listening connection lost${err ? `: ${err.message}` : ""}; connecting again`);
+        client.end().catch(() => {});
+        // the channels still in use are listened to on a new connection, tried every 2 s until it works (those
+        // who listen also read again on their own: followers poll, the queue's waits end)
+        const again = () => {
+          if (closed || channelsInUse().length === 0) return;
+          connectListener()
+            .then((l) => Promise.all(channelsInUse().map((channel) => listenOn(l, channel))))
+            .catch(() => setTimeout(again, 2_000).unref());
+        };
+        setTimeout(again, 1_000).unref();
+      };
+      client.on("error", lost);
+      client.on("end", () => lost());
       await client.connect();
-      return client;
-    })().catch((e) => {
-      listener = null;
-      throw e;
+      return { client, listening: new Map() };
+    })();
+    listener = current;
+    current.catch(() => {
+      if (listener === current) listener = null;
     });
-    return listener;
+    return current;
   };
   return {
     db,
@@ -200,22 +241,27 @@ async function openPostgres(url: string): Promise<DbHandle> {
     native: { driver: "postgres", url },
     async listen(channel, onPayload) {
       if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
-      const client = await connectListener();
       let set = subscribers.get(channel);
       if (!set) {
         set = new Set();
         subscribers.set(channel, set);
-        await client.query(`LISTEN ${channel}`);
       }
       set.add(onPayload);
+      try {
+        await listenOn(await connectListener(), channel);
+      } catch (e) {
+        set.delete(onPayload);
+        throw e;
+      }
       return async () => {
         set.delete(onPayload);
       };
     },
     async close() {
+      closed = true;
       const l = listener;
       listener = null;
-      if (l) await (await l.catch(() => null))?.end().catch(() => {});
+      if (l) await (await l.catch(() => null))?.client.end().catch(() => {});
       await pool.end();
     },
   };

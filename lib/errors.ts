@@ -104,13 +104,22 @@ export function briefError(e: unknown): string {
 
 /**
  * `e` as a LecternError `unavailable:database` (with `message`) when it is a lost or refused database connection
- * (node-postgres' socket errors, PostgreSQL's admin shutdown and connection-exception codes); otherwise `e` itself.
+ * (node-postgres' socket and lookup errors and its "Connection terminated…" / pool timeout, PostgreSQL's admin
+ * shutdown, too-many-connections and connection-exception codes); otherwise `e` itself.
  */
 export function asDatabaseUnavailable(e: unknown, message: string): unknown {
   if (isLecternError(e)) return e;
   const err = e as { code?: unknown; cause?: { code?: unknown } };
   const code = typeof err?.code === "string" ? err.code : err?.cause?.code;
-  if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|57P0[1-3]|08\d\d\d)$/.test(code)) {
+  if (
+    typeof code === "string" &&
+    /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|57P0[1-3]|53300|08\d\d\d)$/.test(code)
+  ) {
+    return new LecternError("unavailable:database", message, { cause: e });
+  }
+  // node-postgres and its pool say these without a code
+  const text = `${(e as Error)?.message ?? ""} ${(err?.cause as Error | undefined)?.message ?? ""}`;
+  if (/Connection terminated|timeout exceeded when trying to connect/i.test(text)) {
     return new LecternError("unavailable:database", message, { cause: e });
   }
   return e;

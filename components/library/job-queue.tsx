@@ -105,8 +105,9 @@ export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
       const shown = queryClient.getQueryData<QueueBatch[]>(["ingest-queue"]);
       return fetchQueue(signal, shown && !shown.some(batchActive) ? shown : null);
     },
-    // with work: read each second; idle: the next waiting request a second after the last one answered
-    refetchInterval: 1000,
+    // with work: read each second; idle: the next waiting request a second after the last one answered; failing
+    // (the server is away): every 15 s
+    refetchInterval: (q) => (q.state.status === "error" ? 15_000 : 1000),
   });
   const batches = useMemo(() => (query.data ?? []).filter((b) => !exclude.has(b.id)), [query.data, exclude]);
   // when a batch ends, its papers join the list — also one that began and ended between two polls of this page

@@ -21,7 +21,8 @@ function Progress({
         data-slot="progress-indicator"
         className={cn(
           "h-full bg-primary transition-transform duration-300",
-          value === null && "w-1/3 animate-[progress-indeterminate_1.2s_ease-in-out_infinite]",
+          value === null &&
+            "w-1/3 animate-[progress-indeterminate_1.2s_ease-in-out_infinite] motion-reduce:w-full motion-reduce:opacity-40",
         )}
         style={value === null ? undefined : { transform: `translateX(-${100 - Math.max(0, Math.min(100, value))}%)` }}
       />

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { insertIngestBatch, setLibraryStep } from "@/db/queries/jobs";
 import { createTestDatabase } from "@/db/testing";
-import { readQueue, waitForQueueChange } from "./watch";
+import { QUEUE_WAITS_PER_HOLDER, readQueue, waitForQueueChange } from "./watch";
 
 /**
  * An idle library page's wait for new work (GET /api/ingest/queue?wait=…): it answers at once when the queue is not
@@ -55,7 +55,50 @@ describe("waitForQueueChange", () => {
     await setLibraryStep(handle.db, [queued], { libraryStatus: "done" });
   });
 
-  it("answers with the queue as it is when the page goes away, and stops listening", async () => {
+  it("one batch answers every waiting page", async () => {
+    const [newest] = await readQueue(handle);
+    const waits = [1, 2, 3].map(() => waitForQueueChange(handle, { newest: newest?.id ?? "", waitMs: HOUR }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const queued = await batch();
+    for (const queue of await Promise.all(waits)) expect(queue[0]?.id).toBe(queued);
+  });
+
+  it(`an account holds ${QUEUE_WAITS_PER_HOLDER} waits at once; past them it is answered at once`, async () => {
+    const [newest] = await readQueue(handle);
+    const controller = new AbortController();
+    const wait = (holder: string) =>
+      waitForQueueChange(handle, { newest: newest?.id ?? "", waitMs: HOUR, signal: controller.signal, holder });
+    const holding = Array.from({ length: QUEUE_WAITS_PER_HOLDER }, () => wait("alice"));
+    let aliceAnswered = false;
+    let bobAnswered = false;
+    const bob = wait("bob").finally(() => {
+      bobAnswered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // alice's next request is answered (after its read); bob's one wait still waits
+    expect((await wait("alice").finally(() => (aliceAnswered = true)))[0]?.id).toBe(newest?.id);
+    expect(aliceAnswered).toBe(true);
+    expect(bobAnswered).toBe(false);
+    controller.abort();
+    await Promise.all([...holding, bob]);
+    // the aborted waits are no longer counted: alice waits again
+    const again = new AbortController();
+    let answered = false;
+    const next = waitForQueueChange(handle, {
+      newest: newest?.id ?? "",
+      waitMs: HOUR,
+      signal: again.signal,
+      holder: "alice",
+    }).finally(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    again.abort();
+    await next;
+  });
+
+  it("answers with the queue as it is when the page goes away (also one gone before it asked)", async () => {
     const [newest] = await readQueue(handle);
     const controller = new AbortController();
     const waiting = waitForQueueChange(handle, {
@@ -66,6 +109,12 @@ describe("waitForQueueChange", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();
     expect((await waiting)[0]?.id).toBe(newest?.id);
+    const gone = await waitForQueueChange(handle, {
+      newest: newest?.id ?? "",
+      waitMs: HOUR,
+      signal: controller.signal,
+    });
+    expect(gone[0]?.id).toBe(newest?.id);
   });
 
   it("answers after the wait when nothing is queued", async () => {

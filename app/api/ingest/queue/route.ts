@@ -25,7 +25,8 @@ const waitSchema = z.object({
  * `GET /api/ingest/queue` — the ingestion queue as the database has it (any instance, any worker, after a reload or a
  * restart): batches with work left and those finished in the last ten minutes, each file's stage or outcome.
  * `?wait=S&newest=ID` (S ≤ 30): the page's queue is idle and its newest batch is ID; the answer comes when that is
- * no longer so — at once, or when a batch is queued anywhere — or after S seconds (lib/jobs/watch.ts).
+ * no longer so — at once, or when a batch is queued anywhere — or after S seconds (lib/jobs/watch.ts; an account
+ * holds a few such waits at once, past them it is answered at once).
  */
 export async function GET(request: Request): Promise<Response> {
   const user = await guardRoute(request, "library:read");
@@ -45,7 +46,12 @@ export async function GET(request: Request): Promise<Response> {
         );
       }
       const { wait, newest } = parsed.data;
-      batches = await waitForQueueChange(handle, { newest, waitMs: wait * 1000, signal: request.signal });
+      batches = await waitForQueueChange(handle, {
+        newest,
+        waitMs: wait * 1000,
+        signal: request.signal,
+        holder: user.id,
+      });
     } else {
       batches = await readQueue(handle);
     }
