@@ -650,6 +650,16 @@ test.describe
       lap("all ingested (B's queue panel)");
       await expect(libraryB.rows).toHaveCount(20, { timeout: 60_000 });
       lap("listed on B");
+      // all done without a failure, B's queue folds to its count; "Show files" opens it again
+      const toggle = queue.getByTestId("job-queue-toggle");
+      await expect(toggle).toHaveAttribute("aria-expanded", "false", { timeout: 60_000 });
+      await expect(queue.getByTestId("job-file").first()).toBeHidden();
+      await expect(queue.getByTestId("job-queue-count")).toHaveText("(20 files, all done)");
+      await queue.screenshot({ path: test.info().outputPath("queue-folded.png") });
+      await toggle.click();
+      await expect(toggle).toHaveAttribute("aria-expanded", "true");
+      await expect(queue.getByTestId("job-file").first()).toBeVisible();
+      await pageB.screenshot({ path: test.info().outputPath("queue-open.png") });
       for (const f of files) await expect(libraryB.rowWithTitle(f.title)).toHaveCount(1);
       await pageB.close();
 

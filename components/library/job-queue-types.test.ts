@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newlyFinished, type QueueBatch } from "./job-queue-types";
+import { newlyFinished, type QueueBatch, type QueueFile, queueOpenByDefault } from "./job-queue-types";
 
 const batch = (id: string, libraryStatus: QueueBatch["libraryStatus"]): QueueBatch => ({
   id,
@@ -24,5 +24,35 @@ describe("newlyFinished", () => {
     expect(newlyFinished([batch("a", "done"), batch("b", "waiting")], seen)).toEqual([]);
     expect(newlyFinished([batch("b", "error"), batch("c", "skipped")], seen)).toEqual(["b", "c"]);
     expect([...seen].sort()).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("queueOpenByDefault", () => {
+  const file = (status: QueueFile["status"]): QueueFile => ({
+    id: status,
+    name: `${status}.pdf`,
+    status,
+    stage: null,
+    done: null,
+    of: null,
+    attempts: 1,
+    paperId: null,
+    title: null,
+    error: status === "error" ? "not a PDF" : null,
+  });
+  const withFiles = (b: QueueBatch, ...statuses: QueueFile["status"][]): QueueBatch => ({
+    ...b,
+    files: statuses.map(file),
+  });
+
+  it("opens while a batch has work left or when something failed; folds a list of finished work", () => {
+    expect(queueOpenByDefault([withFiles(batch("a", "done"), "ingested", "unchanged", "replaced")])).toBe(false);
+    expect(queueOpenByDefault([])).toBe(false);
+    expect(queueOpenByDefault([withFiles(batch("a", "done"), "ingested", "error")])).toBe(true);
+    expect(queueOpenByDefault([withFiles(batch("a", "error"), "ingested")])).toBe(true);
+    // work left: files waiting or worked, or the library step after them
+    expect(queueOpenByDefault([withFiles(batch("a", "waiting"), "ingested", "queued")])).toBe(true);
+    expect(queueOpenByDefault([withFiles(batch("a", "running"), "ingested")])).toBe(true);
+    expect(queueOpenByDefault([withFiles(batch("a", "done"), "ingested"), batch("b", "waiting")])).toBe(true);
   });
 });

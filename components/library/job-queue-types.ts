@@ -39,3 +39,13 @@ export function newlyFinished(batches: readonly QueueBatch[], seen: Set<string>)
   for (const id of fresh) seen.add(id);
   return fresh;
 }
+
+/**
+ * Whether the queue's list is open before the user opens or closes it: while a batch has work left (its files or its
+ * library step), or when something failed (a file, or a library step) — a list of finished work is folded to its count.
+ */
+export function queueOpenByDefault(batches: readonly QueueBatch[]): boolean {
+  return batches.some(
+    (b) => batchActive(b) || b.libraryStatus === "error" || b.files.some((f) => f.status === "error"),
+  );
+}

@@ -1,12 +1,21 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { CheckCircle2Icon, CircleAlertIcon, CopyCheckIcon, FileIcon, LoaderIcon, RefreshCwIcon } from "lucide-react";
+import {
+  CheckCircle2Icon,
+  ChevronDownIcon,
+  CircleAlertIcon,
+  CopyCheckIcon,
+  FileIcon,
+  LoaderIcon,
+  RefreshCwIcon,
+} from "lucide-react";
 import Link from "next/link";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Progress } from "@/components/ui/progress";
-import { batchActive, newlyFinished, type QueueBatch, type QueueFile } from "./job-queue-types";
+import { batchActive, newlyFinished, type QueueBatch, type QueueFile, queueOpenByDefault } from "./job-queue-types";
 import { type ApiResult, paperHref } from "./types";
 
 const stageLabels: Record<string, string> = {
@@ -116,20 +125,35 @@ export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
     if (newlyFinished(batches, finished.current).length > 0)
       void queryClient.invalidateQueries({ queryKey: ["papers"] });
   }, [batches, queryClient]);
+  // null: open while there is work or a failure (queueOpenByDefault); the user's choice once they make one
+  const [unfolded, setUnfolded] = useState<boolean | null>(null);
+  const listId = useId();
   if (batches.length === 0) return null;
   const files = batches.flatMap((b) => b.files);
   const open = files.filter((f) => f.status === "queued" || f.status === "running").length;
+  const expanded = unfolded ?? queueOpenByDefault(batches);
   return (
     <section aria-labelledby="queue-heading" className="rounded-xl border bg-card" data-testid="job-queue">
-      <div className="flex items-center justify-between gap-2 border-b px-4 py-2.5">
+      <div className={cn("flex items-center justify-between gap-2 px-4 py-1.5", expanded && "border-b")}>
         <h2 id="queue-heading" className="font-medium text-sm">
           Processing on the server{" "}
           <span className="text-muted-foreground" data-testid="job-queue-count">
             ({open > 0 ? `${open} of ${files.length} files in progress` : `${files.length} files, all done`})
           </span>
         </h2>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          onClick={() => setUnfolded(!expanded)}
+          data-testid="job-queue-toggle"
+        >
+          {expanded ? "Hide files" : "Show files"}
+          <ChevronDownIcon className={cn("transition-transform", expanded && "rotate-180")} aria-hidden />
+        </Button>
       </div>
-      <ul className="divide-y">
+      <ul id={listId} className="divide-y" hidden={!expanded}>
         {batches.map((b) => {
           const line = libraryLine(b);
           return (

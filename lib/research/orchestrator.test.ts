@@ -480,6 +480,18 @@ describe("runs: background, persisted, replayable", () => {
     expect(await getRun(handle.db, "nope")).toBeNull();
   });
 
+  it("streams a run's end only once it is saved: a page that shows it ended finds it ended in the database", async () => {
+    const started = startRun(deps(), QUESTION);
+    for await (const e of started.events) {
+      if (e.kind !== "run_finished") continue;
+      // read at once, as an export, a reload or another instance would
+      const stored = await getRun(handle.db, started.runId);
+      expect(stored?.status).toBe(e.status);
+      expect(stored?.answer).not.toBeNull();
+    }
+    await waitForRun(started.runId);
+  });
+
   it("cancels a run in flight and stores it as cancelled", async () => {
     const { model } = citingModel({ delayMs: 2_000 });
     const started = startRun(deps({ chatModel: model }), "RWKV scaling");

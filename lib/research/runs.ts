@@ -107,6 +107,8 @@ function persister(
         }
       });
     },
+    /** Settles when every event pushed so far has been written (or its write has failed and been reported). */
+    saved: () => chain,
     flushed: () =>
       chain.then(() => {
         // a run whose `run_finished` could not be saved stops renewing its lease too: the sweep will end it
@@ -174,10 +176,17 @@ export function startRun(
     leaseMs,
   });
   let retrieved: RetrievedRecord[] = [];
-  const emit = (event: ResearchEvent) => {
+  const show = (event: ResearchEvent) => {
     live.events.push(event);
-    store.push(event, { retrieved: () => retrieved });
     for (const l of live.listeners) l();
+  };
+  let ending: Promise<void> = Promise.resolve();
+  const emit = (event: ResearchEvent) => {
+    store.push(event, { retrieved: () => retrieved });
+    // the end is streamed once it is saved (with the answer before it): a page that shows the run ended finds it
+    // ended in the database — its export, a reload, another instance — rather than still running for a moment
+    if (event.kind === "run_finished") ending = store.saved().then(() => show(event));
+    else show(event);
   };
   live.done = runner(deps, question, {
     runId: id,
@@ -193,6 +202,7 @@ export function startRun(
     })
     .finally(async () => {
       await store.flushed();
+      await ending;
       live.finished = true;
       for (const l of live.listeners) l();
       // keep a finished run's events a little while for late subscribers, then read it from the database
