@@ -1,3 +1,5 @@
+import { batchHasWork } from "@/lib/jobs/batch-state";
+
 /** One file of a queued batch, as the library page's queue shows it (GET /api/ingest/queue). */
 export interface QueueFile {
   id: string;
@@ -25,9 +27,8 @@ export interface QueueBatch {
   files: QueueFile[];
 }
 
-export function batchActive(b: QueueBatch): boolean {
-  return b.libraryStatus === "waiting" || b.libraryStatus === "running";
-}
+/** Has the batch work left (its files, or its library step after them)? */
+export const batchActive: (b: QueueBatch) => boolean = batchHasWork;
 
 /**
  * The batches of `batches` that have ended (their library step done, failed or skipped) and are not in `seen`, which

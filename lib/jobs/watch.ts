@@ -1,5 +1,6 @@
 import type { DbHandle } from "@/db";
 import { type IngestBatchWithFiles, listActiveIngestBatches, QUEUE_CHANNEL } from "@/db/queries/jobs";
+import { batchHasWork } from "./batch-state";
 
 /** Finished batches stay in the queue this long, so a reload still shows what just ended. */
 export const QUEUE_RECENT_MS = 10 * 60 * 1000;
@@ -11,11 +12,6 @@ export const QUEUE_MAX_WAIT_MS = 30_000;
 export const QUEUE_WAITS_PER_HOLDER = 4;
 
 type Queue = IngestBatchWithFiles[];
-
-/** Has the batch work left (files or its library step)? */
-export function batchHasWork(b: Pick<IngestBatchWithFiles, "libraryStatus">): boolean {
-  return b.libraryStatus === "waiting" || b.libraryStatus === "running";
-}
 
 /** The ingestion queue as the library page shows it: batches with work left and those that ended recently. */
 export function readQueue(handle: Pick<DbHandle, "db">): Promise<Queue> {

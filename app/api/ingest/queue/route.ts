@@ -21,6 +21,20 @@ const waitSchema = z.object({
   newest: z.string().max(64).default(""),
 });
 
+/** `wait` (seconds) and `newest` of a waiting request, or a clear refusal. */
+function parseWait(params: URLSearchParams): { waitMs: number; newest: string } {
+  const parsed = waitSchema.safeParse(Object.fromEntries(params));
+  if (!parsed.success) {
+    throw new LecternError(
+      "bad_request:input",
+      parsed.error.issues[0]?.path[0] === "newest"
+        ? "newest is the id of a batch."
+        : `wait is a whole number of seconds from 1 to ${QUEUE_MAX_WAIT_MS / 1000}.`,
+    );
+  }
+  return { waitMs: parsed.data.wait * 1000, newest: parsed.data.newest };
+}
+
 /**
  * `GET /api/ingest/queue` — the ingestion queue as the database has it (any instance, any worker, after a reload or a
  * restart): batches with work left and those finished in the last ten minutes, each file's stage or outcome.
@@ -34,27 +48,9 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const params = new URL(request.url).searchParams;
     const handle = await getDbHandle();
-    let batches: Awaited<ReturnType<typeof readQueue>>;
-    if (params.has("wait")) {
-      const parsed = waitSchema.safeParse(Object.fromEntries(params));
-      if (!parsed.success) {
-        throw new LecternError(
-          "bad_request:input",
-          parsed.error.issues[0]?.path[0] === "newest"
-            ? "newest is the id of a batch."
-            : `wait is a whole number of seconds from 1 to ${QUEUE_MAX_WAIT_MS / 1000}.`,
-        );
-      }
-      const { wait, newest } = parsed.data;
-      batches = await waitForQueueChange(handle, {
-        newest,
-        waitMs: wait * 1000,
-        signal: request.signal,
-        holder: user.id,
-      });
-    } else {
-      batches = await readQueue(handle);
-    }
+    const batches = params.has("wait")
+      ? await waitForQueueChange(handle, { ...parseWait(params), signal: request.signal, holder: user.id })
+      : await readQueue(handle);
     const data: QueueBatch[] = batches.map((b) => ({
       id: b.id,
       origin: b.origin,
