@@ -49,5 +49,18 @@ describe("notProse", () => {
   it("drops fragments too short to stand alone, and word lists without a verb", () => {
     expect(notProse("See Table 2.")).toBe("too_short");
     expect(notProse("Training data and batching for the big models of the base configuration")).toBe("no_verb");
+    expect(notProse("Results of the small models on the benchmark tasks for each of the datasets")).toBe("no_verb");
+  });
+
+  it("finds a verb in -s by where it stands: before its object, after an adverb", () => {
+    for (const s of [
+      "However, RLHF typically uses tens of thousands of human preference labels.",
+      "In one approach, RAG-Sequence, the model uses the same document to predict each target token.",
+      "Notably, the average pass@1 score on AIME 2024 shows a significant increase over the first checkpoint.",
+      "So with the right bias, the distilled model gets 98.6% of the test 3s correct.",
+      "On the harder split our retriever consistently outperforms sparse retrieval on recall.",
+    ]) {
+      expect(notProse(s), s).toBeNull();
+    }
   });
 });
