@@ -329,4 +329,56 @@ describe("recall patterns (issue 22)", () => {
       "introduces Gizmo -> self-refinement module",
     ]);
   });
+  it("reads a comparative that says better, not one that says worse, negated or mixed", () => {
+    const accepted = (text: string) =>
+      extractWithRules(paper("Gizmo: X", [text]))
+        .candidates.filter((c) => c.confidence >= 0.6)
+        .map((c) => `${c.relation} ${c.source.name} -> ${c.target.name}`);
+    expect(accepted("In our runs, WidgetNet is still 2x more efficient than SparseNet on long inputs.")).toContain(
+      "improves_on WidgetNet -> SparseNet",
+    );
+    expect(accepted("On every split, WidgetNet achieves even higher results than SparseNet in our runs.")).toContain(
+      "improves_on WidgetNet -> SparseNet",
+    );
+    expect(accepted("On every split, WidgetNet reaches higher error than SparseNet in our runs.")).toEqual([]);
+    expect(accepted("We found no cases where WidgetNet led to better results than SparseNet in the tests.")).toEqual(
+      [],
+    );
+    expect(
+      accepted(
+        "WidgetNet is slightly faster than FooNet in the forward pass and slower than FooNet in the backward pass.",
+      ),
+    ).toEqual([]);
+    // the name is what another verb acts on, not the subject of the comparison
+    expect(accepted("The Gizmo trains WidgetNet with longer inputs faster than SparseNet trains it.")).toEqual([]);
+  });
+
+  it("reads an opening “It” as the name that opened the sentence before, quoting both", () => {
+    const text =
+      "WidgetNet provides the best generalization among its dense counterparts. It\noutperforms SparseNet on 14/18 and FooNet on 17/18 datasets.";
+    const c = extractWithRules(paper("Gizmo: X", [text])).candidates.filter((e) => e.relation === "improves_on");
+    expect(c.map((e) => `${e.source.name} -> ${e.target.name}`)).toEqual([
+      "WidgetNet -> SparseNet",
+      "WidgetNet -> FooNet",
+    ]);
+    // two scores in a short sentence are no table: the claims stay above the acceptance bar
+    expect(c.every((e) => e.confidence >= 0.6)).toBe(true);
+    expect(c[0]?.quote.startsWith("WidgetNet provides")).toBe(true);
+    // an "It" without a name opening the sentence before stays unresolved
+    expect(
+      edgesOf("Gizmo: X", "Results are strong across the board. It outperforms SparseNet on every split we tried."),
+    ).toEqual([]);
+  });
+
+  it("takes a lower-case technique a named method uses, not a plain word or a shared modifier", () => {
+    expect(edgesOf("Gizmo: X", "WidgetNet [12] uses chain-of-thought to guide the retrieval process.")).toContain(
+      "uses WidgetNet -> chain-of-thought",
+    );
+    expect(edgesOf("Gizmo: X", "WidgetNet employs program executors to provide feedback from tests.")).toContain(
+      "uses WidgetNet -> program executors",
+    );
+    expect(edgesOf("Gizmo: X", "WidgetNet uses information from the retrieved pages to answer.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "WidgetNet uses significantly fewer parameters than the others.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "WidgetNet uses breadth-first and depth-first searches over the tree.")).toEqual([]);
+  });
 });

@@ -326,6 +326,9 @@ interface Pattern {
   fromGap?: boolean;
   /** "Inspired by X, Y …": a verb at the sentence's start takes its subject after the objects. */
   fronted?: boolean;
+  /** "X is faster than Y": not when the sentence negates it or also says slower or worse, nor when X is the object of
+   *  another verb ("FlashAttention trains GPT-2 … faster than Megatron"). */
+  comparative?: boolean;
 }
 
 const PATTERNS: Pattern[] = [
@@ -335,6 +338,16 @@ const PATTERNS: Pattern[] = [
     confidence: 0.85,
   },
   { relation: "improves_on", verb: /\b(?:is|are|was|were)\s+outperformed\s+by\b/gi, confidence: 0.8, passive: true },
+  // "SEAL achieves even higher results than GENRE", "FlashAttention is still 2× more efficient than Linformer": a
+  // comparative that says better (not "lower accuracy", "higher error"), then "than"
+  {
+    relation: "improves_on",
+    verb: /\b(?:better|faster|stronger|higher(?!\s+(?:\S+\s+)?(?:error|errors|loss|perplexity|latency|cost|costs|memory|variance|runtime)\b)|more\s+(?:efficient|accurate|effective|robust|faithful|reliable)|less\s+(?:expensive|costly))\s+(?:(?!than\b)[a-z\d.%-]+\s+){0,2}?than\b/gi,
+    confidence: 0.75,
+    reach: 20,
+    namedOnly: true,
+    comparative: true,
+  },
   // "Primer improves the original T5 architecture": a method as object (a dataset or metric fails the type check)
   {
     relation: "improves_on",
@@ -442,11 +455,11 @@ const PATTERNS: Pattern[] = [
 const INTRODUCING = /\bwe\s+(?:also\s+|further\s+)?(?:propose|introduce|present|develop|design)\b/i;
 
 /** Any pattern's verb: sentences without one are not read for claims. */
-const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"), "i");
+const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"), "iu");
 
 /** Formula symbols, markup and numbers are not names ("MLPϕ3", "SYMBOLIC_FORMULA", "Hit@1 ∆GRAG"). */
 /** Hardware is not in the ontology ("We use NVIDIA Tesla V100"). */
-const HARDWARE = /\b(?:GPUs?|TPUs?|CPUs?|NVIDIA|Tesla|[AHV]100|RTX|processors?|Xeon|EPYC)\b/;
+const HARDWARE = /\b(?:GPUs?|TPUs?|CPUs?|NVIDIA|Tesla|[AHV]100|RTX|processors?|Xeon|EPYC|SRAM|DRAM|HBM)\b/;
 const ODD_NAME = /[_=<>∆↓↑ϕθΦΘαβγλ∈/]|^\d|^[A-Z]\.\d|^(?:Section|Appendix|Table|Figure)\b|^[A-Za-z]{1,2}$/u;
 /** "Google-based", "ZeRO-powered", "BERT-like": an adjective made from a name, not the name. */
 const NAME_ADJECTIVE =
@@ -484,6 +497,8 @@ interface Side {
   self: boolean;
   start: number;
   end: number;
+  /** The subject is a sentence-initial "It" for the name opening the sentence that starts here (page offset). */
+  pronounFor?: number;
 }
 
 function subjectBefore(masked: string, names: NameSpan[], at: number, ownMethod: string | null): Side | null {
@@ -591,7 +606,9 @@ function objectsAfter(
     const between = masked
       .slice(prev.end, n.start)
       .replace(/^\s*(?:models?|methods?|systems?|variants?|baselines?|datasets?|benchmarks?)\b/i, " ")
-      .replace(/^\s*by\s+[+-]?\d+(?:\.\d+)?\s*(?:%|points?)?/i, " ");
+      .replace(/^\s*by\s+[+-]?\d+(?:\.\d+)?\s*(?:%|points?)?/i, " ")
+      // "outperforms ANCE on 14/18 and DPR on 17/18 datasets": a count of the datasets won
+      .replace(/^\s*on\s+\d+\s*\/\s*\d+(?:\s+(?:datasets|tasks|benchmarks))?/i, " ");
     if (/^\s*(?:,\s*)?(?:and|or|as well as|versus|vs\.?)?\s*(?:the\s+)?$/.test(between) && between.trim().length > 0)
       out.push(n);
     else if (/^\s*,\s*$/.test(between)) out.push(n);
@@ -701,6 +718,35 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
     if (/[.,;:]$/.test((words[j] as RegExpMatchArray)[0])) return [];
   }
   return [];
+}
+
+/** Words that never begin or make up a technique's lower-case name. */
+const NOT_TECHNIQUE =
+  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|them|more|less|fewer|much|many|some|any|no|only|both|each|all|several|various|different|similar|same|other|such|one|two|three|four|five|and|or|of|to|in|on|for|as|at|by|with|from|into|than|which|who|what|we|information|something|nothing|anything|everything|training|learning|data|knowledge|computation|performance|examples?)$/i;
+
+/**
+ * What a named method uses when the text names it in lower case, right after the verb and without an article:
+ * "IRCoT uses chain-of-thought to guide …", "trained using contrastive learning", "employ program executors to …".
+ * A hyphenated term, or a phrase of two or three words whose last one names an activity or a device (-ing, -tion,
+ * -ment, -er, -or); one plain word is no name.
+ */
+export function techniquePhrase(rest: string): { name: string; start: number; end: number } | null {
+  const m =
+    /^\s+((?:[\p{Ll}][\p{Ll}-]*\s+){0,2}[\p{Ll}][\p{Ll}-]*)(?=\s+(?:to|for|in|as|with|and|that|which|\(|\[)\b|\s*[,.;:)]|\s*$)/u.exec(
+      rest,
+    );
+  if (!m) return null;
+  const name = m[1] as string;
+  const words = name.split(/\s+/);
+  if (words.some((w) => NOT_TECHNIQUE.test(w) || /ly$/.test(w))) return null;
+  const last = words[words.length - 1] as string;
+  // "breadth-first and depth-first searches": a modifier shared by a coordinated phrase, not a name
+  const hyphenated =
+    /^\p{Ll}+(?:-\p{Ll}+){1,3}$/u.test(last) && words.length === 1 && !/^\s+(?:and|or)\b/.test(rest.slice(m[0].length));
+  const head = /(?:ing|tion|sion|ment|ers|ors|er|or)$/.test(last) && last.length >= 6;
+  if (!hyphenated && !(head && words.length >= 2)) return null;
+  const start = m[0].length - name.length;
+  return { name, start, end: start + name.length };
 }
 
 /** Words around a name that make it a tool of the evaluation rather than its data. */
@@ -956,7 +1002,11 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
 
   for (const page of paper.pages) {
     const text = page.text;
+    // the name that begins the sentence before, and where that sentence starts: what a sentence-initial "It" stands for
+    let previousLead: { name: string; sentenceStart: number } | null = null;
     for (const sentence of splitSentences(text)) {
+      const leadBefore = previousLead;
+      previousLead = null;
       if (inSkip(paper, page.pageNumber, sentence.start, sentence.end)) continue;
       const raw = text.slice(sentence.start, sentence.end);
       const flat = blankHeadingLines(raw).replace(/\s/g, " ");
@@ -965,6 +1015,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       const captionAt = flat.search(/\b(?:Table|Tab\.)\s*[A-Z]?\d+\s*[:.|]/);
       const masked = maskHeading(maskCitations(captionAt > 0 ? " ".repeat(captionAt) + flat.slice(captionAt) : flat));
       const names = withTermNames(findNames(masked, known), masked, acronyms);
+      const opening = names[0];
+      if (
+        opening &&
+        /^\s*(?:The\s+)?$/.test(masked.slice(0, opening.start)) &&
+        !/^\s*(?:['’]s\b|,|\()/.test(masked.slice(opening.end, opening.end + 3))
+      )
+        previousLead = { name: opening.name, sentenceStart: sentence.start };
       // mentions (co-occurrence, type votes) from every sentence outside the reference list, tables included
       for (const n of names) {
         mention(n.name, page.pageNumber, typeHint(n.name, textAfter(masked, n.end), masked.slice(0, n.start)));
@@ -1038,6 +1095,14 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
                   !DATASET_AFTER_WORDS.test(textAfter(masked, o.end))
                 ),
             );
+          // "IRCoT uses chain-of-thought to guide …": a lower-case technique right after a named method's verb
+          if (objects.length === 0 && p.relation === "uses" && (p.namedOnly || p.selfOnly || p.selfSubject)) {
+            const bare = techniquePhrase(masked.slice(verbEnd));
+            if (bare) {
+              objects = [{ ...bare, start: bare.start + verbEnd, end: bare.end + verbEnd }];
+              phrase = true;
+            }
+          }
           if (objects.length === 0) continue;
           // "we use CoT to denote …": notation, not use
           const afterObject = masked.slice(objects[0]?.end ?? 0);
@@ -1084,6 +1149,10 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
                 : null;
           } else if (p.selfSubject || caption) {
             subject = ownMethod ? { name: ownMethod, self: true, start: at, end: at } : null;
+          } else if (leadBefore && /^\s*It\s+(?:(?:also|further|even|still|\w+ly)\s+)?$/.test(masked.slice(0, at))) {
+            // "TAS-B provides the best zero-shot performance … It outperforms ANCE on 14/18": "It" opening the sentence
+            // stands for the name that opened the one before
+            subject = { name: leadBefore.name, self: false, start: at, end: at, pronounFor: leadBefore.sentenceStart };
           } else if (
             /\b(?:it|they|this|these|which|that|who)\s+(?:\w+ly\s+)?$/i.test(masked.slice(Math.max(0, at - 24), at))
           ) {
@@ -1097,7 +1166,16 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (p.selfOnly && !subject.self) continue;
           // "we establish two baselines: … a fine-tuned LLM using LoRA": what the baselines use
           if (p.selfOnly && /\bbaselines?\b/i.test(masked.slice(0, at))) continue;
-          if (p.namedOnly && !names.some((n) => n.start === subject?.start)) continue;
+          if (p.namedOnly && !subject.pronounFor && !names.some((n) => n.start === subject?.start)) continue;
+          if (
+            p.comparative &&
+            (/\b(?:no|not|never|neither|nor|none)\b/i.test(masked.slice(0, at)) ||
+              /\b(?:slower|worse|weaker|lower|less\s+\p{Ll}+)\s+(?:\S+\s+){0,2}?than\b/iu.test(masked) ||
+              /\b(?!(?:is|was|has|does|as|its|this|thus|whereas|plus|yes|\S*trained|\S*tuned|based)\s)\p{Ll}{2,}(?:s|ed)\s+(?:the\s+)?$/u.test(
+                masked.slice(Math.max(0, subject.start - 24), subject.start),
+              ))
+          )
+            continue;
           if (p.adjacent && (/\band\b|,/.test(masked.slice(subject.end, at)) || at - subject.end > 30)) continue;
           // "removing NSP hurts performance on QNLI": results and performance "on" D say who was evaluated only for the paper's own method
           if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test|experiment|achiev)/i.test(v[0]))
@@ -1116,6 +1194,10 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             confidence -= 0.1;
             note = "the paper's own method, as “we” or “our …”";
           }
+          if (subject.pronounFor !== undefined) {
+            confidence -= 0.1;
+            note = "“It” for the name that opens the sentence before";
+          }
           if (caption) {
             confidence = 0.65;
             note = "from a table caption";
@@ -1126,8 +1208,10 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             note = "hedged or conditional (may, could, if …)";
           }
           // numbers everywhere: table cells run into the sentence
+          // (a short sentence with two scores, "outperforms ANCE on 14/18 and DPR on 17/18 datasets", is not a table)
           const digits = (masked.match(/\d/g)?.length ?? 0) / Math.max(1, masked.replace(/\s/g, "").length);
-          if (digits > 0.12) {
+          const numbers = masked.split(/\s+/).filter((t) => /\d/.test(t) && !/\p{L}/u.test(t)).length;
+          if (digits > 0.12 && numbers >= 4) {
             confidence -= 0.25;
             note = "in text that looks like a table";
           }
@@ -1153,7 +1237,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               : [subject, object];
             if (p.passive && subject.self) continue;
             if (canonicalName(src.name) === canonicalName(dst.name)) continue;
-            if (ODD_NAME.test(src.name) || ODD_NAME.test(dst.name) || HARDWARE.test(dst.name)) continue;
+            if (
+              ODD_NAME.test(src.name) ||
+              ODD_NAME.test(dst.name) ||
+              HARDWARE.test(dst.name) ||
+              HARDWARE.test(src.name)
+            )
+              continue;
             if (NAME_ADJECTIVE.test(dst.name) || NAME_ADJECTIVE.test(src.name)) continue;
             // one capitalised common word ("Analysis", "Pruning", "Preliminary") is weak evidence of a named entity
             let sure = phrase ? Math.min(confidence, 0.65) : confidence;
@@ -1203,7 +1293,12 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             };
             // the quote starts where the sentence does once the heading lines before it are left out
             const lead = masked.search(/\S/);
-            const span = quoteSpan({ start: sentence.start + Math.max(0, lead), end: sentence.end }, text, focus);
+            // "It outperforms ANCE": the quote starts at the sentence that names what "It" stands for, when both fit
+            const from =
+              subject.pronounFor !== undefined && sentence.end - subject.pronounFor <= MAX_QUOTE_CHARS
+                ? subject.pronounFor
+                : sentence.start + Math.max(0, lead);
+            const span = quoteSpan({ start: from, end: sentence.end }, text, focus);
             candidates.push({
               relation,
               source: { name: src.name, type: src.self ? "Method" : sourceHint.type },
