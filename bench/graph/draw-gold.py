@@ -2,10 +2,13 @@
 """Draws the papers of the knowledge-graph gold set (bench/graph/README.md), reproducibly.
 
   python3 bench/graph/draw-gold.py [corpus_dir]   (default ../shared/corpus/papers, relative to the repo)
+  python3 bench/graph/draw-gold.py --heldout-2 [corpus_dir]
 
 Lists the corpus PDFs (file names = arXiv ids), sorts them, shuffles them with a seeded PRNG written out here
 (splitmix64 + Fisher-Yates, so the order does not depend on Python's `random` implementation), and takes the first
 20. The first 12 drawn papers are the dev split, the next 8 the held-out split (all edges of a paper in one split).
+With --heldout-2 it prints instead the next 8 papers of the same shuffled order (positions 21-28), the papers of
+gold-heldout-2.json (written 2026-11-27).
 """
 
 import json
@@ -15,6 +18,7 @@ import sys
 SEED = 20261126
 N_PAPERS = 20
 N_DEV = 12
+N_HELDOUT_2 = 8
 MASK = (1 << 64) - 1
 
 
@@ -38,9 +42,18 @@ def shuffled(items, seed):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    corpus = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "..", "shared", "corpus", "papers")
+    args = sys.argv[1:]
+    heldout_2 = "--heldout-2" in args
+    args = [a for a in args if a != "--heldout-2"]
+    corpus = args[0] if args else os.path.join(here, "..", "..", "..", "shared", "corpus", "papers")
     ids = sorted(f[:-4] for f in os.listdir(corpus) if f.endswith(".pdf"))
-    drawn = shuffled(ids, SEED)[:N_PAPERS]
+    order = shuffled(ids, SEED)
+    if heldout_2:
+        drawn = order[N_PAPERS : N_PAPERS + N_HELDOUT_2]
+        print(json.dumps({"seed": SEED, "corpus_size": len(ids), "positions": [N_PAPERS + 1, N_PAPERS + len(drawn)],
+                          "heldout_2": drawn}, indent=2))
+        return
+    drawn = order[:N_PAPERS]
     print(json.dumps({"seed": SEED, "corpus_size": len(ids), "dev": drawn[:N_DEV], "heldout": drawn[N_DEV:]}, indent=2))
 
 
