@@ -134,6 +134,58 @@ describe("synthesizeExtractive", () => {
     expect(picked).toHaveLength(1);
     expect(picked[0]?.alsoIn?.map((p) => p.paperId)).toEqual(["B"]);
   });
+
+  it("gives each of the retrieval's top passages its best sentence, even one that shares fewer of the question's words", () => {
+    // the search ranked B's passage first; its sentence scores under half of A's, but not much under
+    const evidence = [
+      passage("B", 5, "Once deployed, adapters are folded into the weights before serving."),
+      passage(
+        "A",
+        2,
+        "Low-rank adapters merge the update into the frozen weights and add no inference latency once deployed.",
+      ),
+      passage("F1", 1, "Adapters with a low rank show no added inference latency in our measurements."),
+      passage("F2", 1, "Inference latency of the adapters stays flat as the rank grows."),
+      passage("F3", 1, "Adding adapters changes inference latency by less than a millisecond."),
+    ];
+    const picked = pickSentences("Do low-rank adapters add inference latency once deployed?", evidence, {
+      intent: "technical",
+      keywords: [],
+      maxSentences: 3,
+    });
+    expect(picked.map((p) => p.passage.paperId)).toEqual(["A", "F1", "B"]);
+  });
+
+  it("quotes up to five sentences of one paper", () => {
+    const text = [
+      "Low-rank adapters keep inference accuracy on translation within a point of full tuning.",
+      "On summarisation, adapters lose some accuracy at inference when the rank is very small.",
+      "Accuracy at inference grows with the adapters' rank until about eight.",
+      "Question answering shows the adapters matching the accuracy of the full model at inference.",
+      "Code generation is where low-rank adapters trail most in accuracy.",
+      "Dialogue benchmarks place the adapters' inference accuracy above the prompt-tuned baseline.",
+    ].join(" ");
+    const picked = pickSentences("How accurate are low-rank adapters at inference?", [passage("A", 1, text)], {
+      intent: "technical",
+      keywords: [],
+    });
+    expect(picked).toHaveLength(5);
+  });
+
+  it("does not bring along a next sentence that opens a paragraph of its own", () => {
+    const p = passage(
+      "A",
+      16,
+      "The model does not use the branching capability in any way. Resolving Dimension Mismatches: We do not constrain " +
+        "the shapes because programs may be invalid.",
+    );
+    const picked = pickSentences("Why does the model not use the branching capability?", [p], {
+      intent: "technical",
+      keywords: [],
+    });
+    expect(picked[0]?.text).toContain("branching capability");
+    expect(picked[0]?.next).toBeUndefined();
+  });
 });
 
 describe("absentSubjects", () => {

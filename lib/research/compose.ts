@@ -100,6 +100,8 @@ export interface PickedSentence {
 
 /** Passages of the retrieval's top ranks that each get a sentence in the answer when one bears on the question. */
 const TOP_PASSAGES = 8;
+/** …when their best sentence scores at least this share of the best sentence's score. */
+const TOP_PASSAGE_SHARE = 0.4;
 
 interface Candidate extends PickedSentence {
   rank: number;
@@ -172,13 +174,26 @@ function candidateSentences(evidence: EvidencePassage[]) {
       // starts mid-sentence (a chunk boundary) or is not prose: never quoted
       const usable = !footnote && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
       const last = out[out.length - 1];
-      if (usable && last && last.passage === passage && last.text === previous && !heading) last.next = text;
+      // a sentence that opens a paragraph of its own ("Resolving Dimension Mismatches: We …") is not the one before's
+      // explanation
+      if (
+        usable &&
+        last &&
+        last.passage === passage &&
+        last.text === previous &&
+        !heading &&
+        !RUN_IN_HEADING.test(text)
+      )
+        last.next = text;
       if (usable) out.push({ text, previous: heading ? null : previous, next: null, passage, rank });
       previous = usable ? text : null;
     }
   });
   return out;
 }
+
+/** A paragraph's run-in heading: a few capitalised words and a colon before its first sentence. */
+const RUN_IN_HEADING = /^(?:\p{Lu}[\p{L}\d-]*\s+){0,5}\p{Lu}[\p{L}\d-]*(?:\s*\([^)]{1,20}\))?:\s/u;
 
 function jaccard(a: Set<string>, b: Set<string>): number {
   let inter = 0;
@@ -191,7 +206,7 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * near-duplicates merged (the better one kept, the other's passage cited beside it).
  */
 export function pickSentences(question: string, evidence: EvidencePassage[], opts: ComposeOptions): PickedSentence[] {
-  const { intent, keywords, maxSentences = 10, perPaper = 4, exclude = [], context = "" } = opts;
+  const { intent, keywords, maxSentences = 10, perPaper = 5, exclude = [], context = "" } = opts;
   const focus = questionTerms(question, keywords);
   const around = questionTerms(context).filter((t) => !focus.includes(t));
   const wanted = [...focus, ...around];
@@ -263,13 +278,13 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
     picked.push(c);
     perPaperCount.set(c.passage.paperId, (perPaperCount.get(c.passage.paperId) ?? 0) + 1);
   };
-  // the retrieval's best passages each speak first (by their best sentence, when it bears on the question nearly as
-  // well as the best one): the search ranked whole passages with the library's statistics, which a sentence's own
-  // word overlap cannot see; then the best sentences overall
+  // the retrieval's best passages each speak first (by their best sentence, unless it bears on the question much less
+  // than the best one): the search ranked whole passages with the library's statistics, which a sentence's own word
+  // overlap cannot see; then the best sentences overall
   const best = candidates[0]?.score ?? 0;
   for (let rank = 0; rank < TOP_PASSAGES; rank++) {
     const own = candidates.find((c) => c.rank === rank);
-    if (own && own.score >= best * 0.6) take(own);
+    if (own && own.score >= best * TOP_PASSAGE_SHARE) take(own);
   }
   for (const c of candidates) take(c);
   picked.sort((a, b) => b.score - a.score || a.order - b.order);
