@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { citedClaims, dropClaims, type EvidencePassage, verifyCitations } from "./citations";
 import {
+  absentFromLibrary,
   absentSubjects,
   namedTerms,
   pickSentences,
@@ -185,6 +186,15 @@ describe("synthesizeExtractive", () => {
     });
     expect(picked[0]?.text).toContain("branching capability");
     expect(picked[0]?.next).toBeUndefined();
+  });
+});
+
+describe("absentFromLibrary", () => {
+  it("takes two unknown words that are a tenth of the question's terms as an absent topic, not one", () => {
+    expect(absentFromLibrary({ absent: ["neuromorphic", "Loihi"], terms: 15 })).toEqual(["neuromorphic", "Loihi"]);
+    expect(absentFromLibrary({ absent: ["Loihi"], terms: 15 })).toBeNull();
+    expect(absentFromLibrary({ absent: ["a", "b"], terms: 21 })).toBeNull();
+    expect(absentFromLibrary({ absent: [], terms: 0 })).toBeNull();
   });
 });
 

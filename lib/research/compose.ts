@@ -383,6 +383,14 @@ export function absentSubjects(question: string, evidence: EvidencePassage[]): s
   return covered < ABSENT_TOPIC_COVERAGE ? specific : null;
 }
 
+/**
+ * The question's words no paper of the library contains, when they say the library is not about it: at least two of
+ * them, and at least a tenth of the question's search terms (one unknown word is a typo or a paraphrase). Else null.
+ */
+export function absentFromLibrary({ absent, terms }: { absent: string[]; terms: number }): string[] | null {
+  return absent.length >= 2 && absent.length >= 0.1 * terms ? absent : null;
+}
+
 /** Below this share of the question's other key terms in the passages, an absent subject means an absent topic. */
 const ABSENT_TOPIC_COVERAGE = 0.7;
 

@@ -25,6 +25,7 @@ import {
   RetrievalCache,
   searchContent,
   searchSummaries,
+  wordsAbsentFromLibrary,
 } from "./search";
 
 // Three small "papers" generated on the spot and ingested through the real pipeline.
@@ -109,6 +110,18 @@ describe("searchContent", () => {
     expect(british[0]?.fts?.score).toBeCloseTo(american[0]?.fts?.score ?? 0, 6);
     // a word that only looks British is not respelled into another word the library holds ("devised" is not "dev…")
     expect(await searchContent(handle.db, "How was the crop rotation schedule devised?", embedder)).toEqual([]);
+  });
+
+  it("names the question's words no paper contains, as written, its British spellings of library words not among them", async () => {
+    const r = await wordsAbsentFromLibrary(
+      handle.db,
+      "Does scaled attention run faster on neuromorphic Loihi hardware?",
+    );
+    expect(r.absent).toEqual(["neuromorphic", "Loihi", "hardware"]);
+    expect(r.terms).toBeGreaterThanOrEqual(6);
+    // "optimiser": the library has "optimizer"; reference lists count as the library too ("Quokka")
+    expect((await wordsAbsentFromLibrary(handle.db, "Which optimiser trained the Quokka model?")).absent).toEqual([]);
+    expect(await wordsAbsentFromLibrary(handle.db, "the of and")).toEqual({ absent: [], terms: 0 });
   });
 
   it("returns nothing for a topic absent from the library", async () => {

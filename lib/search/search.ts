@@ -20,10 +20,10 @@ import {
 import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
-import { americanTerms, searchText, tokenize } from "@/lib/text/terms";
+import { americanTerms, searchText, termOf, tokenize } from "@/lib/text/terms";
 import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, reciprocalRankFusion } from "./fusion";
 import { classifyIntent, FACT_SEEKING } from "./intent";
-import { type ParsedQuery, parseQueries } from "./query";
+import { type ParsedQuery, parseQueries, queryTerms } from "./query";
 import { bestSentenceScore } from "./sentences";
 
 export type Retriever = "fts" | "vector" | "hybrid";
@@ -343,6 +343,42 @@ export async function fillBoundedCache(
 
 /** Lexemes whose document frequency a table's statistics keep at most. */
 const DF_CACHE_LIMIT = 50_000;
+
+/**
+ * The words of a question that no passage of the library contains, nor in their American spelling ("neuromorphic",
+ * "Loihi" asked of a library of NLP papers), as the question wrote them; and how many search terms the question has.
+ * Counted as the full-text search counts them (its lexemes, reference lists included), from its cached frequencies.
+ */
+export async function wordsAbsentFromLibrary(
+  db: Database,
+  question: string,
+): Promise<{ absent: string[]; terms: number }> {
+  const words = queryTerms(question);
+  const wordOf = new Map<string, string>();
+  for (const w of words) {
+    const t = termOf(w);
+    if (t && !wordOf.has(t)) wordOf.set(t, w);
+  }
+  if (wordOf.size === 0) return { absent: [], terms: 0 };
+  const [lexemes = []] = (
+    await getQueryLexemes(db, { texts: [searchText(question)], table: "chunks", withCount: false })
+  ).lexemes;
+  const american = americanTerms(words);
+  const asked = [...new Set(lexemes.flatMap((l) => [l, ...(american.has(l) ? [american.get(l) as string] : [])]))];
+  const cache = statsCache.get(db)?.get("chunks")?.df ?? new Map<string, number>();
+  const df = await fillBoundedCache(cache, asked, DF_CACHE_LIMIT, (missing) =>
+    getDocumentFrequencies(db, { table: "chunks", lexemes: missing }),
+  );
+  const present = (l: string) =>
+    (df.get(l) ?? 0) > 0 || (american.has(l) && (df.get(american.get(l) as string) ?? 0) > 0);
+  // each as the question wrote it ("Loihi", not "loihi")
+  const written = (w: string) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu").exec(
+      question.normalize("NFKC"),
+    )?.[0] ?? w;
+  const absent = lexemes.filter((l) => !present(l)).map((l) => written(wordOf.get(l) ?? l));
+  return { absent: [...new Set(absent)], terms: new Set(lexemes).size };
+}
 
 /** Robertson–Spärck Jones IDF, floored at a small positive value so very common words still count a little. */
 function idfOf(stats: LexemeStats, lexeme: string): number {

@@ -1,7 +1,8 @@
+import { wordsAbsentFromLibrary } from "@/lib/search/search";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import type { QueryAnalysis } from "../analysis";
 import { claimOf, dropClaims, type EvidencePassage } from "../citations";
-import { absentSubjects } from "../compose";
+import { absentFromLibrary, absentSubjects } from "../compose";
 import { modelIdOf } from "../deps";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { errorMessage } from "../step-kit";
@@ -41,14 +42,19 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     const graphEvidence = graph?.evidence ?? [];
     // the graph's edges are evidence like the passages: the model sees their quotes first
     const found = [...graphEvidence, ...passages];
-    const absent = found.length > 0 ? absentSubjects(ctx.question, found) : null;
+    // words of the question no paper of the library contains say more than the passages found: nothing there is about it
+    const unknown = absentFromLibrary(await wordsAbsentFromLibrary(ctx.deps.db, ctx.question));
+    const absent = unknown ?? (found.length > 0 ? absentSubjects(ctx.question, found) : null);
     // with web pages to answer from, passages that never mention the question's subject are left out instead
     const evidence = absent && web.length > 0 ? [] : found;
     if (absent && web.length === 0) {
       const names = absent.map((t) => `“${t}”`);
+      const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
       throw new StepError({
         code: "no_answer",
-        message: `The library does not answer this: none of the passages found for the question mentions ${names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0]}.`,
+        message: unknown
+          ? `The library does not answer this: no paper in it mentions ${listed}.`
+          : `The library does not answer this: none of the passages found for the question mentions ${listed}.`,
         hint: "Add papers about it to the library, or ask about what the library holds.",
       });
     }
