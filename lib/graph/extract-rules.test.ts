@@ -351,6 +351,13 @@ describe("recall patterns (issue 22)", () => {
     ).toEqual([]);
     // the name is what another verb acts on, not the subject of the comparison
     expect(accepted("The Gizmo trains WidgetNet with longer inputs faster than SparseNet trains it.")).toEqual([]);
+    // cheaper is better; more errors, compute or assumptions are not
+    expect(accepted("In our runs, WidgetNet is far less expensive than SparseNet to serve at scale.")).toContain(
+      "improves_on WidgetNet -> SparseNet",
+    );
+    for (const worse of ["reaches higher WER than", "requires higher FLOPs than", "makes stronger assumptions than"]) {
+      expect(accepted(`On every split, WidgetNet ${worse} SparseNet in our runs.`), worse).toEqual([]);
+    }
   });
 
   it("reads an opening “It” as the name that opened the sentence before, quoting both", () => {
@@ -364,6 +371,12 @@ describe("recall patterns (issue 22)", () => {
     // two scores in a short sentence are no table: the claims stay above the acceptance bar
     expect(c.every((e) => e.confidence >= 0.6)).toBe(true);
     expect(c[0]?.quote.startsWith("WidgetNet provides")).toBe(true);
+    // a sentence before that names two things leaves "It" ambiguous; two sentences too long for one quote give none
+    expect(
+      edgesOf("Gizmo: X", "SparseNet is outperformed by WidgetNet on every split. It also outperforms FooNet by far."),
+    ).not.toContain("improves_on SparseNet -> FooNet");
+    const long = `WidgetNet provides ${"a very general and robust generalization ".repeat(7)}among its counterparts.`;
+    expect(edgesOf("Gizmo: X", `${long} It outperforms SparseNet on every split we tried.`)).toEqual([]);
     // an "It" without a name opening the sentence before stays unresolved
     expect(
       edgesOf("Gizmo: X", "Results are strong across the board. It outperforms SparseNet on every split we tried."),
@@ -380,5 +393,7 @@ describe("recall patterns (issue 22)", () => {
     expect(edgesOf("Gizmo: X", "WidgetNet uses information from the retrieved pages to answer.")).toEqual([]);
     expect(edgesOf("Gizmo: X", "WidgetNet uses significantly fewer parameters than the others.")).toEqual([]);
     expect(edgesOf("Gizmo: X", "WidgetNet uses breadth-first and depth-first searches over the tree.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "WidgetNet uses default hyperparameters for all of the runs.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "WidgetNet uses twelve layers in total for the encoder.")).toEqual([]);
   });
 });

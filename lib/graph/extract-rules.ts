@@ -342,7 +342,7 @@ const PATTERNS: Pattern[] = [
   // comparative that says better (not "lower accuracy", "higher error"), then "than"
   {
     relation: "improves_on",
-    verb: /\b(?:better|faster|stronger|higher(?!\s+(?:\S+\s+)?(?:error|errors|loss|perplexity|latency|cost|costs|memory|variance|runtime)\b)|more\s+(?:efficient|accurate|effective|robust|faithful|reliable)|less\s+(?:expensive|costly))\s+(?:(?!than\b)[a-z\d.%-]+\s+){0,2}?than\b/gi,
+    verb: /\b(?:better|faster|stronger|higher|more\s+(?:efficient|accurate|effective|robust|faithful|reliable)|less\s+(?:expensive|costly))\s+(?!(?:\S+\s+)?(?:errors?|loss(?:es)?|perplexity|latency|costs?|memory|variance|runtime|wer|flops|toxicity|bias|complexity|compute|rates?|assumptions?)\b)(?:(?!than\b)[a-z\d.%-]+\s+){0,2}?than\b/gi,
     confidence: 0.75,
     reach: 20,
     namedOnly: true,
@@ -722,7 +722,7 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
 
 /** Words that never begin or make up a technique's lower-case name. */
 const NOT_TECHNIQUE =
-  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|them|more|less|fewer|much|many|some|any|no|only|both|each|all|several|various|different|similar|same|other|such|one|two|three|four|five|and|or|of|to|in|on|for|as|at|by|with|from|into|than|which|who|what|we|information|something|nothing|anything|everything|training|learning|data|knowledge|computation|performance|examples?)$/i;
+  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|them|more|less|fewer|much|many|some|any|no|only|both|each|all|several|various|different|similar|same|other|such|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|hundreds?|thousands?|millions?|default|standard|original|additional|extra|new|and|or|of|to|in|on|for|as|at|by|with|from|into|than|which|who|what|we|information|something|nothing|anything|everything|training|learning|data|knowledge|computation|performance|examples?|(?:hyper)?parameters?|layers?|workers?|users?|numbers?|others?|members?|papers?|letters?|characters?|answers?|orders?|readers?|writers?|speakers?)$/i;
 
 /**
  * What a named method uses when the text names it in lower case, right after the verb and without an article:
@@ -1016,8 +1016,10 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       const masked = maskHeading(maskCitations(captionAt > 0 ? " ".repeat(captionAt) + flat.slice(captionAt) : flat));
       const names = withTermNames(findNames(masked, known), masked, acronyms);
       const opening = names[0];
+      // (only a sentence that names one thing: "SparseNet is outperformed by WidgetNet. It also …" is ambiguous)
       if (
         opening &&
+        names.length === 1 &&
         /^\s*(?:The\s+)?$/.test(masked.slice(0, opening.start)) &&
         !/^\s*(?:['’]s\b|,|\()/.test(masked.slice(opening.end, opening.end + 3))
       )
@@ -1170,7 +1172,9 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (
             p.comparative &&
             (/\b(?:no|not|never|neither|nor|none)\b/i.test(masked.slice(0, at)) ||
-              /\b(?:slower|worse|weaker|lower|less\s+\p{Ll}+)\s+(?:\S+\s+){0,2}?than\b/iu.test(masked) ||
+              /\b(?:slower|worse|weaker|lower|less\s+\p{Ll}+)\s+(?:\S+\s+){0,2}?than\b/iu.test(
+                masked.slice(0, at) + " ".repeat(verbEnd - at) + masked.slice(verbEnd),
+              ) ||
               /\b(?!(?:is|was|has|does|as|its|this|thus|whereas|plus|yes|\S*trained|\S*tuned|based)\s)\p{Ll}{2,}(?:s|ed)\s+(?:the\s+)?$/u.test(
                 masked.slice(Math.max(0, subject.start - 24), subject.start),
               ))
@@ -1293,11 +1297,10 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             };
             // the quote starts where the sentence does once the heading lines before it are left out
             const lead = masked.search(/\S/);
-            // "It outperforms ANCE": the quote starts at the sentence that names what "It" stands for, when both fit
-            const from =
-              subject.pronounFor !== undefined && sentence.end - subject.pronounFor <= MAX_QUOTE_CHARS
-                ? subject.pronounFor
-                : sentence.start + Math.max(0, lead);
+            // "It outperforms ANCE": the quote starts at the sentence that names what "It" stands for (a claim whose two
+            // sentences do not fit in one quote is not made: the quote would not name its subject)
+            if (subject.pronounFor !== undefined && sentence.end - subject.pronounFor > MAX_QUOTE_CHARS) continue;
+            const from = subject.pronounFor ?? sentence.start + Math.max(0, lead);
             const span = quoteSpan({ start: from, end: sentence.end }, text, focus);
             candidates.push({
               relation,

@@ -190,11 +190,30 @@ describe("synthesizeExtractive", () => {
 });
 
 describe("absentFromLibrary", () => {
-  it("takes two unknown words that are a tenth of the question's terms as an absent topic, not one", () => {
-    expect(absentFromLibrary({ absent: ["neuromorphic", "Loihi"], terms: 15 })).toEqual(["neuromorphic", "Loihi"]);
-    expect(absentFromLibrary({ absent: ["Loihi"], terms: 15 })).toBeNull();
-    expect(absentFromLibrary({ absent: ["a", "b"], terms: 21 })).toBeNull();
-    expect(absentFromLibrary({ absent: [], terms: 0 })).toBeNull();
+  const about = passage("A", 4, "Spiking networks on neuromorphic Loihi chips are trained with surrogate gradients.");
+  const attention = passage("B", 4, "The dot products are scaled by the square root of the key dimension.");
+  const library = { passages: 2_000 };
+
+  it("takes two unknown words as an absent topic when the passages found cover little of the rest", () => {
+    const q = "How much energy do spiking networks save on neuromorphic Loihi chips?";
+    const words = { absent: ["neuromorphic", "Loihi"], terms: 9, ...library };
+    expect(absentFromLibrary(q, [attention], words)).toEqual(["neuromorphic", "Loihi"]);
+    // one unknown word is a typo or a paraphrase
+    expect(absentFromLibrary(q, [attention], { ...words, absent: ["Loihi"] })).toBeNull();
+    // …and two are too when the passages found hold the rest of the question
+    const typos = "Why are dot prodcuts scaled by the sqaure root of the key dimension?";
+    expect(absentFromLibrary(typos, [attention], { absent: ["prodcuts", "sqaure"], terms: 8, ...library })).toBeNull();
+    expect(absentFromLibrary(q, [about], { ...words, absent: ["energy", "save"] })).toBeNull();
+  });
+
+  it("needs them to be a tenth of the question, and a library of some size", () => {
+    const q = "How much energy do spiking networks save on neuromorphic Loihi chips?";
+    expect(absentFromLibrary(q, [attention], { absent: ["a", "b"], terms: 21, ...library })).toBeNull();
+    expect(absentFromLibrary(q, [attention], { absent: [], terms: 0, ...library })).toBeNull();
+    // a library of a few papers lacks plain words: its vocabulary says nothing, unless told otherwise
+    const small = { absent: ["neuromorphic", "Loihi"], terms: 9, passages: 40 };
+    expect(absentFromLibrary(q, [attention], small)).toBeNull();
+    expect(absentFromLibrary(q, [attention], small, 10)).toEqual(["neuromorphic", "Loihi"]);
   });
 });
 

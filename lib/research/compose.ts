@@ -185,7 +185,8 @@ function candidateSentences(evidence: EvidencePassage[]) {
         !RUN_IN_HEADING.test(text)
       )
         last.next = text;
-      if (usable) out.push({ text, previous: heading ? null : previous, next: null, passage, rank });
+      if (usable)
+        out.push({ text, previous: heading || RUN_IN_HEADING.test(text) ? null : previous, next: null, passage, rank });
       previous = usable ? text : null;
     }
   });
@@ -385,11 +386,28 @@ export function absentSubjects(question: string, evidence: EvidencePassage[]): s
 
 /**
  * The question's words no paper of the library contains, when they say the library is not about it: at least two of
- * them, and at least a tenth of the question's search terms (one unknown word is a typo or a paraphrase). Else null.
+ * them, and at least a tenth of the question's search terms (one unknown word is a typo or a paraphrase), in a library
+ * of at least `minPassages` passages (a handful of papers lacks plain words such as "method" or "improve"), and the
+ * passages found cover little of the question's other words (two typos in a question the library answers do not end
+ * it). Else null.
  */
-export function absentFromLibrary({ absent, terms }: { absent: string[]; terms: number }): string[] | null {
-  return absent.length >= 2 && absent.length >= 0.1 * terms ? absent : null;
+export function absentFromLibrary(
+  question: string,
+  evidence: EvidencePassage[],
+  { absent, terms, passages }: { absent: string[]; terms: number; passages: number },
+  minPassages = ABSENT_WORDS_MIN_PASSAGES,
+): string[] | null {
+  if (passages < minPassages || absent.length < 2 || absent.length < 0.1 * terms) return null;
+  const unknown = new Set(absent.flatMap((w) => tokenize(w)));
+  const rest = questionTerms(question).filter((t) => !unknown.has(t));
+  const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
+  const covered = rest.filter((t) => text.has(t)).length / Math.max(1, rest.length);
+  return covered < ABSENT_TOPIC_COVERAGE ? absent : null;
 }
+
+/** About ten papers' passages: the least library whose vocabulary says what it is not about (the 40-paper corpus has
+ *  1,934). */
+export const ABSENT_WORDS_MIN_PASSAGES = 500;
 
 /** Below this share of the question's other key terms in the passages, an absent subject means an absent topic. */
 const ABSENT_TOPIC_COVERAGE = 0.7;

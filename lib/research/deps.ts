@@ -23,6 +23,11 @@ export interface ResearchDeps {
   runTimeoutMs: number;
   /** Web search, when a provider is configured (lib/web); absent or null: the step is not offered. */
   web?: WebResearch | null;
+  /**
+   * Passages a library needs before words of a question it never contains end a run `no_answer` (`absentFromLibrary`
+   * in lib/research/compose.ts); absent: its default, about ten papers.
+   */
+  vocabularyMinPassages?: number;
 }
 
 /** One robots.txt cache per process: origins are asked once an hour, whichever run reads them. */

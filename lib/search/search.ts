@@ -352,32 +352,33 @@ const DF_CACHE_LIMIT = 50_000;
 export async function wordsAbsentFromLibrary(
   db: Database,
   question: string,
-): Promise<{ absent: string[]; terms: number }> {
+): Promise<{ absent: string[]; terms: number; passages: number }> {
   const words = queryTerms(question);
   const wordOf = new Map<string, string>();
   for (const w of words) {
     const t = termOf(w);
     if (t && !wordOf.has(t)) wordOf.set(t, w);
   }
-  if (wordOf.size === 0) return { absent: [], terms: 0 };
-  const [lexemes = []] = (
-    await getQueryLexemes(db, { texts: [searchText(question)], table: "chunks", withCount: false })
-  ).lexemes;
+  const epoch = getContentEpoch();
+  const fresh = freshStats(db, "chunks");
+  const {
+    lexemes: [lexemes = []],
+    rows: total,
+  } = await getQueryLexemes(db, { texts: [searchText(words.join(" "))], table: "chunks", withCount: !fresh });
+  if (wordOf.size === 0 || lexemes.length === 0) return { absent: [], terms: 0, passages: fresh?.total ?? total ?? 0 };
   const american = americanTerms(words);
   const asked = [...new Set(lexemes.flatMap((l) => [l, ...(american.has(l) ? [american.get(l) as string] : [])]))];
-  const cache = statsCache.get(db)?.get("chunks")?.df ?? new Map<string, number>();
-  const df = await fillBoundedCache(cache, asked, DF_CACHE_LIMIT, (missing) =>
-    getDocumentFrequencies(db, { table: "chunks", lexemes: missing }),
-  );
+  // the statistics the search keeps, started over when the library changed (as for a search)
+  const stats = await lexemeStats(db, "chunks", fresh ? { fresh } : { total: total ?? 0, epoch }, asked);
   const present = (l: string) =>
-    (df.get(l) ?? 0) > 0 || (american.has(l) && (df.get(american.get(l) as string) ?? 0) > 0);
+    (stats.df.get(l) ?? 0) > 0 || (american.has(l) && (stats.df.get(american.get(l) as string) ?? 0) > 0);
   // each as the question wrote it ("Loihi", not "loihi")
   const written = (w: string) =>
     new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu").exec(
       question.normalize("NFKC"),
     )?.[0] ?? w;
   const absent = lexemes.filter((l) => !present(l)).map((l) => written(wordOf.get(l) ?? l));
-  return { absent: [...new Set(absent)], terms: new Set(lexemes).size };
+  return { absent: [...new Set(absent)], terms: new Set(lexemes).size, passages: stats.total };
 }
 
 /** Robertson–Spärck Jones IDF, floored at a small positive value so very common words still count a little. */

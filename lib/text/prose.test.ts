@@ -50,6 +50,8 @@ describe("notProse", () => {
     expect(notProse("See Table 2.")).toBe("too_short");
     expect(notProse("Training data and batching for the big models of the base configuration")).toBe("no_verb");
     expect(notProse("Results of the small models on the benchmark tasks for each of the datasets")).toBe("no_verb");
+    expect(notProse("Accuracy of the Llama family models on the benchmark tasks in the study")).toBe("no_verb");
+    expect(notProse("Results with a random seed of the base configuration on all the tasks")).toBe("no_verb");
   });
 
   it("finds a verb in -s by where it stands: before its object, after an adverb", () => {

@@ -22,14 +22,14 @@ const FUNCTION_WORDS = new Set(
 const AUXILIARY =
   /\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|must)\b/i;
 /** A lower-case word in a verb form (-ed, -es, -s after a subject, -ize): the "no verb" test's second chance. */
-const VERB_FORM = /\b(?:[a-z]{2,}(?:ed|es|ows)|[a-z]{3,}(?:izes?|ises?|ates?|ains|ers|ves))\b/;
+const VERB_FORM = /\b(?:[a-z]{3,}(?:ed|es|ows|izes?|ises?|ates?|ains|ers|ves)|[a-z]{2}(?:es|ows)|[a-z][a-df-z]ed)\b/;
 /**
  * A present-tense verb in -s by where it stands: before its object ("performs the", "yields a", "gets 98.6 %", not "heads 5") or
  * after an adverb ("typically uses", "consistently outperforms"). A plural noun rarely stands there.
  */
 const PRESENT_VERB = new RegExp(
   "\\b(?:[a-z]{2,}[^\\Wsu]s (?:the|a|an|its|their|our|his|her|this|these|that|those|each|every|no|some|all|both|" +
-    "more|less|much|many|several|tens|hundreds|thousands)\\b|[a-z]{2,}[^\\Wsu]s \\d+(?:\\.\\d+\\s?%?|\\s?%)|[a-z]{3,}(?:ally|ively|ently|antly|ously|ably|ibly|ctly|ily) " +
+    "more|less|much|many|several|tens|hundreds|thousands)\\b|[a-z]{2,}[^\\Wsu]s \\d+(?:\\.\\d+\\s?%?|\\s?%)|[a-z]{3,}(?:ally|ively|ently|antly|ously|ably|ibly|ctly|(?<!fam)ily) " +
     "[a-z]{2,}s\\b)",
 );
 /** English irregular verbs (past and present forms), which carry no suffix: "scheduling cut packet loss". */

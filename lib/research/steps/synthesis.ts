@@ -42,8 +42,17 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     const graphEvidence = graph?.evidence ?? [];
     // the graph's edges are evidence like the passages: the model sees their quotes first
     const found = [...graphEvidence, ...passages];
-    // words of the question no paper of the library contains say more than the passages found: nothing there is about it
-    const unknown = absentFromLibrary(await wordsAbsentFromLibrary(ctx.deps.db, ctx.question));
+    // offline, words of the question no paper of the library contains say more than the passages found: nothing
+    // there is about it (a model reads the passages itself, and its expansions may have found them in other words)
+    const unknown =
+      ctx.deps.chatModel === null
+        ? absentFromLibrary(
+            ctx.question,
+            found,
+            await wordsAbsentFromLibrary(ctx.deps.db, ctx.question),
+            ctx.deps.vocabularyMinPassages,
+          )
+        : null;
     const absent = unknown ?? (found.length > 0 ? absentSubjects(ctx.question, found) : null);
     // with web pages to answer from, passages that never mention the question's subject are left out instead
     const evidence = absent && web.length > 0 ? [] : found;
