@@ -20,7 +20,8 @@ const standalone = process.env.LECTERN_BUILD_STANDALONE === "1";
 /**
  * Files read at run time that tracing cannot see: pdf.js (pdf-parse's own copy) loads its worker by a computed
  * import, so the standalone output lacks it and every PDF fails with "The PDF reader failed to start"; the extraction
- * threads' script (lib/ingest/extract-pool.ts) is started from disk by path.
+ * threads' script (lib/ingest/extract-pool.ts) and the embedded database's thread script (db/pglite-thread.ts) are
+ * started from disk by path.
  */
 function standaloneIncludes(): string[] {
   const fromProject = createRequire(path.join(process.cwd(), "package.json"));
@@ -28,6 +29,7 @@ function standaloneIncludes(): string[] {
   return [
     path.relative(process.cwd(), fromPdfParse.resolve("pdfjs-dist/legacy/build/pdf.worker.mjs")),
     "lib/ingest/pdf-read.mjs",
+    "db/pglite-host.mjs",
   ];
 }
 

@@ -37,7 +37,9 @@ export interface DbHandle {
    * The driver's own connection, for a library that brings its own SQL (the job queue, lib/jobs): the PGlite instance,
    * or the PostgreSQL server's URL (such a library opens a pool of its own).
    */
-  native: { driver: "pglite"; client: import("@electric-sql/pglite").PGlite } | { driver: "postgres"; url: string };
+  native:
+    | { driver: "pglite"; client: import("@electric-sql/pglite").PGlite | import("./pglite-thread").PGliteThread }
+    | { driver: "postgres"; url: string };
   close(): Promise<void>;
 }
 
@@ -127,11 +129,21 @@ async function openPglite(dataDir: string | null, role: string, loadDataDir?: Bl
     fs.mkdirSync(pgDir, { recursive: true });
   }
   try {
-    // The single-object form: PGlite 0.5 drops the options when the first argument is not a string.
-    const client = new PGlite({ dataDir: pgDir, loadDataDir, extensions: { vector } });
-    await client.waitReady;
-    yieldBeforeQueries(client);
-    const db = drizzle({ client, schema }) as unknown as Database;
+    // A library on disk runs in a thread of its own (db/pglite-thread.ts): its statements never hold this thread's event
+    // loop. In memory (tests, dumps) and with LECTERN_PGLITE_THREAD=0 it runs here.
+    const threaded = pgDir !== undefined && !loadDataDir && process.env.LECTERN_PGLITE_THREAD !== "0";
+    let client: import("@electric-sql/pglite").PGlite | import("./pglite-thread").PGliteThread;
+    if (threaded) {
+      const { PGliteThread } = await import("./pglite-thread");
+      client = await PGliteThread.open(pgDir ?? null);
+    } else {
+      // The single-object form: PGlite 0.5 drops the options when the first argument is not a string.
+      const local = new PGlite({ dataDir: pgDir, loadDataDir, extensions: { vector } });
+      await local.waitReady;
+      yieldBeforeQueries(local);
+      client = local;
+    }
+    const db = drizzle({ client: client as import("@electric-sql/pglite").PGlite, schema }) as unknown as Database;
     return {
       db,
       driver: "pglite",

@@ -36,6 +36,7 @@ export async function prepareTestDatabaseTemplate(): Promise<{
   try {
     if (handle.native.driver !== "pglite") throw new Error("expected the embedded database");
     const client = handle.native.client;
+    if (!("dumpDataDir" in client)) throw new Error("expected the in-memory database in this thread");
     // The cluster's template databases go: a test database never creates another, and they are 15 of the 41 MB that
     // every test file would otherwise load (the 16 MB WAL segment stays: the cluster needs it to start).
     for (const name of ["template0", "template1"]) {

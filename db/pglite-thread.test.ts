@@ -1,0 +1,129 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LecternError } from "@/lib/errors";
+import { type DbHandle, openDatabase, queryRows } from ".";
+import { PGliteThread } from "./pglite-thread";
+
+// The embedded database on disk runs in a worker thread (db/pglite-host.mjs); these check that it behaves as PGlite
+// in the app's thread did, through drizzle and through the raw client the job queue uses.
+describe.skipIf(process.env.DATABASE_URL)("the embedded database in its own thread", () => {
+  let dir: string;
+  let handle: DbHandle;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-thread-"));
+    handle = await openDatabase({ dataDir: dir, migrate: false });
+    await handle.db.execute(sql`create extension if not exists vector`);
+    await handle.db.execute(
+      sql`create table t (id int primary key, at timestamptz not null default now(), v vector(3), tags text[])`,
+    );
+  });
+
+  afterAll(async () => {
+    await handle?.close().catch(() => {});
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs in a thread, and reads rows as PGlite here did: timestamps as text, vectors, arrays", async () => {
+    expect(handle.native.driver === "pglite" && handle.native.client instanceof PGliteThread).toBe(true);
+    await handle.db.execute(sql`insert into t (id, v, tags) values (1, '[1,2,3]', array['a','b'])`);
+    const [row] = await queryRows<{ id: number; at: unknown; v: string; tags: string[] }>(
+      handle.db,
+      sql`select id, at, v::text as v, tags from t where id = 1`,
+    );
+    expect(row).toMatchObject({ id: 1, v: "[1,2,3]", tags: ["a", "b"] });
+    expect(typeof row?.at === "string" || row?.at instanceof Date).toBe(true);
+  });
+
+  it("keeps PostgreSQL's error fields", async () => {
+    const err = await handle.db.execute(sql`insert into t (id) values (1)`).then(
+      () => null,
+      (e: unknown) => e as { code?: string; constraint?: string; cause?: { code?: string } },
+    );
+    expect(err).not.toBeNull();
+    const code = err?.code ?? err?.cause?.code;
+    expect(code).toBe("23505");
+  });
+
+  it("commits a transaction, rolls one back on its error, and a savepoint inside one", async () => {
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into t (id) values (2)`);
+    });
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into t (id) values (3)`);
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into t (id) values (4)`);
+      await tx
+        .transaction(async (inner) => {
+          await inner.execute(sql`insert into t (id) values (5)`);
+          throw new Error("inner");
+        })
+        .catch(() => {});
+    });
+    const ids = await queryRows<{ id: number }>(handle.db, sql`select id from t order by id`);
+    expect(ids.map((r) => r.id)).toEqual([1, 2, 4]);
+  });
+
+  it("serves statements sent while a transaction is open once it ends, and several at once", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const tx = handle.db.transaction(async (t) => {
+      await t.execute(sql`insert into t (id) values (6)`);
+      await held;
+    });
+    const outside = queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from t`);
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await tx;
+    expect((await outside)[0]?.n).toBeGreaterThanOrEqual(3);
+    const many = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => queryRows<{ i: number }>(handle.db, sql`select ${i}::int as i`)),
+    );
+    expect(many.map((r) => r[0]?.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it("delivers notifications to every listener of a channel until it stops", async () => {
+    const got: string[] = [];
+    const [stopA, stopB] = await Promise.all([
+      handle.listen("thread_test", (p) => got.push(`a:${p}`)),
+      handle.listen("thread_test", (p) => got.push(`b:${p}`)),
+    ]);
+    await handle.db.execute(sql`select pg_notify('thread_test', 'one')`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got.sort()).toEqual(["a:one", "b:one"]);
+    await stopA();
+    await stopB();
+    await handle.db.execute(sql`select pg_notify('thread_test', 'two')`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got).toHaveLength(2);
+  });
+
+  it("answers every call after it closed with a clear error; the directory opens again, in this thread when told to", async () => {
+    await handle.close();
+    const err = await queryRows(handle.db, sql`select 1`).then(
+      () => null,
+      (e: unknown) => e as Error & { cause?: unknown },
+    );
+    const cause = err instanceof LecternError ? err : err?.cause;
+    expect(cause).toBeInstanceOf(LecternError);
+    expect((cause as LecternError).code).toBe("unavailable:database");
+    process.env.LECTERN_PGLITE_THREAD = "0";
+    try {
+      handle = await openDatabase({ dataDir: dir, migrate: false });
+    } finally {
+      delete process.env.LECTERN_PGLITE_THREAD;
+    }
+    expect(handle.native.driver === "pglite" && !(handle.native.client instanceof PGliteThread)).toBe(true);
+    const ids = await queryRows<{ id: number }>(handle.db, sql`select id from t order by id`);
+    expect(ids.map((r) => r.id)).toEqual([1, 2, 4, 6]);
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * The embedded database in a worker thread (db/pglite-host.mjs), behind the part of PGlite's interface the app uses:
+ * `query`, `exec`, `transaction`, `listen`, `close`. PGlite runs each statement synchronously in its own thread, so in
+ * the web server's thread a refit's index rebuild held every request for seconds; here the server's thread only sends
+ * messages and receives rows. drizzle-orm's PGlite driver and pg-boss's PGlite adapter take this object as they take
+ * a PGlite instance. Errors keep PostgreSQL's fields (code, detail, constraint…); a thread that dies fails every call
+ * with `unavailable:database`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { LecternError } from "@/lib/errors";
+
+const SCRIPT = "pglite-host.mjs";
+
+/** Where the host script is: beside this module, or under the project's db/ (a bundle has no file URL). */
+export function pgliteHostScript(): string | null {
+  const candidates: string[] = [];
+  try {
+    candidates.push(path.join(/* turbopackIgnore: true */ path.dirname(fileURLToPath(import.meta.url)), SCRIPT));
+  } catch {
+    // not a file URL (a bundle): the project directory below
+  }
+  candidates.push(path.join(/* turbopackIgnore: true */ process.cwd(), "db", SCRIPT));
+  return candidates.find((c) => fs.existsSync(/* turbopackIgnore: true */ c)) ?? null;
+}
+
+export interface ThreadResults<T = Record<string, unknown>> {
+  rows: T[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+}
+
+interface QueryOptions {
+  rowMode?: "object" | "array";
+  parsers?: Record<number, (value: string, typeId: number) => unknown>;
+}
+
+type Reply = { id: number; ok: unknown } | { id: number; error: Record<string, string> };
+type Message = Reply | { notify: string; payload: string } | { ready: boolean; error?: Record<string, string> };
+
+/** One side of a transaction: statements sent with its id. */
+export interface ThreadTransaction {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<ThreadResults<T>>;
+  exec(sql: string): Promise<ThreadResults[]>;
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+function errorFrom(e: Record<string, string>): Error {
+  const err = new Error(e.message);
+  const { message: _m, ...fields } = e;
+  return Object.assign(err, fields);
+}
+
+/** The type ids whose values a caller keeps as text: only the identity parser can cross to the thread. */
+function rawTypes(parsers: QueryOptions["parsers"]): number[] | undefined {
+  if (!parsers) return undefined;
+  const ids = Object.keys(parsers).map(Number);
+  for (const id of ids) {
+    const parse = parsers[id] as (value: string, typeId: number) => unknown;
+    if (parse("2024-01-01 00:00:00", id) !== "2024-01-01 00:00:00") {
+      throw new Error(`PGliteThread: a parser for type ${id} that is not the identity cannot run in the thread`);
+    }
+  }
+  return ids;
+}
+
+export class PGliteThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+  /** Each channel's LISTEN, awaited by every listen() of it (a second caller must not return before it took effect). */
+  readonly #listening = new Map<string, Promise<unknown>>();
+  #nextId = 1;
+  #dead: Error | null = null;
+  readonly waitReady: Promise<void>;
+
+  private constructor(script: string, dataDir: string | null) {
+    // constructed out of the bundler's sight, as the PDF reader's threads are (lib/ingest/extract-pool.ts)
+    this.#worker = Reflect.construct(Worker, [script, { workerData: { dataDir } }]);
+    this.waitReady = new Promise<void>((resolve, reject) => {
+      const onFirst = (msg: Message) => {
+        if (!("ready" in msg)) return;
+        this.#worker.off("message", onFirst);
+        if (msg.ready) resolve();
+        else reject(errorFrom(msg.error ?? { message: "the embedded database did not start" }));
+      };
+      this.#worker.on("message", onFirst);
+      this.#worker.once("error", reject);
+    });
+    this.#worker.on("message", (msg: Message) => this.#receive(msg));
+    this.#worker.on("error", (err) => this.#fail(err));
+    this.#worker.on("exit", (code) => this.#fail(new Error(`its thread exited (code ${code})`)));
+  }
+
+  /** Starts the thread and waits until its database is open. */
+  static async open(dataDir: string | null): Promise<PGliteThread> {
+    const script = pgliteHostScript();
+    if (!script) throw new Error(`the embedded database's thread script (db/${SCRIPT}) is missing`);
+    const thread = new PGliteThread(script, dataDir);
+    try {
+      await thread.waitReady;
+      thread.#worker.unref();
+    } catch (e) {
+      await thread.#worker.terminate().catch(() => {});
+      throw e;
+    }
+    return thread;
+  }
+
+  #receive(msg: Message): void {
+    if ("notify" in msg) {
+      for (const cb of this.#listeners.get(msg.notify) ?? []) cb(msg.payload);
+      return;
+    }
+    if (!("id" in msg)) return;
+    const call = this.#pending.get(msg.id);
+    if (!call) return;
+    this.#pending.delete(msg.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if ("error" in msg) call.reject(errorFrom(msg.error));
+    else call.resolve(msg.ok);
+  }
+
+  #fail(err: Error): void {
+    if (this.#dead) return;
+    this.#dead = new LecternError("unavailable:database", `The embedded database stopped: ${err.message}`, {
+      cause: err,
+    });
+    for (const call of this.#pending.values()) call.reject(this.#dead);
+    this.#pending.clear();
+    this.#worker.unref();
+  }
+
+  #call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+    if (this.#dead) return Promise.reject(this.#dead);
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      // the thread keeps the process alive only while a call waits on it (an idle CLI exits as with PGlite in-thread)
+      if (this.#pending.size === 1) this.#worker.ref();
+      this.#worker.postMessage({ id, op, ...args });
+    });
+  }
+
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+    tx?: number,
+  ): Promise<ThreadResults<T>> {
+    return this.#call("query", {
+      sql,
+      params: params ?? [],
+      rowMode: options?.rowMode ?? "object",
+      rawTypes: rawTypes(options?.parsers),
+      tx,
+    });
+  }
+
+  exec(sql: string, tx?: number): Promise<ThreadResults[]> {
+    return this.#call("exec", { sql, tx });
+  }
+
+  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws (its error rethrown). */
+  async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    const id = await this.#call<number>("begin");
+    let closed = false;
+    const tx: ThreadTransaction = {
+      query: (sql, params, options) => this.query(sql, params, options, id),
+      exec: (sql) => this.exec(sql, id),
+      rollback: async () => {
+        throw new Error("rollback");
+      },
+      get closed() {
+        return closed;
+      },
+    };
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (e) {
+      closed = true;
+      await this.#call("end", { tx: id, commit: false }).catch(() => {});
+      throw e;
+    }
+    closed = true;
+    await this.#call("end", { tx: id, commit: true });
+    return result;
+  }
+
+  /** Calls `onPayload` for each notification on `channel`; resolves to the function that stops it. */
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    let set = this.#listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(channel, set);
+      this.#listening.set(channel, this.#call("listen", { channel }));
+    }
+    set.add(onPayload);
+    try {
+      await this.#listening.get(channel);
+    } catch (e) {
+      set.delete(onPayload);
+      if (set.size === 0) {
+        this.#listeners.delete(channel);
+        this.#listening.delete(channel);
+      }
+      throw e;
+    }
+    return async () => {
+      const s = this.#listeners.get(channel);
+      s?.delete(onPayload);
+      if (s && s.size === 0) {
+        this.#listeners.delete(channel);
+        this.#listening.delete(channel);
+        await this.#call("unlisten", { channel }).catch(() => {});
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    if (!this.#dead) await this.#call("close").catch(() => {});
+    this.#dead ??= new LecternError("unavailable:database", "The embedded database is closed.");
+    await this.#worker.terminate().catch(() => {});
+  }
+}
