@@ -206,7 +206,9 @@ async function writeAll(
 export async function refreshLatentVectors(db: Database, opts: RefreshLatentOptions = {}): Promise<LatentRefresh> {
   const t0 = performance.now();
   const dimensions = opts.dimensions ?? DEFAULT_LATENT_DIMENSIONS;
-  const batch = opts.batch ?? 500;
+  // 200 passages projected and their vectors written at a time: each batch is work in the calling thread between
+  // statements, and 500 held a server's event loop past 100 ms (bench:ingest-loop)
+  const batch = opts.batch ?? 200;
   const rebuildAbove = opts.rebuildIndexesAbove ?? 0;
   const rows = await countRows(db, { table: "chunks" });
   const info = await getLatentModelInfo(db);

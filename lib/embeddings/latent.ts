@@ -212,6 +212,8 @@ export async function fitLatentModel(
   for (let i = 0; i < texts.length && sample.length < maxRows; i++) {
     const at = Math.floor(i * stride);
     if (at >= texts.length) break;
+    // counting the terms of two thousand passages is itself a few hundred milliseconds
+    await pause();
     const counts = countTerms(texts[at] as string);
     if (counts.size > 0) sample.push(counts);
   }
@@ -239,6 +241,7 @@ export async function fitLatentModel(
   const index: number[] = [];
   const value: number[] = [];
   for (const counts of sample) {
+    await pause();
     const from = index.length;
     let norm = 0;
     for (const [t, tf] of counts) {
