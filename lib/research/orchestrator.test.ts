@@ -361,6 +361,7 @@ describe("runResearch with a model (AI SDK mocks)", () => {
     expect((declined as StepError).detail.message).toMatch(
       /no paper in it mentions .*“neuromorphic”, “Loihi” or “chips”/,
     );
+    expect((declined as StepError).detail.hint).toContain("misspelled");
     // at its default, a library this small is not judged by the words it lacks
     expect((await synthesize(asked)).result).toContain("dot products");
     // the same unknown words beside a question the passages answer: answered

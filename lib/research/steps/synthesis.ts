@@ -64,7 +64,9 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
         message: unknown
           ? `The library does not answer this: no paper in it mentions ${listed}.`
           : `The library does not answer this: none of the passages found for the question mentions ${listed}.`,
-        hint: "Add papers about it to the library, or ask about what the library holds.",
+        hint: unknown
+          ? "If a word is misspelled, correct it and ask again; if not, add papers about it to the library."
+          : "Add papers about it to the library, or ask about what the library holds.",
       });
     }
     const offline = () => {
