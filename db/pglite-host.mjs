@@ -23,6 +23,8 @@ const parsersFor = (types) => (types?.length ? Object.fromEntries(types.map((t) 
 const ERROR_FIELDS = [
   "name",
   "code",
+  "internalQuery",
+  "internalPosition",
   "severity",
   "detail",
   "hint",
@@ -67,7 +69,10 @@ function target(tx) {
 
 const ops = {
   async query({ sql, params, rowMode, rawTypes, tx }) {
-    const r = await target(tx).query(sql, params ?? [], { rowMode: rowMode ?? "object", parsers: parsersFor(rawTypes) });
+    const r = await target(tx).query(sql, params ?? [], {
+      rowMode: rowMode ?? "object",
+      parsers: parsersFor(rawTypes),
+    });
     return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows };
   },
   async exec({ sql, tx }) {

@@ -9,6 +9,11 @@ import { PGliteThread } from "./pglite-thread";
 
 // The embedded database on disk runs in a worker thread (db/pglite-host.mjs); these check that it behaves as PGlite
 // in the app's thread did, through drizzle and through the raw client the job queue uses.
+function threadOf(h: DbHandle): PGliteThread {
+  if (h.native.driver !== "pglite" || !(h.native.client instanceof PGliteThread)) throw new Error("not threaded");
+  return h.native.client;
+}
+
 describe.skipIf(process.env.DATABASE_URL)("the embedded database in its own thread", () => {
   let dir: string;
   let handle: DbHandle;
@@ -107,8 +112,24 @@ describe.skipIf(process.env.DATABASE_URL)("the embedded database in its own thre
     expect(got).toHaveLength(2);
   });
 
+  it("sends parameters as PGlite here read them: a URL as its text, an object with toJSON as its JSON", async () => {
+    const client = threadOf(handle);
+    const url = new URL("https://arxiv.org/abs/1");
+    const money = { cents: 250, toJSON: () => ({ amount: 2.5 }) };
+    const r = await client.query<{ u: string; j: unknown }>("select $1::text as u, $2::jsonb as j", [url, money]);
+    expect(r.rows[0]).toEqual({ u: "https://arxiv.org/abs/1", j: { amount: 2.5 } });
+  });
+
   it("answers every call after it closed with a clear error; the directory opens again, in this thread when told to", async () => {
-    await handle.close();
+    // a call sent while it closes, and a second close, are answered too (none is left waiting)
+    const client = threadOf(handle);
+    const closing = handle.close();
+    const during = client.query("select 1").then(
+      () => "answered",
+      (e: unknown) => (e instanceof LecternError ? e.code : String(e)),
+    );
+    await Promise.all([closing, client.close()]);
+    expect(await during).toBe("unavailable:database");
     const err = await queryRows(handle.db, sql`select 1`).then(
       () => null,
       (e: unknown) => e as Error & { cause?: unknown },

@@ -48,6 +48,24 @@ export interface ThreadTransaction {
   readonly closed: boolean;
 }
 
+function closedError(): LecternError {
+  return new LecternError("unavailable:database", "The embedded database is closed.");
+}
+
+/**
+ * A query parameter as PGlite in the calling thread would have read it, in a form structured clone copies: class
+ * instances (a URL) and objects with `toJSON` lose both on the way, so they go as the text or JSON they stand for.
+ */
+function cloneable(v: unknown): unknown {
+  if (v === null || typeof v !== "object") return typeof v === "symbol" || typeof v === "function" ? String(v) : v;
+  if (v instanceof Date || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return v;
+  if (typeof (v as { toJSON?: unknown }).toJSON === "function") return JSON.parse(JSON.stringify(v));
+  if (Array.isArray(v)) return v.map(cloneable);
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return String(v);
+  return JSON.parse(JSON.stringify(v));
+}
+
 function errorFrom(e: Record<string, string>): Error {
   const err = new Error(e.message);
   const { message: _m, ...fields } = e;
@@ -75,6 +93,7 @@ export class PGliteThread {
   readonly #listening = new Map<string, Promise<unknown>>();
   #nextId = 1;
   #dead: Error | null = null;
+  #closing: Promise<void> | null = null;
   readonly waitReady: Promise<void>;
 
   private constructor(script: string, dataDir: string | null) {
@@ -125,23 +144,34 @@ export class PGliteThread {
   }
 
   #fail(err: Error): void {
-    if (this.#dead) return;
-    this.#dead = new LecternError("unavailable:database", `The embedded database stopped: ${err.message}`, {
+    this.#dead ??= new LecternError("unavailable:database", `The embedded database stopped: ${err.message}`, {
       cause: err,
     });
-    for (const call of this.#pending.values()) call.reject(this.#dead);
+    this.#rejectAll(this.#dead);
+  }
+
+  /** Every call still waiting is answered with `err` (the thread will not answer it any more). */
+  #rejectAll(err: Error): void {
+    for (const call of this.#pending.values()) call.reject(err);
     this.#pending.clear();
     this.#worker.unref();
   }
 
   #call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
     if (this.#dead) return Promise.reject(this.#dead);
+    if (this.#closing && op !== "close") return Promise.reject(closedError());
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
+      try {
+        // (a value structured clone cannot copy throws here: nothing is left waiting for it)
+        this.#worker.postMessage({ id, op, ...args });
+      } catch (e) {
+        reject(e);
+        return;
+      }
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       // the thread keeps the process alive only while a call waits on it (an idle CLI exits as with PGlite in-thread)
       if (this.#pending.size === 1) this.#worker.ref();
-      this.#worker.postMessage({ id, op, ...args });
     });
   }
 
@@ -153,14 +183,19 @@ export class PGliteThread {
   ): Promise<ThreadResults<T>> {
     return this.#call("query", {
       sql,
-      params: params ?? [],
+      params: (params ?? []).map(cloneable),
       rowMode: options?.rowMode ?? "object",
       rawTypes: rawTypes(options?.parsers),
       tx,
     });
   }
 
-  exec(sql: string, tx?: number): Promise<ThreadResults[]> {
+  /** PGlite's `exec` (its options are not supported: none of the callers passes any). */
+  exec(sql: string): Promise<ThreadResults[]> {
+    return this.#exec(sql);
+  }
+
+  #exec(sql: string, tx?: number): Promise<ThreadResults[]> {
     return this.#call("exec", { sql, tx });
   }
 
@@ -170,9 +205,10 @@ export class PGliteThread {
     let closed = false;
     const tx: ThreadTransaction = {
       query: (sql, params, options) => this.query(sql, params, options, id),
-      exec: (sql) => this.exec(sql, id),
+      exec: (sql) => this.#exec(sql, id),
       rollback: async () => {
-        throw new Error("rollback");
+        // drizzle rolls back by throwing from the callback; a PGlite-style rollback() is not offered
+        throw new Error("PGliteThread: roll a transaction back by throwing from its callback");
       },
       get closed() {
         return closed;
@@ -221,9 +257,28 @@ export class PGliteThread {
     };
   }
 
-  async close(): Promise<void> {
-    if (!this.#dead) await this.#call("close").catch(() => {});
-    this.#dead ??= new LecternError("unavailable:database", "The embedded database is closed.");
-    await this.#worker.terminate().catch(() => {});
+  /**
+   * Closes the database and ends the thread. Calls made meanwhile or after are refused; calls still waiting when the
+   * thread ends are answered with an error (none is left unsettled); a second close() waits for the first. A database
+   * that does not close within `timeoutMs` (a transaction whose caller never ends it) has its thread stopped.
+   */
+  close(timeoutMs = 10_000): Promise<void> {
+    this.#closing ??= (async () => {
+      if (!this.#dead) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          this.#call("close").catch(() => {}),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, timeoutMs);
+            timer.unref();
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      this.#dead ??= closedError();
+      this.#rejectAll(this.#dead);
+      await this.#worker.terminate().catch(() => {});
+    })();
+    return this.#closing;
   }
 }

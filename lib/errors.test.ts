@@ -8,6 +8,16 @@ describe("asDatabaseUnavailable", () => {
     return isLecternError(out) && out.code === "unavailable:database" && out.message === message && out.cause === e;
   };
 
+  it("passes on the embedded database's own 'unavailable' from under the query builder's wrapper", () => {
+    const gone = new LecternError("unavailable:database", "The embedded database stopped: its thread exited (code 1)");
+    const wrapped = Object.assign(new Error("Failed query: select 1"), { cause: gone });
+    expect(asDatabaseUnavailable(wrapped, message)).toBe(gone);
+    const other = Object.assign(new Error("Failed query: select 1"), {
+      cause: new LecternError("not_found:paper", "x"),
+    });
+    expect(asDatabaseUnavailable(other, message)).toBe(other);
+  });
+
   it("names a lost or refused connection, by its code or node-postgres' words", () => {
     for (const code of ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "57P01", "53300", "08006"]) {
       expect(unavailable(Object.assign(new Error("x"), { code })), code).toBe(true);

@@ -110,6 +110,8 @@ export function briefError(e: unknown): string {
 export function asDatabaseUnavailable(e: unknown, message: string): unknown {
   if (isLecternError(e)) return e;
   const err = e as { code?: unknown; cause?: { code?: unknown } };
+  // the query builder wraps what the driver threw: the embedded database's thread gone is said by its cause
+  if (isLecternError(err?.cause) && err.cause.code === "unavailable:database") return err.cause;
   const code = typeof err?.code === "string" ? err.code : err?.cause?.code;
   if (
     typeof code === "string" &&

@@ -124,7 +124,8 @@ export async function ingestFiles(
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       if (!isLecternError(e)) console.error(`[ingest] ${input.name}: ${briefError(e)}`);
-      if (isLecternError(e) && e.code === "unavailable:database") throw e;
+      const unavailable = asDatabaseUnavailable(e, "The database is unavailable.");
+      if (isLecternError(unavailable) && unavailable.code === "unavailable:database") throw unavailable;
       result = {
         file: input.name,
         status: "error",
