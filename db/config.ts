@@ -20,6 +20,8 @@ export const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim
 export const databaseEnvShape = {
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   LECTERN_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./.data")),
+  /** "0": the embedded database runs in the calling thread instead of its own (db/pglite-thread.ts). */
+  LECTERN_PGLITE_THREAD: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).optional()),
 };
 
 export interface DatabaseConfig {
