@@ -36,7 +36,8 @@ function standaloneIncludes(): string[] {
 const nextConfig: NextConfig = {
   ...(standalone ? { output: "standalone", outputFileTracingIncludes: { "/*": standaloneIncludes() } } : {}),
   // No gzip: research events stream from a server action, and a gzip stream holds each flushed event until a later
-  // turn of the event loop — which an embedded PGlite search (same thread) can hold for 150–200 ms. Measured with
+  // turn of the event loop — which an embedded PGlite search held for 150–200 ms while the database ran in the server's
+  // thread (it has a thread of its own now; the search's own work still runs here). Measured with
   // `npm run bench:research-browser`: first step card p50 325 ms with compression, 124 ms without (PGlite). The app is
   // served locally; behind a reverse proxy, let the proxy compress.
   compress: false,
