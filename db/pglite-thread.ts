@@ -72,9 +72,14 @@ function errorFrom(e: Record<string, string>): Error {
   return Object.assign(err, fields);
 }
 
+/** Checked once per parsers object (drizzle passes the same two on every query). */
+const rawTypesOf = new WeakMap<object, number[]>();
+
 /** The type ids whose values a caller keeps as text: only the identity parser can cross to the thread. */
 function rawTypes(parsers: QueryOptions["parsers"]): number[] | undefined {
   if (!parsers) return undefined;
+  const known = rawTypesOf.get(parsers);
+  if (known) return known;
   const ids = Object.keys(parsers).map(Number);
   for (const id of ids) {
     const parse = parsers[id] as (value: string, typeId: number) => unknown;
@@ -82,6 +87,7 @@ function rawTypes(parsers: QueryOptions["parsers"]): number[] | undefined {
       throw new Error(`PGliteThread: a parser for type ${id} that is not the identity cannot run in the thread`);
     }
   }
+  rawTypesOf.set(parsers, ids);
   return ids;
 }
 
@@ -179,8 +185,11 @@ export class PGliteThread {
     sql: string,
     params?: unknown[],
     options?: QueryOptions,
-    tx?: number,
   ): Promise<ThreadResults<T>> {
+    return this.#query(sql, params, options);
+  }
+
+  #query<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<ThreadResults<T>> {
     return this.#call("query", {
       sql,
       params: (params ?? []).map(cloneable),
@@ -204,7 +213,7 @@ export class PGliteThread {
     const id = await this.#call<number>("begin");
     let closed = false;
     const tx: ThreadTransaction = {
-      query: (sql, params, options) => this.query(sql, params, options, id),
+      query: (sql, params, options) => this.#query(sql, params, options, id),
       exec: (sql) => this.#exec(sql, id),
       rollback: async () => {
         // drizzle rolls back by throwing from the callback; a PGlite-style rollback() is not offered

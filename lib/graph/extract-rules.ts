@@ -23,6 +23,7 @@
  */
 import { splitSentences } from "@/lib/ingest/chunk";
 import { notProse } from "@/lib/text/prose";
+import { escapeRegExp } from "@/lib/text/regexp";
 import { tokenize } from "@/lib/text/terms";
 import { canonicalName, longFormFor, looksLikeAcronym } from "./normalize";
 import type { AcronymDefinition, Candidate, EntityRef, GraphEntityType, GraphRelation, PaperExtraction } from "./types";
@@ -876,7 +877,7 @@ export function ownMethodOf(paper: PaperText): string | null {
 
 /** How often a name occurs in the paper's pages, as a whole word. */
 function occurrences(paper: PaperText, name: string): number {
-  const re = new RegExp(`(?<![\\p{L}\\d])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d])`, "gu");
+  const re = new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(name)}(?![\\p{L}\\d])`, "gu");
   let n = 0;
   for (const p of paper.pages) n += p.text.match(re)?.length ?? 0;
   return n;

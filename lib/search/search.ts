@@ -20,6 +20,7 @@ import {
 import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/guard";
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
+import { escapeRegExp } from "@/lib/text/regexp";
 import { americanTerms, searchText, termOf, tokenize } from "@/lib/text/terms";
 import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, reciprocalRankFusion } from "./fusion";
 import { classifyIntent, FACT_SEEKING } from "./intent";
@@ -354,30 +355,23 @@ export async function wordsAbsentFromLibrary(
   question: string,
 ): Promise<{ absent: string[]; terms: number; passages: number }> {
   const words = queryTerms(question);
+  const {
+    lexemeLists: [lexemes = []],
+    stats,
+    spelled,
+  } = await lexemesWithStats(db, "chunks", [words]);
   const wordOf = new Map<string, string>();
   for (const w of words) {
     const t = termOf(w);
     if (t && !wordOf.has(t)) wordOf.set(t, w);
   }
-  const epoch = getContentEpoch();
-  const fresh = freshStats(db, "chunks");
-  const {
-    lexemes: [lexemes = []],
-    rows: total,
-  } = await getQueryLexemes(db, { texts: [searchText(words.join(" "))], table: "chunks", withCount: !fresh });
-  if (wordOf.size === 0 || lexemes.length === 0) return { absent: [], terms: 0, passages: fresh?.total ?? total ?? 0 };
-  const american = americanTerms(words);
-  const asked = [...new Set(lexemes.flatMap((l) => [l, ...(american.has(l) ? [american.get(l) as string] : [])]))];
-  // the statistics the search keeps, started over when the library changed (as for a search)
-  const stats = await lexemeStats(db, "chunks", fresh ? { fresh } : { total: total ?? 0, epoch }, asked);
-  const present = (l: string) =>
-    (stats.df.get(l) ?? 0) > 0 || (american.has(l) && (stats.df.get(american.get(l) as string) ?? 0) > 0);
   // each as the question wrote it ("Loihi", not "loihi")
+  const normalized = question.normalize("NFKC");
   const written = (w: string) =>
-    new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu").exec(
-      question.normalize("NFKC"),
-    )?.[0] ?? w;
-  const absent = lexemes.filter((l) => !present(l)).map((l) => written(wordOf.get(l) ?? l));
+    new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, "iu").exec(normalized)?.[0] ?? w;
+  const absent = lexemes
+    .filter((l) => (stats.df.get(spelled.get(l) ?? l) ?? 0) === 0)
+    .map((l) => written(wordOf.get(l) ?? l));
   return { absent: [...new Set(absent)], terms: new Set(lexemes).size, passages: stats.total };
 }
 
@@ -388,12 +382,18 @@ function idfOf(stats: LexemeStats, lexeme: string): number {
   return Math.max(0.05, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
 }
 
-async function prepareQueries(
+/**
+ * The search's lexemes of each list of words, the table's statistics for them (cached, started over when the library
+ * changed), and which British-spelled lexemes are searched by their American one: a word whose term the library does
+ * not hold ("realised": `realis`) is searched by the term of its American spelling (`realiz`) when the library holds
+ * that one; the two terms' frequencies are looked up together (only British-spelled words have a second term).
+ */
+async function lexemesWithStats(
   db: Database,
   table: SearchTable,
-  queries: ParsedQuery[],
+  wordLists: string[][],
   metaKey?: string,
-): Promise<{ works: QueryWork[]; avgLength: number; meta: unknown; rows: number }> {
+): Promise<{ lexemeLists: string[][]; stats: LexemeStats; spelled: Map<string, string>; meta: unknown }> {
   const epoch = getContentEpoch();
   const fresh = freshStats(db, table);
   const {
@@ -401,23 +401,36 @@ async function prepareQueries(
     rows: total,
     meta,
   } = await getQueryLexemes(db, {
-    texts: queries.map((q) => searchText(q.terms.join(" "))),
+    texts: wordLists.map((words) => searchText(words.join(" "))),
     table,
     metaKey,
     withCount: !fresh,
   });
-  const all = [...new Set(lexemeLists.flat())];
-  // a query word in British spelling whose term the library does not hold ("realised": `realis`) is searched by the
-  // term of its American spelling (`realiz`) when the library holds that one; the two terms' frequencies are looked
-  // up together (only British-spelled words have a second term)
-  const american = americanTerms(queries.flatMap((q) => q.terms));
-  const asked = [...new Set(all.flatMap((l) => [l, ...(american.has(l) ? [american.get(l) as string] : [])]))];
+  const american = americanTerms(wordLists.flat());
+  const asked = [
+    ...new Set(lexemeLists.flat().flatMap((l) => [l, ...(american.has(l) ? [american.get(l) as string] : [])])),
+  ];
   const stats = await lexemeStats(db, table, fresh ? { fresh } : { total: total ?? 0, epoch }, asked);
-  const rows = stats.total;
   const spelled = new Map<string, string>();
   for (const [l, a] of american) {
     if ((stats.df.get(l) ?? 0) === 0 && (stats.df.get(a) ?? 0) > 0) spelled.set(l, a);
   }
+  return { lexemeLists, stats, spelled, meta };
+}
+
+async function prepareQueries(
+  db: Database,
+  table: SearchTable,
+  queries: ParsedQuery[],
+  metaKey?: string,
+): Promise<{ works: QueryWork[]; avgLength: number; meta: unknown; rows: number }> {
+  const { lexemeLists, stats, spelled, meta } = await lexemesWithStats(
+    db,
+    table,
+    queries.map((q) => q.terms),
+    metaKey,
+  );
+  const rows = stats.total;
   const works = queries.map((query, i) => {
     const lexemes = [...new Set((lexemeLists[i] ?? []).map((l) => spelled.get(l) ?? l))];
     const idf = lexemes.map((l) => idfOf(stats, l));

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "@/lib/text/regexp";
 import { STOP_WORDS, stem, tokenize } from "@/lib/text/terms";
 
 /**
@@ -574,7 +575,7 @@ function initialsMatch(words: string[], letters: string): boolean {
 export function acronymExpansion(acronym: string, texts: string[]): string | null {
   const letters = capitals(acronym);
   if (letters.length < 2 || !isAcronym(acronym)) return null;
-  const esc = acronym.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const esc = escapeRegExp(acronym);
   const before = new RegExp(`([\\p{L}\\p{N}\\- ]{3,120}?)\\s*(?:,\\s*or\\s+|\\(\\s*)${esc}\\b`, "gu");
   const after = new RegExp(`(?:^|\\n)\\s*${esc}\\s*[:(]\\s*([\\p{L}\\p{N}\\- ]{3,120})`, "gu");
   for (const text of texts) {
