@@ -560,6 +560,30 @@ describe("runs: background, persisted, replayable", () => {
     await waitForRun(started.runId);
   });
 
+  it("streams a run's start only once it is saved: a page that learns its address finds it in the database", async () => {
+    // a database whose transactions (the run's insert is one) start late, as under load
+    const slow = new Proxy(handle.db, {
+      get(target, prop, receiver) {
+        if (prop === "transaction") {
+          return async (...args: Parameters<typeof target.transaction>) => {
+            await new Promise((r) => setTimeout(r, 100));
+            return target.transaction(...args);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const started = startRun(deps({ db: slow }), QUESTION);
+    for await (const e of started.events) {
+      expect(e.kind).toBe("run_started");
+      // read at once, as a reload or another instance would
+      expect(await getRun(handle.db, started.runId)).not.toBeNull();
+      break;
+    }
+    await waitForRun(started.runId);
+  });
+
   it("cancels a run in flight and stores it as cancelled", async () => {
     const { model } = citingModel({ delayMs: 2_000 });
     const started = startRun(deps({ chatModel: model }), "RWKV scaling");

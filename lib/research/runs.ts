@@ -180,13 +180,17 @@ export function startRun(
     live.events.push(event);
     for (const l of live.listeners) l();
   };
-  let ending: Promise<void> = Promise.resolve();
+  // Events are streamed in order; its start and its end only once saved. The start: a page that learns the run's id
+  // (its address) finds the run in the database — a reload, another instance — rather than "not found" for a moment.
+  // The end (with the answer before it): a page that shows the run ended finds it ended there, not still running.
+  let showing: Promise<void> = Promise.resolve();
   const emit = (event: ResearchEvent) => {
     store.push(event, { retrieved: () => retrieved });
-    // the end is streamed once it is saved (with the answer before it): a page that shows the run ended finds it
-    // ended in the database — its export, a reload, another instance — rather than still running for a moment
-    if (event.kind === "run_finished") ending = store.saved().then(() => show(event));
-    else show(event);
+    const saved = event.kind === "run_started" || event.kind === "run_finished" ? store.saved() : null;
+    showing = showing.then(async () => {
+      if (saved) await saved;
+      show(event);
+    });
   };
   live.done = runner(deps, question, {
     runId: id,
@@ -202,7 +206,7 @@ export function startRun(
     })
     .finally(async () => {
       await store.flushed();
-      await ending;
+      await showing;
       live.finished = true;
       for (const l of live.listeners) l();
       // keep a finished run's events a little while for late subscribers, then read it from the database
