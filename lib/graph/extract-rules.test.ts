@@ -107,6 +107,23 @@ describe("recall patterns (issue 22)", () => {
     ).toBe("FWR");
   });
 
+  it("finds a plain capitalised name introduced in apposition, and a coined term in quotes on the title's topic", () => {
+    const often = " Gizmo is fast. Gizmo is small. Gizmo is cheap. Gizmo wins. Gizmo again.";
+    expect(
+      ownMethodOf(paper("Evaluating Widgets Trained on Code", [`We introduce Gizmo, a widget model.${often}`])),
+    ).toBe("Gizmo");
+    // no apposition: a section, a figure or a word introduced in passing is no method
+    expect(ownMethodOf(paper("Evaluating Widgets Trained on Code", [`We introduce Gizmo here.${often}`]))).toBeNull();
+    const folding = " We use folding. The folding works. With folding it is small. Folding is cheap. So folding wins.";
+    expect(
+      ownMethodOf(paper("Folding the Knowledge in a Widget", [`Our solution, called “folding”, is simple.${folding}`])),
+    ).toBe("folding");
+    // a coined term off the title's topic is not the paper's method
+    expect(
+      ownMethodOf(paper("Measuring Widgets", [`Our solution, called “folding”, is simple.${folding}`])),
+    ).toBeNull();
+  });
+
   it("reads a sentence whose verb ends a line before a capitalised name", () => {
     expect(edgesOf("Gizmo: X", "We use\nWidgetNet-large as the encoder of every model we train here.")).toContain(
       "uses Gizmo -> WidgetNet-large",
@@ -395,5 +412,113 @@ describe("recall patterns (issue 22)", () => {
     expect(edgesOf("Gizmo: X", "WidgetNet uses breadth-first and depth-first searches over the tree.")).toEqual([]);
     expect(edgesOf("Gizmo: X", "WidgetNet uses default hyperparameters for all of the runs.")).toEqual([]);
     expect(edgesOf("Gizmo: X", "WidgetNet uses twelve layers in total for the encoder.")).toEqual([]);
+  });
+
+  it("takes a lower-case technique a method is better than or compared with, not a plain word", () => {
+    expect(edgesOf("Gizmo: X", "WidgetNet performs on-par or better than fine-tuning in model quality.")).toContain(
+      "improves_on WidgetNet -> fine-tuning",
+    );
+    expect(
+      edgesOf("Gizmo: X", "WidgetNet scores 2.7 points higher than direct prompting, as Table 2 shows."),
+    ).toContain("improves_on WidgetNet -> direct prompting");
+    expect(edgesOf("Gizmo: X", "WidgetNet outperforms one-step retrieval on all datasets.")).toContain(
+      "improves_on WidgetNet -> one-step retrieval",
+    );
+    expect(edgesOf("Gizmo: X", "WidgetNet outperforms existing methods by a wide margin.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "WidgetNet performs better than standard training on every task.")).toEqual([]);
+  });
+
+  it("reads the data a method outperforms others on, a benchmark against, comparable performance and a resulting model", () => {
+    expect(edgesOf("Gizmo: X", "WidgetNet outperforms SparseNet on both FooQA and BarQA.")).toEqual(
+      expect.arrayContaining([
+        "improves_on WidgetNet -> SparseNet",
+        "evaluates_on WidgetNet -> FooQA",
+        "evaluates_on WidgetNet -> BarQA",
+      ]),
+    );
+    expect(edgesOf("Gizmo: X", "Finally, we benchmark Gizmo against SparseNet, a strong system.")).toContain(
+      "compares_to Gizmo -> SparseNet",
+    );
+    expect(edgesOf("Gizmo: X", "We find that Gizmo-1B achieves comparable performance to SparseNet.")).toContain(
+      "compares_to Gizmo-1B -> SparseNet",
+    );
+    expect(
+      edgesOf("Gizmo: X", "We fine-tune it on curated functions. The resulting model, Gizmo-S, solves more."),
+    ).toContain("introduces Gizmo -> Gizmo-S");
+    expect(
+      edgesOf("Gizmo: X", "We show the effectiveness of Gizmo on three datasets: FooQA, BarQA and BazQA."),
+    ).toEqual(expect.arrayContaining(["evaluates_on Gizmo -> FooQA", "evaluates_on Gizmo -> BazQA"]));
+  });
+
+  it("reads the paper's other ways of saying it uses something", () => {
+    expect(edgesOf("Gizmo: X", "We base our tokenizer on the SparseNet vocabulary.")).toContain(
+      "uses Gizmo -> SparseNet",
+    );
+    expect(edgesOf("Gizmo: X", "We follow the conventions of [3] and use Adam for optimization.")).toContain(
+      "uses Gizmo -> Adam",
+    );
+    expect(edgesOf("Gizmo: X", "We additionally used public code from the FooHub index.")).toContain(
+      "uses Gizmo -> FooHub",
+    );
+    expect(edgesOf("Gizmo: X", "We removed duplicates by filtering documents via MinhashLSH.")).toContain(
+      "uses Gizmo -> MinhashLSH",
+    );
+    // "only" narrows, it does not use: "we only use the Challenge subset (ARC-c)"
+    expect(edgesOf("Gizmo: X", "For FooQA, we only use the Challenge subset (FooQA-c) in our experiments.")).toEqual(
+      [],
+    );
+    // a guess is no claim
+    const guessed = extractWithRules(
+      paper("Gizmo: X", ["We speculate that evaluating via the Davinci API adds filters."]),
+    );
+    expect(guessed.candidates.every((c) => c.confidence < 0.6)).toBe(true);
+  });
+
+  it("reads a term the paper puts in quotes as one it introduces, unless it credits someone else", () => {
+    expect(
+      edgesOf("Gizmo: X", "In addition, we also use a “next widget prediction” task that pretrains pairs."),
+    ).toContain("introduces Gizmo -> next widget prediction");
+    expect(edgesOf("Gizmo: X", "We use a “folded widget ranker” (FWR) objective in every layer.")).toContain(
+      "introduces Gizmo -> FWR",
+    );
+    const credited = edgesOf("Gizmo: X", "We use the “Widget Ranker” proposed in [4] for the final ranking step.");
+    expect(credited).toContain("uses Gizmo -> Widget Ranker");
+    expect(credited).not.toContain("introduces Gizmo -> Widget Ranker");
+  });
+
+  it("reads the data a sentence opens with as where the paper's method is evaluated", () => {
+    expect(
+      edgesOf("Gizmo: X", "For FooQA fact verification, we achieve results within 4% of the best system."),
+    ).toContain("evaluates_on Gizmo -> FooQA");
+    expect(edgesOf("Gizmo: X", "On BarQA, our model reaches 71.2 exact match.")).toContain(
+      "evaluates_on Gizmo -> BarQA",
+    );
+    // what the paper does for each of several things, or for a model, is no evaluation on it
+    expect(edgesOf("Gizmo: X", "For each FooNet, we report the best learning rate.")).toEqual([]);
+    expect(edgesOf("Gizmo: X", "For FooQA, we use a batch size of 32.")).not.toContain("evaluates_on Gizmo -> FooQA");
+  });
+
+  it("reads what a named method described in apposition does in its relative clause", () => {
+    expect(
+      edgesOf("Widgets for All", "We compare with Gizmo, a recent system that uses FooNet to reduce the reads."),
+    ).toContain("uses Gizmo -> FooNet");
+    // a bare "which" is not resolved
+    expect(edgesOf("Widgets for All", "Gizmo is fast, which uses FooNet.")).toEqual([]);
+  });
+
+  it("takes the subject after a list the sentence opens with 'Among'", () => {
+    expect(
+      edgesOf("Gizmo: X", "Among the optimization methods for LLMs, WidgetNet is often compared with SparseNet."),
+    ).toContain("compares_to WidgetNet -> SparseNet");
+    expect(
+      edgesOf(
+        "Gizmo: X",
+        "Despite its distinctiveness, WidgetNet builds upon the foundational principles of SparseNet.",
+      ),
+    ).toContain("extends WidgetNet -> SparseNet");
+    // "of Advanced and Naive SparseNet": the adjective is not a name of its own
+    const shared = edgesOf("Gizmo: X", "Modular WidgetNet builds upon the principles of Advanced and Naive SparseNet.");
+    expect(shared).toContain("extends WidgetNet -> Advanced SparseNet");
+    expect(shared).not.toContain("extends WidgetNet -> Advanced");
   });
 });

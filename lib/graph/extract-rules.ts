@@ -335,7 +335,7 @@ interface Pattern {
 const PATTERNS: Pattern[] = [
   {
     relation: "improves_on",
-    verb: /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beats?|improves?\s+(?:up)?on|improved\s+(?:up)?on|improving\s+upon|improv(?:e|es|ed|ing|ements?)\s+over|(?:is|are|was|were|performs?|does|do)\s+(?:\S+\s+){0,2}?(?:better than|superior to)|exceeds?|exceeded)\b/gi,
+    verb: /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beats?|improves?\s+(?:up)?on|improved\s+(?:up)?on|improving\s+upon|improv(?:e|es|ed|ing|ements?)\s+(?:\([^()]{1,30}\)\s+)?over|(?:is|are|was|were|performs?|does|do)\s+(?:\S+\s+){0,2}?(?:better than|superior to)|exceeds?|exceeded)\b/gi,
     confidence: 0.85,
   },
   { relation: "improves_on", verb: /\b(?:is|are|was|were)\s+outperformed\s+by\b/gi, confidence: 0.8, passive: true },
@@ -371,11 +371,27 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "uses",
-    verb: /\bwe\s+(?:also\s+|first\s+|then\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed|apply|applied|fine-?tune|fine-?tuned|finetune|finetuned)\b/gi,
+    verb: /\bwe\s+(?:also\s+|first\s+|then\s+|(?!only\b)\w+ly\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed|apply|applied|fine-?tune|fine-?tuned|finetune|finetuned)\b/gi,
     confidence: 0.75,
     selfSubject: true,
     reach: 60,
     fromGap: true,
+  },
+  // "we base our code lexer on the GPT-3 tokenizer"
+  {
+    relation: "uses",
+    verb: /\bwe\s+(?:also\s+)?based?\s+(?:our|the|this)\s+(?:\S+\s+){0,3}?on\b/gi,
+    confidence: 0.75,
+    selfSubject: true,
+    reach: 30,
+  },
+  // "We follow the conventions of … and use Adam for optimization": a second verb of the paper's own clause
+  {
+    relation: "uses",
+    verb: /\band\s+(?:also\s+|then\s+)?(?:use|adopt|employ)\b/gi,
+    confidence: 0.7,
+    reach: 30,
+    selfOnly: true,
   },
   // "DIVERSE employs DeBERTa as its verifier": a named method's own components, in the third person
   {
@@ -397,7 +413,7 @@ const PATTERNS: Pattern[] = [
   // "Our clustering algorithm is based on Gaussian Mixture Models", "we build the verifier based on InstructGPT"
   { relation: "uses", verb: /\bbased\s+on\b/gi, confidence: 0.7, reach: 40 },
   // "we verify our method using a pre-trained PaLM-540B": only in the paper's own voice
-  { relation: "uses", verb: /\b(?:using|with the help of)\b/gi, confidence: 0.7, reach: 30, selfOnly: true },
+  { relation: "uses", verb: /\b(?:using|via|with the help of)\b/gi, confidence: 0.7, reach: 30, selfOnly: true },
   {
     relation: "uses",
     verb: /\b(?:initiali[sz]e|initiali[sz]ed|initiali[sz]ing)\s+(?:\S+\s+){0,4}?(?:with|from)\b/gi,
@@ -406,10 +422,28 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "evaluates_on",
-    verb: /\b(?:(?:evaluat(?:e|ed|ing)|test(?:ed)?|experiments?|results?|performance|benchmark(?:ed)?|measure[sd]?|assess(?:es|ed)?|compute[sd]?)\s+(?:\S+\s+){0,3}?(?:on|across)|achiev(?:e|es|ed)\s+(?:\S+\s+){0,5}?on)\b/gi,
+    verb: /\b(?:(?:evaluat(?:e|ed|ing|ions?)|test(?:ed)?|experiments?|results?|performance|effectiveness|efficacy|benchmark(?:ed)?|measure[sd]?|assess(?:es|ed)?|compute[sd]?)\s+(?:\S+\s+){0,3}?(?:on|across)|achiev(?:e|es|ed)\s+(?:\S+\s+){0,5}?on)\b/gi,
     confidence: 0.75,
     targetType: "Dataset",
     reach: 30,
+  },
+  // "DPR outperforms BM25 on NQ and TriviaQA": who outperforms was evaluated on the data
+  {
+    relation: "evaluates_on",
+    verb: /\b(?:outperform(?:s|ed)?|surpass(?:es|ed)?|improves?\s+(?:(?:up)?on|over)|beats?)\s+(?:[^\s.;,()]+\s+){1,5}?on\b/gi,
+    confidence: 0.7,
+    targetType: "Dataset",
+    reach: 25,
+  },
+  // "For FEVER fact verification, we achieve results within 4.3% of …", "On SQuAD, our model reaches …": the data a
+  // sentence opens with, then what the paper's method scores there
+  {
+    relation: "evaluates_on",
+    verb: /^\s*(?:For|On)\s+(?!(?:each|every|all|both|these|those|this|that|some|any|more|most|example|instance|simplicity|brevity)\b)(?=[^,;.]{2,60},\s*(?:we|our\s+(?:\S+\s+)?(?:model|method|system|approach))\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)\w*\b)/g,
+    confidence: 0.7,
+    targetType: "Dataset",
+    reach: 12,
+    fronted: true,
   },
   // "We chose to experiment with MRPC and QQP"
   {
@@ -436,9 +470,17 @@ const PATTERNS: Pattern[] = [
     selfSubject: true,
     reach: 80,
   },
+  // "we fine-tune Codex on … The resulting model, Codex-S, solves …": the paper's own variant
+  {
+    relation: "introduces",
+    verb: /\b[Tt]he\s+resulting\s+(?:model|method|system|network|retriever|variant)s?\s*,/g,
+    confidence: 0.7,
+    selfSubject: true,
+    reach: 4,
+  },
   {
     relation: "compares_to",
-    verb: /\b(?:compar(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:\S+\s+){0,2}?(?:with|to|against)|in comparison (?:with|to)|comparable (?:to|with)|on par with|as (?:effective|good|accurate|strong) as|(?:performs?|performed) (?:similarly|comparably) (?:to|with))\b/gi,
+    verb: /\b(?:compar(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:\S+\s+){0,2}?(?:with|to|against)|in comparison (?:with|to)|comparable\s+(?:(?:performance|results|accuracy|quality)\s+)?(?:to|with)|benchmark(?:s|ed)?\s+(?:\S+\s+){0,3}?against|on par with|as (?:effective|good|accurate|strong) as|(?:performs?|performed) (?:similarly|comparably) (?:to|with))\b/gi,
     confidence: 0.7,
     reach: 30,
   },
@@ -471,7 +513,9 @@ function inPrepositionalList(before: string): boolean {
   if (!/(?:,|\band|\bor)\s*$/.test(before)) return false;
   // after "and"/"or" the nearest preposition ("by 16% and 5% on IMDB, Yelp-2, and …": "on", not "by"); after a
   // comma the first, so that "With the exception of SQuAD, DPR performs …" keeps DPR as the subject
-  const all = [...before.matchAll(/\b(?:on|in|of|for|at|with|by|from|over|across|than|including)\s+(?=[^.;]*$)/gi)];
+  const all = [
+    ...before.matchAll(/\b(?:on|in|of|for|at|with|by|from|over|across|than|including|among|amongst)\s+(?=[^.;]*$)/gi),
+  ];
   const m = /\b(?:and|or)\s*$/.test(before) ? all[all.length - 1] : all[0];
   if (!m) return false;
   const list = before.slice((m.index ?? 0) + m[0].length);
@@ -490,7 +534,8 @@ const LISTING = /\b(?:including|such as|like|e\.g\.|namely|i\.e\.)/gi;
 /** Words before a verb that undo or hedge the claim. */
 const NEGATION =
   /\b(?:not|never|no|fails? to|failed to|cannot|can[’']t|doesn[’']t|don[’']t|didn[’']t|isn[’']t|aren[’']t|unable to)\s+(?:\S+\s+)?$/i;
-const HEDGE = /\b(?:may|might|could|would|can|should|hope|expect|conjecture|hypothes[ie][sz]e)\b/i;
+const HEDGE =
+  /\b(?:may|might|could|would|can|should|hope|expect|conjecture|hypothes[ie][sz]e|speculate|suspect|presume)\b/i;
 const CLAUSE_BREAK = /[;]|\b(?:while|whereas|although|but|which|where|because|since)\b/i;
 
 interface Side {
@@ -596,7 +641,10 @@ function objectsAfter(
     let rest = gap.replace(LISTING, " ");
     if (opts.fromGap) rest = rest.replace(/\bfrom\b/gi, " ");
     // "inspired by the success of In-Context Learning"
-    rest = rest.replace(/^\s*(?:the\s+)?(?:success|idea|ideas|work|design|notion)\s+of\b/i, " ");
+    rest = rest.replace(
+      /^\s*(?:the\s+)?(?:\p{Ll}+\s+)?(?:success|idea|ideas|work|design|notion|principles?|concepts?)\s+of\b/iu,
+      " ",
+    );
     if (GAP_PREPOSITION.test(rest)) return [];
   }
   const out = [modifierOf(masked, first, after) ?? first];
@@ -615,7 +663,14 @@ function objectsAfter(
     else if (/^\s*,\s*$/.test(between)) out.push(n);
     else break;
   }
-  return out;
+  // "of Advanced and Naive RAG": a lone adjective shares the next name's head noun
+  return out.map((o, i) => {
+    const next = out[i + 1];
+    if (!next || !/^\p{Lu}\p{Ll}+$/u.test(o.name) || !/^\s+(?:and|or)\s+$/.test(masked.slice(o.end, next.start)))
+      return o;
+    const head = next.name.split(/\s+/);
+    return head.length >= 2 ? { ...o, name: `${o.name} ${head[head.length - 1]}` } : o;
+  });
 }
 
 /**
@@ -729,11 +784,11 @@ const NOT_TECHNIQUE =
  * What a named method uses when the text names it in lower case, right after the verb and without an article:
  * "IRCoT uses chain-of-thought to guide …", "trained using contrastive learning", "employ program executors to …".
  * A hyphenated term, or a phrase of two or three words whose last one names an activity or a device (-ing, -tion,
- * -ment, -er, -or); one plain word is no name.
+ * -ment, -er, -or, "retrieval", "search"); one plain word is no name.
  */
 export function techniquePhrase(rest: string): { name: string; start: number; end: number } | null {
   const m =
-    /^\s+((?:[\p{Ll}][\p{Ll}-]*\s+){0,2}[\p{Ll}][\p{Ll}-]*)(?=\s+(?:to|for|in|as|with|and|that|which|\(|\[)\b|\s*[,.;:)]|\s*$)/u.exec(
+    /^\s+((?:[\p{Ll}][\p{Ll}-]*\s+){0,2}[\p{Ll}][\p{Ll}-]*)(?=\s+(?:to|for|in|on|across|by|as|with|and|that|which|\(|\[)\b|\s*[,.;:)]|\s*$)/u.exec(
       rest,
     );
   if (!m) return null;
@@ -744,7 +799,8 @@ export function techniquePhrase(rest: string): { name: string; start: number; en
   // "breadth-first and depth-first searches": a modifier shared by a coordinated phrase, not a name
   const hyphenated =
     /^\p{Ll}+(?:-\p{Ll}+){1,3}$/u.test(last) && words.length === 1 && !/^\s+(?:and|or)\b/.test(rest.slice(m[0].length));
-  const head = /(?:ing|tion|sion|ment|ers|ors|er|or)$/.test(last) && last.length >= 6;
+  const head =
+    (/(?:ing|tion|sion|ment|ers|ors|er|or)$/.test(last) && last.length >= 6) || /^(?:retrieval|search)$/.test(last);
   if (!hyphenated && !(head && words.length >= 2)) return null;
   const start = m[0].length - name.length;
   return { name, start, end: start + name.length };
@@ -857,7 +913,7 @@ export function ownMethodOf(paper: PaperText): string | null {
     if (terms.length >= 2 && terms.filter((t) => titleTerms.has(t)).length / terms.length >= 0.6) return a.short;
   }
   const propose =
-    /\bwe\s+(?:propose|introduce|present)\s+(?:a|an|the)?\s*(?:[\p{Ll}-]+,?\s+){0,6}?(?:called|named|dubbed|termed)?\s*,?\s*(?:the\s+)?([\p{Lu}][\p{L}\d-]*(?:\s+[\p{Lu}][\p{L}\d-]*){0,2})/gu;
+    /\b[Ww]e\s+(?:propose|introduce|present)\s+(?:a|an|the)?\s*(?:[\p{Ll}-]+,?\s+){0,6}?(?:called|named|dubbed|termed)?\s*,?\s*(?:the\s+)?([\p{Lu}][\p{L}\d-]*(?:\s+[\p{Lu}][\p{L}\d-]*){0,2})/gu;
   for (const m of flatOpening.matchAll(propose)) {
     const name = (m[1] as string).trim();
     const first = name.split(" ")[0] as string;
@@ -871,8 +927,30 @@ export function ownMethodOf(paper: PaperText): string | null {
     ) {
       return name;
     }
+    // "We introduce Codex, a GPT language model …": a plain capitalised word the paper describes in apposition and
+    // goes on using
+    const after = flatOpening.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 6);
+    if (/^,\s+(?:a|an)\s/.test(after) && occurrences(paper, name) >= 5) return name;
   }
-  return acronymOfTitle(paper, title) ?? definedByPaper(paper);
+  return acronymOfTitle(paper, title) ?? definedByPaper(paper) ?? quotedCoinage(paper, flatOpening, title);
+}
+
+/**
+ * "Our more general solution, called “distillation”, …", "which we call “distillation”": a term the paper coins in
+ * quotes in its first pages, on the title's topic (a word sharing its first five letters with a title word:
+ * "distillation" and "Distilling"), and goes on using (at least five times).
+ */
+function quotedCoinage(paper: PaperText, opening: string, title: string): string | null {
+  const stems = new Set(tokenize(title).map((t) => t.slice(0, 5)));
+  for (const m of opening.matchAll(
+    /\b(?:we\s+(?:call|dub|term|name)|(?:is\s+|are\s+)?(?:called|dubbed|termed|named))\s+(?:it\s+|this\s+)?[“"‘']([\p{L}][\p{L}\d -]{2,38}[\p{L}\d])[”"’']/gu,
+  )) {
+    const name = (m[1] as string).trim();
+    if (name.split(" ").length > 3 || NOT_NAMES.has(name.toLowerCase())) continue;
+    if (!tokenize(name).some((t) => stems.has(t.slice(0, 5)))) continue;
+    if (occurrences(paper, name) >= 5) return name;
+  }
+  return null;
 }
 
 /** How often a name occurs in the paper's pages, as a whole word. */
@@ -1098,8 +1176,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
                   !DATASET_AFTER_WORDS.test(textAfter(masked, o.end))
                 ),
             );
-          // "IRCoT uses chain-of-thought to guide …": a lower-case technique right after a named method's verb
-          if (objects.length === 0 && p.relation === "uses" && (p.namedOnly || p.selfOnly || p.selfSubject)) {
+          // "IRCoT uses chain-of-thought to guide …": a lower-case technique right after a named method's verb;
+          // "LoRA performs on-par or better than fine-tuning", "scores higher than direct prompting": the same for what a
+          // method is better than or compared with
+          const bareObject =
+            (p.relation === "uses" && (p.namedOnly || p.selfOnly || p.selfSubject)) ||
+            ((p.relation === "improves_on" || p.relation === "compares_to") && !p.passive && !p.pairAfter);
+          if (objects.length === 0 && bareObject) {
             const bare = techniquePhrase(masked.slice(verbEnd));
             if (bare) {
               objects = [{ ...bare, start: bare.start + verbEnd, end: bare.end + verbEnd }];
@@ -1159,7 +1242,14 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           } else if (
             /\b(?:it|they|this|these|which|that|who)\s+(?:\w+ly\s+)?$/i.test(masked.slice(Math.max(0, at - 24), at))
           ) {
-            subject = null; // a pronoun does the verb: who it stands for is not resolved here
+            // "We propose FlashAttention, an IO-aware exact attention algorithm that uses tiling": the name the
+            // apposition describes; any other pronoun's referent is not resolved here
+            const described = /,\s+(?:a|an)\s+[^,.;()]{0,60}?\s+(?:that|which)\s+(?:\w+ly\s+)?$/.exec(
+              masked.slice(Math.max(0, at - 90), at),
+            );
+            const describedStart = described ? Math.max(0, at - 90) + described.index : -1;
+            const head = described ? names.find((n) => n.end === describedStart) : undefined;
+            subject = head ? { name: head.name, self: false, start: head.start, end: head.end } : null;
           } else {
             subject = subjectBefore(masked, names, at, ownMethod);
           }
@@ -1183,7 +1273,11 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             continue;
           if (p.adjacent && (/\band\b|,/.test(masked.slice(subject.end, at)) || at - subject.end > 30)) continue;
           // "removing NSP hurts performance on QNLI": results and performance "on" D say who was evaluated only for the paper's own method
-          if (p.relation === "evaluates_on" && !subject.self && !/^(?:evaluat|test|experiment|achiev)/i.test(v[0]))
+          if (
+            p.relation === "evaluates_on" &&
+            !subject.self &&
+            !/^(?:evaluat|test|experiment|achiev|outperform|surpass|improve|beat)/i.test(v[0])
+          )
             continue;
           // "the TREC WebTrack 2009–12 have been evaluated on …": what is evaluated in the passive is data, not a method
           if (
@@ -1255,7 +1349,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             for (const side of [src, dst]) {
               if (
                 !("self" in side && side.self) &&
-                /^\p{Lu}\p{Ll}+(?:ing|ion|ions|sis|ment|ary|ness|ity|ure|al|ics)$/u.test(side.name) &&
+                /^\p{Lu}\p{Ll}+(?:ing|ion|ions|sis|ment|ary|ness|ity|ure|al|ics|ible|able)$/u.test(side.name) &&
                 !acronyms.some((a) => a.short === side.name)
               ) {
                 sure -= 0.2;
@@ -1286,12 +1380,31 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             const sourceHint = typeHint(src.name, textAfter(masked, src.end), masked.slice(0, src.start));
             // "we use BERT-based rankers as baselines": a comparison, not a component
             const asBaseline = /^[^.;]{0,60}?\bas (?:\w+ ){0,2}baselines?\b/i.test(masked.slice(dst.end));
+            // "we use a “next sentence prediction” task", "a “masked language model” (MLM) objective": a term the paper
+            // puts in quotes as it names it is one it coins, not one it takes from elsewhere
+            const coined =
+              p.relation === "uses" &&
+              "self" in src &&
+              src.self &&
+              !/\b(?:adopt|leverag|appl|employ)/i.test(v[0]) &&
+              !INSTRUMENT_BEFORE.test(masked.slice(Math.max(0, dst.start - 20), Math.max(0, dst.start - 1))) &&
+              // a phrase of words ("next sentence prediction"), not an identifier ("judge-003")
+              (/^[“‘"]\p{L}+(?:[\s-]\p{L}+)+[”’"]?$/u.test(masked.slice(Math.max(0, dst.start - 1), dst.end).trim()) ||
+                /[“‘"]\p{L}+(?:[\s-]\p{L}+)+[”’"]\s*\(\s*$/u.test(
+                  masked.slice(Math.max(0, dst.start - 60), dst.start),
+                )) &&
+              // "the “listwise concatenation” proposed in [3]": quoted, but someone else's
+              !/^[”’"]?\s*(?:\([^)]*\)\s*)?(?:,\s*)?(?:(?:as\s+)?(?:proposed|introduced|described|developed|defined|used)\s+(?:in|by)|from)\b/i.test(
+                masked.slice(dst.end, dst.end + 40),
+              );
             const relation: GraphRelation =
               p.relation === "uses" && asBaseline
                 ? "compares_to"
-                : p.relation === "uses" && evaluation && !training && targetHint.type === "Dataset"
-                  ? "evaluates_on"
-                  : p.relation;
+                : coined
+                  ? "introduces"
+                  : p.relation === "uses" && evaluation && !training && targetHint.type === "Dataset"
+                    ? "evaluates_on"
+                    : p.relation;
             const focus = {
               start: sentence.start + Math.min(src.start, dst.start, at),
               end: sentence.start + Math.max(src.end, dst.end, verbEnd),

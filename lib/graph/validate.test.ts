@@ -56,6 +56,15 @@ describe("validateCandidate", () => {
       ok: false,
       reason: "self_edge",
     });
+    // a method does not use its own variant; it may improve on one or introduce one
+    const variant = { target: { name: "DPR-multi", type: "Method" as const } };
+    expect(validateCandidate(candidate({ ...variant, relation: "uses" }), ctx)).toMatchObject({
+      ok: false,
+      reason: "self_edge",
+    });
+    expect(validateCandidate(candidate({ ...variant, relation: "introduces" }), ctx)).not.toMatchObject({
+      reason: "self_edge",
+    });
     expect(validateCandidate(candidate({ relation: "evaluates_on" }), ctx)).toMatchObject({
       ok: false,
       reason: "type_mismatch",

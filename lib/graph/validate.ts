@@ -4,7 +4,7 @@
  *
  * 1. shape: a known relation and entity types, names of 1–100 characters, a page number, a quote, a confidence in
  *    [0, 1] (anything else is `malformed`);
- * 2. no self-edges (the same canonical name on both sides);
+ * 2. no self-edges (the same canonical name on both sides; for `uses`, nor the source's own variant: "Codex-12B");
  * 3. the types fit the relation (`evaluates_on` targets a Dataset or Task, …: RELATION_TYPES);
  * 4. the quote is on the stated page, after folding whitespace, line-end hyphenation, ligatures and case on both
  *    sides; the stored quote is then the page's own text at the offsets found, at most 300 characters;
@@ -12,7 +12,9 @@
  *    its sentence's neighbourhood (the sentence before and after);
  * 6. a confidence below 0.6 sends the edge to review, not into the graph.
  */
+
 import { splitSentences } from "@/lib/ingest/chunk";
+import { escapeRegExp } from "@/lib/text/regexp";
 import { SELF_REFERENCE } from "./extract-rules";
 import { canonicalName, foldForMatch, locateQuote, type MappedText, mentionsName } from "./normalize";
 import {
@@ -104,6 +106,10 @@ export function validateCandidate(c: Candidate, ctx: ValidationContext): Validat
   const source = c.source.name.trim();
   const target = c.target.name.trim();
   if (canonicalName(source) === canonicalName(target)) return fail("self_edge", `${source} → ${target}`);
+  // "we use Codex-12B to generate …": a method does not use its own variant
+  if (c.relation === "uses" && new RegExp(`^${escapeRegExp(source)}[-\\s]`, "i").test(target)) {
+    return fail("self_edge", `${target} is a variant of ${source}`);
+  }
   const mismatch = typeMismatch(c.relation, c.source.type, c.target.type);
   if (mismatch) return fail("type_mismatch", mismatch);
   const text = ctx.pages.text(c.page);
