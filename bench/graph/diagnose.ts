@@ -19,7 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loadPaperText, settleTypes, validateExtraction } from "@/lib/graph/build";
-import { entityMatches, type GoldEdge, type GoldFile, scoreAgainstGold } from "@/lib/graph/eval";
+import { entityMatches, type GoldEdge, type GoldFile, normalizePassage, scoreAgainstGold } from "@/lib/graph/eval";
 import { extractWithRules, findNames, maskCitations, type PaperText } from "@/lib/graph/extract-rules";
 import { locateQuote } from "@/lib/graph/normalize";
 import type { Candidate, PaperExtraction, RejectReason } from "@/lib/graph/types";
@@ -124,7 +124,9 @@ async function main() {
       const main = mainOf.get(g.paper_id);
       const sourceIsMain = main !== undefined && entityMatches(main, g.source.name);
       const page = text.pages.find((p) => p.pageNumber === g.page);
-      const span = page ? locateQuote(page.text, g.quote) : null;
+      // the gold file's normalisation drops every hyphen between letters ("Transformer-XL" = "TransformerXL"), which
+      // locateQuote does not: then the sentences the normalised quote's opening is in
+      const span = page ? (locateQuote(page.text, g.quote) ?? sentencesHolding(page.text, g.quote)) : null;
       const sentences =
         page && span ? splitSentences(page.text).filter((s) => s.end > span.start && s.start < span.end) : [];
       const names = sentences.flatMap((s) =>
@@ -197,3 +199,17 @@ main().then(
     process.exit(1);
   },
 );
+
+/** The span of the page's sentences that hold a quote, compared in the gold file's normalised form. */
+function sentencesHolding(pageText: string, quote: string): { start: number; end: number } | null {
+  const q = normalizePassage(quote);
+  const head = q.slice(0, 40);
+  const tail = q.slice(-40);
+  const sentences = splitSentences(pageText);
+  const first = sentences.find((s) => normalizePassage(pageText.slice(s.start, s.end)).includes(head));
+  if (!first || head.length === 0) return null;
+  const last = sentences.find(
+    (s) => s.start >= first.start && normalizePassage(pageText.slice(s.start, s.end)).includes(tail),
+  );
+  return { start: first.start, end: (last ?? first).end };
+}

@@ -10,7 +10,7 @@ Lists the corpus PDFs (file names = arXiv ids), sorts them, shuffles them with a
 20. The first 12 drawn papers are the dev split, the next 8 the held-out split (all edges of a paper in one split).
 With --heldout-2 it prints instead the next 8 papers of the same shuffled order (positions 21-28), the papers of
 gold-heldout-2.json (written 2026-11-27). With --heldout-3 it prints the 12 papers after those (positions 29-40),
-the papers of gold-heldout-3.json (written 2026-11-28).
+the papers of gold-heldout-3.json (written 2026-11-27).
 """
 
 import json

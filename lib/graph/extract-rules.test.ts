@@ -112,6 +112,17 @@ describe("recall patterns (issue 22)", () => {
     expect(
       ownMethodOf(paper("Evaluating Widgets Trained on Code", [`We introduce Gizmo, a widget model.${often}`])),
     ).toBe("Gizmo");
+    const named = " FooMo is fast. FooMo is small. FooMo is cheap. FooMo wins. FooMo again.";
+    expect(ownMethodOf(paper("Deep Widget Representations", [`We call them FooMo (Foo Models).${named}`]))).toBe(
+      "FooMo",
+    );
+    expect(ownMethodOf(paper("Deep Widget Representations", [`We call this approach FooMo.${named}`]))).toBe("FooMo");
+    // the data the experiments are on is not what the paper presents
+    expect(
+      ownMethodOf(
+        paper("Deep Widget Learning", [`We present comprehensive experiments on FooNet to show it.${named}`]),
+      ),
+    ).toBeNull();
     // no apposition: a section, a figure or a word introduced in passing is no method
     expect(ownMethodOf(paper("Evaluating Widgets Trained on Code", [`We introduce Gizmo here.${often}`]))).toBeNull();
     const folding = " We use folding. The folding works. With folding it is small. Folding is cheap. So folding wins.";
@@ -467,6 +478,11 @@ describe("recall patterns (issue 22)", () => {
     expect(edgesOf("Gizmo: X", "For FooQA, we only use the Challenge subset (FooQA-c) in our experiments.")).toEqual(
       [],
     );
+    // what the method does without itself, and the hardware it ran on, are not what it uses
+    expect(
+      edgesOf("Gizmo: X", "Without our approach, ranking the top results using SparseNet takes 2 seconds."),
+    ).toEqual([]);
+    expect(edgesOf("Gizmo: X", "We ran the experiments using one GeForce GTX 1080 Ti GPU.")).toEqual([]);
     // a guess is no claim
     const guessed = extractWithRules(
       paper("Gizmo: X", ["We speculate that evaluating via the Davinci API adds filters."]),

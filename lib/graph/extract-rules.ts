@@ -502,7 +502,7 @@ const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"
 
 /** Formula symbols, markup and numbers are not names ("MLPϕ3", "SYMBOLIC_FORMULA", "Hit@1 ∆GRAG"). */
 /** Hardware is not in the ontology ("We use NVIDIA Tesla V100"). */
-const HARDWARE = /\b(?:GPUs?|TPUs?|CPUs?|NVIDIA|Tesla|[AHV]100|RTX|processors?|Xeon|EPYC|SRAM|DRAM|HBM)\b/;
+const HARDWARE = /\b(?:GPUs?|TPUs?|CPUs?|NVIDIA|Tesla|[AHV]100|RTX|GTX|GeForce|processors?|Xeon|EPYC|SRAM|DRAM|HBM)\b/;
 const ODD_NAME = /[_=<>∆↓↑ϕθΦΘαβγλ∈/]|^\d|^[A-Z]\.\d|^(?:Section|Appendix|Table|Figure)\b|^[A-Za-z]{1,2}$/u;
 /** "Google-based", "ZeRO-powered", "BERT-like": an adjective made from a name, not the name. */
 const NAME_ADJECTIVE =
@@ -895,7 +895,7 @@ export function ownMethodOf(paper: PaperText): string | null {
   const flatOpening = opening.replace(/\s+/g, " ");
   // "a simple alternative, which we dub In-Context RALM": the paper names its method
   const dubbed =
-    /\bwe\s+(?:dub|call|name|term)\s+(?:it\s+|this\s+(?:\w+\s+)?|our\s+(?:\w+\s+)?)?([\p{Lu}][\p{L}\d-]*(?:\s+[\p{Lu}][\p{L}\d-]*){0,2})/u.exec(
+    /\b[Ww]e\s+(?:dub|call|name|term)\s+(?:it\s+|them\s+|this\s+(?:\w+\s+)?|these\s+(?:\w+\s+)?|our\s+(?:\w+\s+)?)?([\p{Lu}][\p{L}\d-]*(?:\s+[\p{Lu}][\p{L}\d-]*){0,2})/u.exec(
       flatOpening,
     );
   if (dubbed && !NOT_NAMES.has((dubbed[1] as string).split(" ")[0]?.toLowerCase() ?? "")) {
@@ -918,6 +918,13 @@ export function ownMethodOf(paper: PaperText): string | null {
     const name = (m[1] as string).trim();
     const first = name.split(" ")[0] as string;
     if (NOT_NAMES.has(first.toLowerCase())) continue;
+    // "We present comprehensive experiments on ImageNet": a name behind a preposition is not what is presented
+    if (
+      /\b(?:on|in|of|for|with|from|to|at|by|over|across|about)\s+(?:the\s+)?$/i.test(
+        m[0].slice(0, m[0].length - name.length),
+      )
+    )
+      continue;
     if (
       looksLikeAcronym(first) ||
       /\p{Lu}/u.test(first.slice(1)) ||
@@ -1257,6 +1264,8 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (!subject.self && ownMethod && canonicalName(subject.name) === canonicalName(ownMethod))
             subject = { ...subject, self: true };
           if (p.selfOnly && !subject.self) continue;
+          // "Without our approach, re-ranking … using Vanilla BERT takes 2 s": what the paper's method does without
+          if (subject.self && /\bwithout\s+(?:our|the|this)\b/i.test(masked.slice(0, at))) continue;
           // "we establish two baselines: … a fine-tuned LLM using LoRA": what the baselines use
           if (p.selfOnly && /\bbaselines?\b/i.test(masked.slice(0, at))) continue;
           if (p.namedOnly && !subject.pronounFor && !names.some((n) => n.start === subject?.start)) continue;
