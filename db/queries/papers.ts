@@ -110,6 +110,21 @@ export async function getPageText(
   return row?.text ?? null;
 }
 
+/** The stored texts of the given pages (of any papers), keyed `paperId|pageNumber`; pages not stored are absent. */
+export async function getPagesText(
+  db: Database,
+  keys: { paperId: string; pageNumber: number }[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (keys.length === 0) return out;
+  const rows = await db
+    .select({ paperId: pages.paperId, pageNumber: pages.pageNumber, text: pages.text })
+    .from(pages)
+    .where(or(...keys.map((k) => and(eq(pages.paperId, k.paperId), eq(pages.pageNumber, k.pageNumber)))));
+  for (const r of rows) out.set(`${r.paperId}|${r.pageNumber}`, r.text);
+  return out;
+}
+
 /** A paper's stored page texts, in page order. */
 export async function getPageTexts(
   db: Database,

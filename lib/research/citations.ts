@@ -18,6 +18,9 @@ export interface EvidencePassage {
   charStart: number;
   charEnd: number;
   text: string;
+  /** The passage starts inside a footnote of its page: its first this many characters are the footnote's
+   *  (lib/text/footnotes.ts). */
+  footnoteChars?: number;
 }
 
 /** The answer's sentences with the citations each carries (a citation in a list item belongs to that item). */

@@ -173,6 +173,51 @@ describe("synthesizeExtractive", () => {
     expect(picked).toHaveLength(5);
   });
 
+  it("takes the best sentences overall before the other top passages' when asked (bestFirst)", () => {
+    const evidence = [
+      passage(
+        "A",
+        1,
+        "Low-rank adapters add no inference latency once merged into the weights. " +
+          "Merged low-rank adapters keep inference latency equal to the base model.",
+      ),
+      passage("B", 2, "Adapters had some inference latency in early work."),
+      passage("C", 3, "Inference latency of adapters depends on the batch size."),
+    ];
+    const ask = (bestFirst: number) =>
+      pickSentences("Do low-rank adapters add inference latency once merged?", evidence, {
+        intent: "technical",
+        keywords: [],
+        maxSentences: 3,
+        bestFirst,
+      }).map((p) => p.passage.paperId);
+    expect(ask(0)).toEqual(["A", "B", "C"]);
+    expect(ask(2)).toEqual(["A", "A", "B"]);
+  });
+
+  it("lets the quick answer quote more than five sentences of the one paper that answers, eight at most", () => {
+    const text = [
+      "Low-rank adapters keep inference accuracy on translation within a point of full tuning.",
+      "On summarisation, adapters lose some accuracy at inference when the rank is very small.",
+      "Accuracy at inference grows with the adapters' rank until about eight.",
+      "Question answering shows the adapters matching the accuracy of the full model at inference.",
+      "Code generation is where low-rank adapters trail most in accuracy.",
+      "Dialogue benchmarks place the adapters' inference accuracy above the prompt-tuned baseline.",
+      "Low-rank adapters reach their inference accuracy with a tenth of the trainable parameters.",
+      "Vision tasks show the adapters' accuracy at inference close to full tuning too.",
+      "With adapters of rank one, inference accuracy drops on every task.",
+      "Adapters trained longer gain little inference accuracy.",
+    ].join(" ");
+    const answer = synthesizeExtractive(
+      "How accurate are low-rank adapters at inference?",
+      [passage("A", 1, text), passage("B", 4, "Prompt tuning reaches lower accuracy at inference than adapters.")],
+      { intent: "technical", keywords: [] },
+    );
+    const cites = answer.match(/\[A, page 1\]/g) ?? [];
+    expect(cites.length).toBeGreaterThan(5);
+    expect((answer.match(/\[[AB], page \d+\]/g) ?? []).length).toBeLessThanOrEqual(8);
+  });
+
   it("does not bring along a next sentence that opens a paragraph of its own", () => {
     const p = passage(
       "A",

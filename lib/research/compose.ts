@@ -8,6 +8,7 @@
  */
 import { splitSentences } from "@/lib/ingest/chunk";
 import type { Intent } from "@/lib/search/intent";
+import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
 import { tokenize } from "@/lib/text/terms";
@@ -81,6 +82,8 @@ export interface ComposeOptions {
   maxSentences?: number;
   /** Sentences from one paper at most. */
   perPaper?: number;
+  /** The best sentences overall taken before each top passage's best one (the rest follow by score). */
+  bestFirst?: number;
   /** Sentences not to use (already quoted elsewhere). */
   exclude?: string[];
 }
@@ -150,13 +153,11 @@ function questionPairs(question: string): string[] {
   return pairs;
 }
 
-/** A footnote's start: a marker glued to a capitalised word ("∗Equal contribution", "†Work done at", "4To illustrate"). */
-const FOOTNOTE_START = /(?:^|\s)(?:[∗*†‡§¶]|\d{1,2}(?=\p{Lu}\p{Ll}{2}))\p{Lu}\p{Ll}/u;
-
 /**
  * The prose sentences of the passages, each with the one before it (for sentences that lean on it). A footnote runs
  * from its marker to the end of its page's passage (footnotes sit at the foot of a page), unless a numbered section
- * heading comes first: none of it is quoted ("Noam proposed scaled dot-product attention…" is a contributions note).
+ * heading comes first; a passage that starts inside one has its length (`footnoteChars`): none of it is quoted ("Noam
+ * proposed scaled dot-product attention…" is a contributions note).
  */
 function candidateSentences(evidence: EvidencePassage[]) {
   const out: { text: string; previous: string | null; next: string | null; passage: EvidencePassage; rank: number }[] =
@@ -165,6 +166,11 @@ function candidateSentences(evidence: EvidencePassage[]) {
     let previous: string | null = null;
     let footnote = false;
     for (const s of splitSentences(passage.text)) {
+      // a passage cut from inside a footnote: its first characters are the footnote's
+      if (s.start < (passage.footnoteChars ?? 0)) {
+        previous = null;
+        continue;
+      }
       // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
       const raw = passage.text.slice(s.start, s.end);
       const heading = HEADING_LINE.exec(raw);
@@ -207,7 +213,7 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * near-duplicates merged (the better one kept, the other's passage cited beside it).
  */
 export function pickSentences(question: string, evidence: EvidencePassage[], opts: ComposeOptions): PickedSentence[] {
-  const { intent, keywords, maxSentences = 10, perPaper = 5, exclude = [], context = "" } = opts;
+  const { intent, keywords, maxSentences = 10, perPaper = 5, bestFirst = 0, exclude = [], context = "" } = opts;
   const focus = questionTerms(question, keywords);
   const around = questionTerms(context).filter((t) => !focus.includes(t));
   const wanted = [...focus, ...around];
@@ -279,10 +285,11 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
     picked.push(c);
     perPaperCount.set(c.passage.paperId, (perPaperCount.get(c.passage.paperId) ?? 0) + 1);
   };
-  // the retrieval's best passages each speak first (by their best sentence, unless it bears on the question much less
-  // than the best one): the search ranked whole passages with the library's statistics, which a sentence's own word
-  // overlap cannot see; then the best sentences overall
+  // the best sentences overall (`bestFirst` of them), then the retrieval's best passages each speak (by their best
+  // sentence, unless it bears on the question much less than the best one): the search ranked whole passages with the
+  // library's statistics, which a sentence's own word overlap cannot see; then the rest by score
   const best = candidates[0]?.score ?? 0;
+  for (const c of candidates.slice(0, bestFirst)) take(c);
   for (let rank = 0; rank < TOP_PASSAGES; rank++) {
     const own = candidates.find((c) => c.rank === rank);
     if (own && own.score >= best * TOP_PASSAGE_SHARE) take(own);
@@ -429,8 +436,21 @@ function list(items: string[]): string {
  * retrieved passages never mention some of the question's key terms, a line that says so. Empty when no sentence of
  * the evidence bears on the question.
  */
+/**
+ * The quick answer's sentences: as many as before on average, chosen without a per-paper quota — a question about one
+ * paper gets that paper's best sentences, not five of it and then weaker ones from others; the top passages' own best
+ * sentences still bring in the other papers retrieval ranked high.
+ */
+const ANSWER_SENTENCES = 8;
+const ANSWER_BEST_FIRST = 2;
+
 export function synthesizeExtractive(question: string, evidence: EvidencePassage[], opts: ComposeOptions): string {
-  const picked = pickSentences(question, evidence, opts);
+  const picked = pickSentences(question, evidence, {
+    maxSentences: ANSWER_SENTENCES,
+    perPaper: ANSWER_SENTENCES,
+    bestFirst: ANSWER_BEST_FIRST,
+    ...opts,
+  });
   if (picked.length === 0) return "";
   const direct: PickedSentence[] = [];
   const parts = questionParts(question);

@@ -1,4 +1,6 @@
+import { getPagesText } from "@/db/queries/papers";
 import { wordsAbsentFromLibrary } from "@/lib/search/search";
+import { footnoteEnd } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import type { QueryAnalysis } from "../analysis";
 import { claimOf, dropClaims, type EvidencePassage } from "../citations";
@@ -28,6 +30,22 @@ export interface SynthesisInput {
 /** The passages of the evidence, without the graph's edges (offline synthesis quotes those in its own part). */
 function passagesOf(evidence: EvidencePassage[]): EvidencePassage[] {
   return evidence.filter((e) => !e.chunkUid.startsWith("graph:"));
+}
+
+/**
+ * The passages, each marked when it starts inside a footnote of its page (a chunk boundary after the footnote's
+ * marker): its page's text says so, the passage's own text does not.
+ */
+async function markFootnotes(db: Parameters<typeof getPagesText>[0], evidence: EvidencePassage[]) {
+  const keys = [
+    ...new Map(evidence.map((e) => [`${e.paperId}|${e.page}`, { paperId: e.paperId, pageNumber: e.page }])).values(),
+  ];
+  const texts = await getPagesText(db, keys);
+  return evidence.map((e) => {
+    const page = texts.get(`${e.paperId}|${e.page}`);
+    const end = page === undefined ? null : footnoteEnd(page, e.charStart);
+    return end === null ? e : { ...e, footnoteChars: end - e.charStart };
+  });
 }
 
 /** The passages' answer without the sentences the graph's part already quotes (the same sentence, twice). */
@@ -69,9 +87,11 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
           : "Add papers about it to the library, or ask about what the library holds.",
       });
     }
-    const offline = () => {
+    const offline = async () => {
       const fromPassages =
-        evidence.length > 0 ? synthesizeExtractive(ctx.question, passagesOf(evidence), analysis) : "";
+        evidence.length > 0
+          ? synthesizeExtractive(ctx.question, await markFootnotes(ctx.deps.db, passagesOf(evidence)), analysis)
+          : "";
       // the graph's relations lead (they answer a lineage question directly); the passages follow under their heading
       const library = graph?.markdown
         ? [graph.markdown, withoutGraphQuotes(fromPassages, graph).replace(/^## Answer\n/, "## From the passages\n")]
@@ -118,7 +138,7 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
         if (ctx.stopped()) throw e;
         const message = `Failed to synthesize research answer: ${errorMessage(e)}`;
         ctx.warn(`${message}. Showing the offline extractive answer instead.`);
-        const text = offline();
+        const text = await offline();
         if (!text) throw new StepError({ code: "synthesis_failed", message });
         // the deltas so far are followed by a rule and the fallback (the final `answer` event replaces them all)
         if (streamed) ctx.delta("\n\n---\n\n");
@@ -133,7 +153,7 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
         };
       }
     }
-    const text = offline();
+    const text = await offline();
     if (!text) {
       throw new StepError({
         code: "synthesis_failed",

@@ -1,0 +1,68 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "@/db";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
+import { analyzeWithRules } from "../analysis";
+import type { EvidencePassage } from "../citations";
+import { synthesizeExtractive } from "../compose";
+import { testResearchDeps } from "../testing";
+import { synthesisStep } from "./synthesis";
+
+// a page whose foot holds a contributions footnote that repeats the question's words
+const PAGE = [
+  "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe divide the dot products of queries and keys by the square root of the key dimension, so that the softmax keeps useful gradients.\n*Equal contribution. Listing order is random.\nNoam proposed scaled dot-product attention and multi-head attention and was involved in every detail.",
+];
+
+let lib: TestLibrary;
+
+beforeAll(async () => {
+  lib = await createTestLibrary([PAGE], { name: "footnote" });
+}, 60_000);
+
+afterAll(async () => {
+  await lib?.close();
+});
+
+describe("the synthesis step, offline", () => {
+  it("quotes nothing of a footnote a passage starts inside, which the passage's own text cannot show", async () => {
+    const [page] = await queryRows<{ paper_id: string; page_number: number; text: string; title: string }>(
+      lib.handle.db,
+      sql`select p.paper_id, p.page_number, p.text, d.title from pages p join papers d on d.id = p.paper_id limit 1`,
+    );
+    if (!page) throw new Error("no page stored");
+    const slice = (from: string): EvidencePassage => {
+      const start = page.text.indexOf(from);
+      expect(start).toBeGreaterThanOrEqual(0);
+      return {
+        chunkUid: `c-${start}`,
+        paperId: page.paper_id,
+        title: page.title,
+        page: page.page_number,
+        charStart: start,
+        charEnd: page.text.length,
+        text: page.text.slice(start),
+      };
+    };
+    // a chunk boundary after the footnote's marker, and a passage of the body
+    const evidence = [slice("Listing order"), slice("We divide the dot products")];
+    const question = "Who proposed scaled dot-product attention, and why are the dot products divided?";
+    // the passages alone: the footnote's sentence reads like prose and is quoted
+    expect(synthesizeExtractive(question, evidence, analyzeWithRules(question))).toContain("Noam proposed");
+    const controller = new AbortController();
+    const ctx = {
+      deps: testResearchDeps(lib),
+      question,
+      llm: null,
+      signal: controller.signal,
+      callSignal: () => controller.signal,
+      stopped: () => false,
+      warn: () => {},
+      delta: () => {},
+      record: () => {},
+      progress: () => {},
+    };
+    const { result } = await synthesisStep.run(ctx as never, { evidence, analysis: analyzeWithRules(question) });
+    expect(result).not.toContain("Noam proposed");
+    expect(result).toContain("square root of the key dimension");
+  });
+});
