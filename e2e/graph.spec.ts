@@ -8,7 +8,7 @@ import { PaperPage } from "./pages/paper";
  * is built after ingestion in the background, so each test first waits for FooNet to appear.
  */
 const PAPER_ID = "2403.05551v1";
-const CLAIM = "Our method FooNet outperforms BarNet on the Baz dataset.";
+const CLAIM = "Our method FooNet outperforms BarNet by a wide margin.";
 const CLAIM_PAGE = 2;
 const HEDGED = "FooNet may outperform QuxNet on small widget collections.";
 const PAGES = [

@@ -111,9 +111,9 @@ export async function getPageText(
 }
 
 /** The stored texts of the given pages (of any papers), keyed `paperId|pageNumber`; pages not stored are absent. */
-export async function getPagesText(
+export async function getPageTextsByKey(
   db: Database,
-  keys: { paperId: string; pageNumber: number }[],
+  { keys }: { keys: { paperId: string; pageNumber: number }[] },
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (keys.length === 0) return out;

@@ -371,7 +371,7 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "uses",
-    verb: /\bwe\s+(?:also\s+|first\s+|then\s+|(?!only\b)\w+ly\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed|apply|applied|fine-?tune|fine-?tuned|finetune|finetuned)\b/gi,
+    verb: /\bwe\s+(?:also\s+|first\s+|then\s+|(?!(?:only|rarely|hardly|seldom|previously|merely|never|formerly)\b)\w+ly\s+)?(?:use|used|adopt|adopted|employ|employed|leverage|leveraged|utili[sz]e|utili[sz]ed|apply|applied|fine-?tune|fine-?tuned|finetune|finetuned)\b/gi,
     confidence: 0.75,
     selfSubject: true,
     reach: 60,
@@ -439,7 +439,7 @@ const PATTERNS: Pattern[] = [
   // sentence opens with, then what the paper's method scores there
   {
     relation: "evaluates_on",
-    verb: /^\s*(?:For|On)\s+(?!(?:each|every|all|both|these|those|this|that|some|any|more|most|example|instance|simplicity|brevity)\b)(?=[^,;.]{2,60},\s*(?:we|our\s+(?:\S+\s+)?(?:model|method|system|approach))\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)\w*\b)/g,
+    verb: /^\s*(?:For|On)\s+(?!(?:each|every|all|both|these|those|this|that|some|any|more|most|example|instance|simplicity|brevity)\b)(?=[^,;.]{2,60},\s*(?:we|our\s+(?:\S+\s+)?(?:model|method|system|approach))\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)\w*\s+(?:\S+\s+){0,3}?(?:results?|scores?|numbers|accuracy|F1|EM|BLEU|ROUGE\S*|perplexity|performance|gains?|improvements?|state[- ]of[- ]the[- ]art|\d[\d.,]*\s*%?|(?:an?\s+)?(?:new\s+)?(?:best|record))\b)/g,
     confidence: 0.7,
     targetType: "Dataset",
     reach: 12,
@@ -663,14 +663,7 @@ function objectsAfter(
     else if (/^\s*,\s*$/.test(between)) out.push(n);
     else break;
   }
-  // "of Advanced and Naive RAG": a lone adjective shares the next name's head noun
-  return out.map((o, i) => {
-    const next = out[i + 1];
-    if (!next || !/^\p{Lu}\p{Ll}+$/u.test(o.name) || !/^\s+(?:and|or)\s+$/.test(masked.slice(o.end, next.start)))
-      return o;
-    const head = next.name.split(/\s+/);
-    return head.length >= 2 ? { ...o, name: `${o.name} ${head[head.length - 1]}` } : o;
-  });
+  return out;
 }
 
 /**
@@ -778,7 +771,7 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
 
 /** Words that never begin or make up a technique's lower-case name. */
 const NOT_TECHNIQUE =
-  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|them|more|less|fewer|much|many|some|any|no|only|both|each|all|several|various|different|similar|same|other|such|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|hundreds?|thousands?|millions?|default|standard|original|additional|extra|new|and|or|of|to|in|on|for|as|at|by|with|from|into|than|which|who|what|we|information|something|nothing|anything|everything|training|learning|data|knowledge|computation|performance|examples?|(?:hyper)?parameters?|layers?|workers?|users?|numbers?|others?|members?|papers?|letters?|characters?|answers?|orders?|readers?|writers?|speakers?)$/i;
+  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|them|more|less|fewer|much|many|some|any|no|only|both|each|all|several|various|different|similar|same|other|such|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|hundreds?|thousands?|millions?|default|standard|original|additional|extra|new|and|or|of|to|in|on|for|as|at|by|with|from|into|than|which|who|what|we|information|something|nothing|anything|everything|training|learning|data|knowledge|computation|performance|examples?|(?:hyper)?parameters?|layers?|workers?|users?|numbers?|others?|members?|papers?|letters?|characters?|answers?|orders?|readers?|writers?|speakers?|annotators?|humans?|baselines?|state-of-the-art|zero-shot|few-shot|one-shot)$/i;
 
 /**
  * What a named method uses when the text names it in lower case, right after the verb and without an article:
@@ -920,7 +913,7 @@ export function ownMethodOf(paper: PaperText): string | null {
     if (NOT_NAMES.has(first.toLowerCase())) continue;
     // "We present comprehensive experiments on ImageNet": a name behind a preposition is not what is presented
     if (
-      /\b(?:on|in|of|for|with|from|to|at|by|over|across|about)\s+(?:the\s+)?$/i.test(
+      /\b(?:on|in|of|for|with|from|to|at|by|over|across|about|against|using|via|between|than|like|versus|vs|under|without|through|into|per|including|among)\s+(?:the\s+)?$/i.test(
         m[0].slice(0, m[0].length - name.length),
       )
     )
@@ -1209,6 +1202,21 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (objects.length === 0) continue;
           // "we introduce an analysis of …": not something the paper introduces
           if (p.relation === "introduces" && NOT_INTRODUCED.test(masked.slice(verbEnd, objects[0]?.start))) continue;
+          // "the resulting model, Codex-S": the paper's own variant only (not "in prior work, the resulting model, GPT-2")
+          if (
+            /\bresulting\b/i.test(v[0]) &&
+            !(ownMethod && objects[0]?.name.toLowerCase().startsWith(ownMethod.toLowerCase()))
+          )
+            continue;
+          // "we access the models via the OpenAI API": a service reached, not a method used
+          if (/^via$/i.test(v[0]))
+            objects = objects.filter(
+              (o) =>
+                !/^\s+(?:API|APIs|platform|website|service|interface|endpoint)\b/i.test(
+                  masked.slice(o.end, o.end + 12),
+                ),
+            );
+          if (objects.length === 0) continue;
           let subject: Side | null;
           // "we compare 500M parameter Primer to T5", "comparing “No NSP” to “LTR”": the name inside the verb phrase
           const inVerb =
@@ -1311,7 +1319,14 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             note = "from a table caption";
           }
           const clause = masked.slice(Math.max(0, subject.start), verbEnd);
-          if (HEDGE.test(clause) || /\b(?:if|whether|unless)\b/i.test(masked.slice(0, at))) {
+          // "may outperform", "if X outperforms", "We speculate that X outperforms …"
+          if (
+            HEDGE.test(clause) ||
+            /\b(?:if|whether|unless)\b/i.test(masked.slice(0, at)) ||
+            /\b(?:we|they)\s+(?:\w+ly\s+)?(?:speculate|suspect|presume|hypothesi[sz]e|conjecture|believe|guess)\b/i.test(
+              masked.slice(0, at),
+            )
+          ) {
             confidence = Math.min(confidence, 0.5);
             note = "hedged or conditional (may, could, if …)";
           }

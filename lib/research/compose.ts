@@ -431,19 +431,20 @@ function list(items: string[]): string {
 }
 
 /**
+ * The quick answer's sentences, chosen without a per-paper quota — a question about one paper gets that paper's best
+ * sentences, not five of it and then weaker ones from others; the top passages' own best sentences still bring in the
+ * other papers retrieval ranked high. Eight (was ten with a quota of five): on the benchmark's 116 questions the
+ * answers cite as many sentences as before (891 against 882), docs/benchmarks.md "Round 4".
+ */
+const ANSWER_SENTENCES = 8;
+const ANSWER_BEST_FIRST = 2;
+
+/**
  * The offline answer: the sentence that answers most directly first (one per part of a multi-part question), then the
  * supporting sentences grouped by paper, every sentence quoted exactly and cited with its paper and page; and, when the
  * retrieved passages never mention some of the question's key terms, a line that says so. Empty when no sentence of
  * the evidence bears on the question.
  */
-/**
- * The quick answer's sentences: as many as before on average, chosen without a per-paper quota — a question about one
- * paper gets that paper's best sentences, not five of it and then weaker ones from others; the top passages' own best
- * sentences still bring in the other papers retrieval ranked high.
- */
-const ANSWER_SENTENCES = 8;
-const ANSWER_BEST_FIRST = 2;
-
 export function synthesizeExtractive(question: string, evidence: EvidencePassage[], opts: ComposeOptions): string {
   const picked = pickSentences(question, evidence, {
     maxSentences: ANSWER_SENTENCES,

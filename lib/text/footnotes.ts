@@ -1,15 +1,18 @@
 /**
- * Footnotes in a page's text. pdf.js puts a page's footnotes where the page has them, at its foot, each opening with
- * its marker glued to its first word ("∗Equal contribution.", "†Work done at …", "4To illustrate …"). A passage cut
- * from the page may start after the marker, inside the footnote ("Listing order is random. Jakob proposed …"): its
- * first sentences are then the footnote's, though nothing in the passage says so.
+ * Footnotes in a page's text. pdf.js puts a page's footnotes where the page has them — at its foot, or under a table
+ * in mid-page — each opening with its marker glued to its first word ("∗Equal contribution.", "†Work done at …",
+ * "4To illustrate …"). A passage cut from the page may start after the marker, inside the footnote ("Listing order is
+ * random. Jakob proposed …"): its first sentences are then the footnote's, though nothing in the passage says so.
  */
 
-/** A footnote's start: a marker glued to a capitalised word ("∗Equal contribution", "†Work done at", "4To illustrate"). */
-export const FOOTNOTE_START = /(?:^|\s)(?:[∗*†‡§¶]|\d{1,2}(?=\p{Lu}\p{Ll}))\p{Lu}\p{Ll}/u;
+/** A marker glued to a footnote's first word: a symbol, or a number before a short opening word or a longer word. */
+const MARKER = String.raw`(?:[∗*†‡§¶]|\d{1,2}(?=(?:To|In|We|It|As|An|On|Of|At|By|If|Is)\b|\p{Lu}\p{Ll}{2}))\p{Lu}\p{Ll}`;
+
+/** A footnote's start in running text ("∗Equal contribution", "†Work done at", "4To illustrate"; not "16Hz"). */
+export const FOOTNOTE_START = new RegExp(String.raw`(?:^|\s)${MARKER}`, "u");
 
 /** A line that opens a footnote. */
-const MARKER_LINE = /^[ \t]*(?:[∗*†‡§¶]|\d{1,2}(?=\p{Lu}\p{Ll}))\p{Lu}\p{Ll}/u;
+const MARKER_LINE = new RegExp(String.raw`^[ \t]*${MARKER}`, "u");
 
 /** A numbered section heading on its own line ("5 Training", "3.2 Attention", "A.1 Data"). */
 const HEADING = /^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+\S[^\n]{0,79}$/;
@@ -17,14 +20,11 @@ const HEADING = /^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+\S[^\n]{0,79}$/;
 /** How far before a passage a footnote's marker may be for the passage to start inside it. */
 const FOOTNOTE_REACH = 600;
 
-/** A marker this close to the page's end opens the page's footnotes, which run to its end. */
-const FOOT_OF_PAGE = 1500;
-
 /**
- * Where the footnote that text at `offset` lies in ends (a page offset), or null when it lies in none. A line opening
- * with a footnote marker within the characters just before it, and no section heading line between; the note runs to
- * the page's end when its marker is at the page's foot, else to the end of its first line that ends a sentence (in a
- * two-column page a table's note sits mid-page, with body text right after it).
+ * Where the footnote that text at `offset` lies in ends (a page offset), or null when it lies in none: a line opening
+ * with a footnote marker within the characters just before `offset`, no section heading line between, and `offset`
+ * before the end of the note — its first line that ends a sentence (a note's lines are wrapped mid-sentence; the
+ * next note or, in a two-column page, the body text resumes on a new line).
  */
 export function footnoteEnd(pageText: string, offset: number): number | null {
   const from = Math.max(0, offset - FOOTNOTE_REACH);
@@ -38,13 +38,7 @@ export function footnoteEnd(pageText: string, offset: number): number | null {
     at += line.length + 1;
   }
   if (marker < 0) return null;
-  if (pageText.length - marker <= FOOT_OF_PAGE) return pageText.length;
-  const end = /[.?!][”"’)]?[ \t]*\n/.exec(pageText.slice(marker));
+  const end = /[.?!][”"’)]?[ \t]*(?:\n|$)/.exec(pageText.slice(marker));
   const until = end === null ? pageText.length : marker + end.index + end[0].length;
   return offset < until ? until : null;
-}
-
-/** Does text at `offset` on the page lie inside a footnote (`footnoteEnd`)? */
-export function inFootnote(pageText: string, offset: number): boolean {
-  return footnoteEnd(pageText, offset) !== null;
 }

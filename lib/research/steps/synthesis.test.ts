@@ -5,12 +5,14 @@ import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { analyzeWithRules } from "../analysis";
 import type { EvidencePassage } from "../citations";
 import { synthesizeExtractive } from "../compose";
+import type { StepContext } from "../lifecycle";
 import { testResearchDeps } from "../testing";
+import type { StepOf } from "../types";
 import { synthesisStep } from "./synthesis";
 
 // a page whose foot holds a contributions footnote that repeats the question's words
 const PAGE = [
-  "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe divide the dot products of queries and keys by the square root of the key dimension, so that the softmax keeps useful gradients.\n*Equal contribution. Listing order is random.\nNoam proposed scaled dot-product attention and multi-head attention and was involved in every detail.",
+  "arXiv:2001.00001v1 [cs.CL] 2 Jan 2020\nScaled Attention for Sequence Transduction\nAda Lovelace\nAbstract\nWe divide the dot products of queries and keys by the square root of the key dimension, so that the softmax keeps useful gradients.\n*Equal contribution. Listing order is random. Noam proposed scaled dot-product\nattention and multi-head attention and was involved in every detail.",
 ];
 
 let lib: TestLibrary;
@@ -22,6 +24,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await lib?.close();
 });
+
+function stepContext(question: string): StepContext<StepOf<"synthesis">> {
+  const controller = new AbortController();
+  return {
+    deps: testResearchDeps(lib),
+    question,
+    llm: null,
+    signal: controller.signal,
+    callSignal: () => controller.signal,
+    stopped: () => false,
+    warn: () => {},
+    delta: () => {},
+    record: () => {},
+    progress: () => {},
+  };
+}
 
 describe("the synthesis step, offline", () => {
   it("quotes nothing of a footnote a passage starts inside, which the passage's own text cannot show", async () => {
@@ -48,21 +66,24 @@ describe("the synthesis step, offline", () => {
     const question = "Who proposed scaled dot-product attention, and why are the dot products divided?";
     // the passages alone: the footnote's sentence reads like prose and is quoted
     expect(synthesizeExtractive(question, evidence, analyzeWithRules(question))).toContain("Noam proposed");
-    const controller = new AbortController();
-    const ctx = {
-      deps: testResearchDeps(lib),
-      question,
-      llm: null,
-      signal: controller.signal,
-      callSignal: () => controller.signal,
-      stopped: () => false,
-      warn: () => {},
-      delta: () => {},
-      record: () => {},
-      progress: () => {},
-    };
-    const { result } = await synthesisStep.run(ctx as never, { evidence, analysis: analyzeWithRules(question) });
+    const { result } = await synthesisStep.run(stepContext(question), {
+      evidence,
+      analysis: analyzeWithRules(question),
+    });
     expect(result).not.toContain("Noam proposed");
     expect(result).toContain("square root of the key dimension");
+  });
+
+  it("quotes a passage whose page is not stored as it is (nothing to mark)", async () => {
+    const question = "Who proposed scaled dot-product attention?";
+    const text = "Listing order is random. Noam proposed scaled dot-product attention and multi-head attention.";
+    const evidence: EvidencePassage[] = [
+      { chunkUid: "c-x", paperId: "no-such-paper", title: "T", page: 99, charStart: 0, charEnd: text.length, text },
+    ];
+    const { result } = await synthesisStep.run(stepContext(question), {
+      evidence,
+      analysis: analyzeWithRules(question),
+    });
+    expect(result).toContain("Noam proposed");
   });
 });

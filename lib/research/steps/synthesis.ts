@@ -1,4 +1,4 @@
-import { getPagesText } from "@/db/queries/papers";
+import { getPageTextsByKey } from "@/db/queries/papers";
 import { wordsAbsentFromLibrary } from "@/lib/search/search";
 import { footnoteEnd } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
@@ -34,13 +34,24 @@ function passagesOf(evidence: EvidencePassage[]): EvidencePassage[] {
 
 /**
  * The passages, each marked when it starts inside a footnote of its page (a chunk boundary after the footnote's
- * marker): its page's text says so, the passage's own text does not.
+ * marker): its page's text says so, the passage's own text does not. The pages are read by key (one query, at most
+ * one row per passage); when they cannot be read the passages go unmarked — the answer is still composed.
  */
-async function markFootnotes(db: Parameters<typeof getPagesText>[0], evidence: EvidencePassage[]) {
+async function markFootnotes(
+  db: Parameters<typeof getPageTextsByKey>[0],
+  evidence: EvidencePassage[],
+  warn: (message: string) => void,
+): Promise<EvidencePassage[]> {
   const keys = [
     ...new Map(evidence.map((e) => [`${e.paperId}|${e.page}`, { paperId: e.paperId, pageNumber: e.page }])).values(),
   ];
-  const texts = await getPagesText(db, keys);
+  let texts: Map<string, string>;
+  try {
+    texts = await getPageTextsByKey(db, { keys });
+  } catch (e) {
+    warn(`Could not read the passages' pages to leave out footnotes: ${errorMessage(e)}`);
+    return evidence;
+  }
   return evidence.map((e) => {
     const page = texts.get(`${e.paperId}|${e.page}`);
     const end = page === undefined ? null : footnoteEnd(page, e.charStart);
@@ -90,7 +101,11 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     const offline = async () => {
       const fromPassages =
         evidence.length > 0
-          ? synthesizeExtractive(ctx.question, await markFootnotes(ctx.deps.db, passagesOf(evidence)), analysis)
+          ? synthesizeExtractive(
+              ctx.question,
+              await markFootnotes(ctx.deps.db, passagesOf(evidence), ctx.warn),
+              analysis,
+            )
           : "";
       // the graph's relations lead (they answer a lineage question directly); the passages follow under their heading
       const library = graph?.markdown
