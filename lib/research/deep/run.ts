@@ -1,6 +1,8 @@
 import { getPapersByIds } from "@/db/queries/papers";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { analyzeWithRules } from "../analysis";
+import type { EvidencePassage } from "../citations";
+import { markFootnotes } from "../footnotes";
 import { executeRun, type Runner, StepError } from "../lifecycle";
 import type { RerankedResult } from "../rerank";
 import { errorMessage, toEvidence } from "../step-kit";
@@ -74,8 +76,14 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
         );
         const papers = await getPapersByIds(deps.db, { ids: [...new Set(found.flat().map((r) => r.paperId))] });
         const doi = new Map(papers.map((p) => [p.id, p.doi]));
-        const evidence = assignPassages(points, found, (id) => doi.get(id));
-        run.record(evidence.retrieved);
+        const assigned = assignPassages(points, found, (id) => doi.get(id));
+        run.record(assigned.retrieved);
+        // passages that start inside a footnote of their page quote nothing of it (lib/research/footnotes.ts)
+        const marked = new Map(
+          (await markFootnotes(deps.db, assigned.all, (m) => run.warn(m))).map((e) => [e.chunkUid, e]),
+        );
+        const withNotes = (e: EvidencePassage) => marked.get(e.chunkUid) ?? e;
+        const evidence = { ...assigned, all: assigned.all.map(withNotes) };
         const webPages =
           web && webPlanned
             ? await run.step(webSearchStep, {
@@ -97,7 +105,7 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
         for (const [pi, point] of points.entries()) {
           const input = {
             point,
-            evidence: (evidence.perPoint[pi] ?? []).map(toEvidence),
+            evidence: (evidence.perPoint[pi] ?? []).map(toEvidence).map(withNotes),
             borrowed: evidence.borrowed[pi] ?? new Set<string>(),
             quoted,
             first: pi === 0,

@@ -1,11 +1,10 @@
-import { getPageTextsByKey } from "@/db/queries/papers";
 import { wordsAbsentFromLibrary } from "@/lib/search/search";
-import { footnoteEnd } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import type { QueryAnalysis } from "../analysis";
 import { claimOf, dropClaims, type EvidencePassage } from "../citations";
 import { absentFromLibrary, absentSubjects } from "../compose";
 import { modelIdOf } from "../deps";
+import { markFootnotes } from "../footnotes";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { errorMessage } from "../step-kit";
 import { SYNTHESIS_INSTRUCTIONS, synthesisPrompt, synthesizeExtractive, synthesizeWithLlm } from "../synthesis";
@@ -30,33 +29,6 @@ export interface SynthesisInput {
 /** The passages of the evidence, without the graph's edges (offline synthesis quotes those in its own part). */
 function passagesOf(evidence: EvidencePassage[]): EvidencePassage[] {
   return evidence.filter((e) => !e.chunkUid.startsWith("graph:"));
-}
-
-/**
- * The passages, each marked when it starts inside a footnote of its page (a chunk boundary after the footnote's
- * marker): its page's text says so, the passage's own text does not. The pages are read by key (one query, at most
- * one row per passage); when they cannot be read the passages go unmarked — the answer is still composed.
- */
-async function markFootnotes(
-  db: Parameters<typeof getPageTextsByKey>[0],
-  evidence: EvidencePassage[],
-  warn: (message: string) => void,
-): Promise<EvidencePassage[]> {
-  const keys = [
-    ...new Map(evidence.map((e) => [`${e.paperId}|${e.page}`, { paperId: e.paperId, pageNumber: e.page }])).values(),
-  ];
-  let texts: Map<string, string>;
-  try {
-    texts = await getPageTextsByKey(db, { keys });
-  } catch (e) {
-    warn(`Could not read the passages' pages to leave out footnotes: ${errorMessage(e)}`);
-    return evidence;
-  }
-  return evidence.map((e) => {
-    const page = texts.get(`${e.paperId}|${e.page}`);
-    const end = page === undefined ? null : footnoteEnd(page, e.charStart);
-    return end === null ? e : { ...e, footnoteChars: end - e.charStart };
-  });
 }
 
 /** The passages' answer without the sentences the graph's part already quotes (the same sentence, twice). */
