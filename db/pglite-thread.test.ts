@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LecternError } from "@/lib/errors";
 import { type DbHandle, openDatabase, queryRows } from ".";
-import { PGliteThread } from "./pglite-thread";
+import { PGliteThread, THREAD_FOR_TESTS } from "./pglite-thread";
 
 // The embedded database on disk runs in a worker thread (db/pglite-host.mjs); these check that it behaves as PGlite
 // in the app's thread did, through drizzle and through the raw client the job queue uses.
@@ -118,6 +118,59 @@ describe.skipIf(process.env.DATABASE_URL)("the embedded database in its own thre
     const money = { cents: 250, toJSON: () => ({ amount: 2.5 }) };
     const r = await client.query<{ u: string; j: unknown }>("select $1::text as u, $2::jsonb as j", [url, money]);
     expect(r.rows[0]).toEqual({ u: "https://arxiv.org/abs/1", j: { amount: 2.5 } });
+  });
+
+  it("starts a new thread when its thread dies: committed rows kept, listeners kept, a dead transaction's statements refused", async () => {
+    const client = threadOf(handle);
+    await handle.db.execute(sql`insert into t (id) values (16)`);
+    const got: string[] = [];
+    const stop = await handle.listen("thread_revive", (p) => got.push(p));
+    // a transaction open when the thread dies
+    let txQuery: ((q: string) => Promise<unknown>) | null = null;
+    let releaseTx: () => void = () => {};
+    const txDone = client
+      .transaction(async (tx) => {
+        await tx.query("insert into t (id) values (17)");
+        txQuery = (q) => tx.query(q);
+        await new Promise<void>((r) => {
+          releaseTx = r;
+        });
+        await tx.query("insert into t (id) values (18)");
+      })
+      .then(
+        () => "committed",
+        (e: unknown) => (e instanceof LecternError ? e.code : String(e)),
+      );
+    await expect.poll(() => txQuery !== null).toBe(true);
+    // the thread ends as a crash would end it
+    const worker = client[THREAD_FOR_TESTS];
+    const exited = new Promise((r) => worker.once("exit", r));
+    await worker.terminate();
+    await exited;
+    releaseTx();
+    expect(await txDone).toBe("unavailable:database");
+    // the next call starts a new thread: rows committed before are there, the dead transaction's are not
+    const ids = await queryRows<{ id: number }>(handle.db, sql`select id from t where id >= 16 order by id`);
+    expect(ids.map((r) => r.id)).toEqual([16]);
+    expect(client[THREAD_FOR_TESTS]).not.toBe(worker);
+    // a statement of the transaction begun on the dead thread is refused, never run on the new one
+    await expect(
+      (txQuery as unknown as (q: string) => Promise<unknown>)("insert into t (id) values (19)"),
+    ).rejects.toMatchObject({
+      code: "unavailable:database",
+    });
+    expect((await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from t where id = 19`))[0]?.n).toBe(
+      0,
+    );
+    // the channel listened to before is listened to again
+    await handle.db.execute(sql`select pg_notify('thread_revive', 'after')`);
+    await expect.poll(() => got).toEqual(["after"]);
+    await stop();
+    // a transaction on the new thread commits
+    await client.transaction(async (tx) => {
+      await tx.query("insert into t (id) values (20)");
+    });
+    await handle.db.execute(sql`delete from t where id >= 16`);
   });
 
   it("answers every call after it closed with a clear error; the directory opens again, in this thread when told to", async () => {

@@ -3,8 +3,10 @@
  * `query`, `exec`, `transaction`, `listen`, `close`. PGlite runs each statement synchronously in its own thread, so in
  * the web server's thread a refit's index rebuild held every request for seconds; here the server's thread only sends
  * messages and receives rows. drizzle-orm's PGlite driver and pg-boss's PGlite adapter take this object as they take
- * a PGlite instance. Errors keep PostgreSQL's fields (code, detail, constraint…); a thread that dies fails every call
- * with `unavailable:database`.
+ * a PGlite instance. Errors keep PostgreSQL's fields (code, detail, constraint…). A thread that dies fails every call
+ * waiting on it with `unavailable:database`; the next call starts a new thread on the same directory (PostgreSQL's own
+ * recovery brings the database back to its last commit), at most once per `REVIVE_INTERVAL_MS`. A transaction begun
+ * on the dead thread stays ended: its statements are refused, never run on the new thread.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -46,6 +48,16 @@ export interface ThreadTransaction {
   exec(sql: string): Promise<ThreadResults[]>;
   rollback(): Promise<void>;
   readonly closed: boolean;
+}
+
+/** The least time between two attempts to start a new thread after one died. */
+const REVIVE_INTERVAL_MS = 2_000;
+
+/** A symbol for tests to reach the thread (to end it as a crash would). */
+export const THREAD_FOR_TESTS = Symbol("lectern.pgliteThread.worker");
+
+function ended(): LecternError {
+  return new LecternError("unavailable:database", "The embedded database restarted: this transaction ended with it.");
 }
 
 function closedError(): LecternError {
@@ -92,32 +104,58 @@ function rawTypes(parsers: QueryOptions["parsers"]): number[] | undefined {
 }
 
 export class PGliteThread {
-  readonly #worker: Worker;
+  #worker: Worker;
+  readonly #script: string;
+  readonly #dataDir: string | null;
+  /** Counts the threads started: a transaction belongs to the one it began on. */
+  #generation = 0;
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   /** Each channel's LISTEN, awaited by every listen() of it (a second caller must not return before it took effect). */
   readonly #listening = new Map<string, Promise<unknown>>();
   #nextId = 1;
   #dead: Error | null = null;
+  /** The new thread being started after one died, and when the last attempt began. */
+  #reviving: Promise<void> | null = null;
+  #lastRevive = 0;
   #closing: Promise<void> | null = null;
-  readonly waitReady: Promise<void>;
+  waitReady: Promise<void>;
 
   private constructor(script: string, dataDir: string | null) {
+    this.#script = script;
+    this.#dataDir = dataDir;
+    const { worker, ready } = this.#spawn();
+    this.#worker = worker;
+    this.waitReady = ready;
+  }
+
+  /** Starts a thread on the directory; its events count only while it is the current one. */
+  #spawn(): { worker: Worker; ready: Promise<void> } {
     // constructed out of the bundler's sight, as the PDF reader's threads are (lib/ingest/extract-pool.ts)
-    this.#worker = Reflect.construct(Worker, [script, { workerData: { dataDir } }]);
-    this.waitReady = new Promise<void>((resolve, reject) => {
+    const worker: Worker = Reflect.construct(Worker, [this.#script, { workerData: { dataDir: this.#dataDir } }]);
+    this.#generation++;
+    const ready = new Promise<void>((resolve, reject) => {
       const onFirst = (msg: Message) => {
         if (!("ready" in msg)) return;
-        this.#worker.off("message", onFirst);
+        worker.off("message", onFirst);
         if (msg.ready) resolve();
         else reject(errorFrom(msg.error ?? { message: "the embedded database did not start" }));
       };
-      this.#worker.on("message", onFirst);
-      this.#worker.once("error", reject);
+      worker.on("message", onFirst);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`its thread exited (code ${code}) while starting`)));
     });
-    this.#worker.on("message", (msg: Message) => this.#receive(msg));
-    this.#worker.on("error", (err) => this.#fail(err));
-    this.#worker.on("exit", (code) => this.#fail(new Error(`its thread exited (code ${code})`)));
+    ready.catch(() => {});
+    worker.on("message", (msg: Message) => {
+      if (worker === this.#worker) this.#receive(msg);
+    });
+    worker.on("error", (err) => {
+      if (worker === this.#worker) this.#fail(err);
+    });
+    worker.on("exit", (code) => {
+      if (worker === this.#worker) this.#fail(new Error(`its thread exited (code ${code})`));
+    });
+    return { worker, ready };
   }
 
   /** Starts the thread and waits until its database is open. */
@@ -133,6 +171,47 @@ export class PGliteThread {
       throw e;
     }
     return thread;
+  }
+
+  /**
+   * After the thread died: a new one on the same directory, its channels listened to again. One attempt at a time,
+   * and none within REVIVE_INTERVAL_MS of the last (a database that cannot open is not retried on every call).
+   */
+  #revive(): Promise<void> {
+    if (this.#reviving) return this.#reviving;
+    if (Date.now() - this.#lastRevive < REVIVE_INTERVAL_MS) return Promise.reject(this.#dead);
+    this.#lastRevive = Date.now();
+    this.#reviving = (async () => {
+      const { worker, ready } = this.#spawn();
+      this.#worker = worker;
+      try {
+        await ready;
+      } catch (e) {
+        await worker.terminate().catch(() => {});
+        const reason = e instanceof Error ? e.message : String(e);
+        this.#dead = new LecternError(
+          "unavailable:database",
+          `The embedded database stopped and did not restart: ${reason}`,
+          {
+            cause: e,
+          },
+        );
+        throw this.#dead;
+      }
+      worker.unref();
+      this.#dead = null;
+      for (const channel of this.#listeners.keys()) {
+        this.#listening.set(channel, this.#call("listen", { channel }));
+      }
+      await Promise.all(this.#listening.values());
+    })().finally(() => {
+      this.#reviving = null;
+    });
+    return this.#reviving;
+  }
+
+  get [THREAD_FOR_TESTS](): Worker {
+    return this.#worker;
   }
 
   #receive(msg: Message): void {
@@ -164,8 +243,12 @@ export class PGliteThread {
   }
 
   #call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
-    if (this.#dead) return Promise.reject(this.#dead);
     if (this.#closing && op !== "close") return Promise.reject(closedError());
+    if (this.#dead) {
+      // a statement of a transaction that died with the thread fails with it; any other call starts a new thread
+      if (this.#closing || args.tx !== undefined) return Promise.reject(this.#dead);
+      return this.#revive().then(() => this.#call<T>(op, args));
+    }
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       try {
@@ -211,10 +294,21 @@ export class PGliteThread {
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws (its error rethrown). */
   async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
     const id = await this.#call<number>("begin");
+    const generation = this.#generation;
+    // a transaction of a thread that died ended with it: its statements must not run in the new thread's
+    const alive = () => {
+      if (generation !== this.#generation) throw this.#dead ?? ended();
+    };
     let closed = false;
     const tx: ThreadTransaction = {
-      query: (sql, params, options) => this.#query(sql, params, options, id),
-      exec: (sql) => this.#exec(sql, id),
+      query: async (sql, params, options) => {
+        alive();
+        return this.#query(sql, params, options, id);
+      },
+      exec: async (sql) => {
+        alive();
+        return this.#exec(sql, id);
+      },
       rollback: async () => {
         // drizzle rolls back by throwing from the callback; a PGlite-style rollback() is not offered
         throw new Error("PGliteThread: roll a transaction back by throwing from its callback");
@@ -228,10 +322,11 @@ export class PGliteThread {
       result = await fn(tx);
     } catch (e) {
       closed = true;
-      await this.#call("end", { tx: id, commit: false }).catch(() => {});
+      if (generation === this.#generation) await this.#call("end", { tx: id, commit: false }).catch(() => {});
       throw e;
     }
     closed = true;
+    alive();
     await this.#call("end", { tx: id, commit: true });
     return result;
   }
