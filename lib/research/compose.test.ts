@@ -15,6 +15,20 @@ function passage(paperId: string, page: number, text: string, title = `Paper ${p
   return { chunkUid: `${paperId}-${page}`, paperId, title, page, charStart: 0, charEnd: text.length, text };
 }
 
+// ten sentences of one paper that all bear on "how accurate are low-rank adapters at inference?"
+const ACCURACY = [
+  "Low-rank adapters keep inference accuracy on translation within a point of full tuning.",
+  "On summarisation, adapters lose some accuracy at inference when the rank is very small.",
+  "Accuracy at inference grows with the adapters' rank until about eight.",
+  "Question answering shows the adapters matching the accuracy of the full model at inference.",
+  "Code generation is where low-rank adapters trail most in accuracy.",
+  "Dialogue benchmarks place the adapters' inference accuracy above the prompt-tuned baseline.",
+  "Low-rank adapters reach their inference accuracy with a tenth of the trainable parameters.",
+  "Vision tasks show the adapters' accuracy at inference close to full tuning too.",
+  "With adapters of rank one, inference accuracy drops on every task.",
+  "Adapters trained longer gain little inference accuracy.",
+];
+
 // the reason for the scaling is stated by a sentence that shares no word with "scaled": it follows the finding
 const ATTENTION = passage(
   "1706.03762v5",
@@ -158,14 +172,7 @@ describe("synthesizeExtractive", () => {
   });
 
   it("quotes up to five sentences of one paper", () => {
-    const text = [
-      "Low-rank adapters keep inference accuracy on translation within a point of full tuning.",
-      "On summarisation, adapters lose some accuracy at inference when the rank is very small.",
-      "Accuracy at inference grows with the adapters' rank until about eight.",
-      "Question answering shows the adapters matching the accuracy of the full model at inference.",
-      "Code generation is where low-rank adapters trail most in accuracy.",
-      "Dialogue benchmarks place the adapters' inference accuracy above the prompt-tuned baseline.",
-    ].join(" ");
+    const text = ACCURACY.slice(0, 6).join(" ");
     const picked = pickSentences("How accurate are low-rank adapters at inference?", [passage("A", 1, text)], {
       intent: "technical",
       keywords: [],
@@ -196,18 +203,7 @@ describe("synthesizeExtractive", () => {
   });
 
   it("lets the quick answer quote more than five sentences of the one paper that answers, eight at most", () => {
-    const text = [
-      "Low-rank adapters keep inference accuracy on translation within a point of full tuning.",
-      "On summarisation, adapters lose some accuracy at inference when the rank is very small.",
-      "Accuracy at inference grows with the adapters' rank until about eight.",
-      "Question answering shows the adapters matching the accuracy of the full model at inference.",
-      "Code generation is where low-rank adapters trail most in accuracy.",
-      "Dialogue benchmarks place the adapters' inference accuracy above the prompt-tuned baseline.",
-      "Low-rank adapters reach their inference accuracy with a tenth of the trainable parameters.",
-      "Vision tasks show the adapters' accuracy at inference close to full tuning too.",
-      "With adapters of rank one, inference accuracy drops on every task.",
-      "Adapters trained longer gain little inference accuracy.",
-    ].join(" ");
+    const text = ACCURACY.join(" ");
     const answer = synthesizeExtractive(
       "How accurate are low-rank adapters at inference?",
       [passage("A", 1, text), passage("B", 4, "Prompt tuning reaches lower accuracy at inference than adapters.")],

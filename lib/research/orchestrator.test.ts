@@ -16,7 +16,7 @@ import { expansionStep } from "./steps/expansion";
 import { NO_CONTENT_MESSAGE } from "./steps/search-content";
 import { noPapersMessage, SUMMARY_SEARCH, summarySearchStep } from "./steps/search-summaries";
 import { synthesisStep } from "./steps/synthesis";
-import { mockModel, sourcesInPrompt, testResearchDeps } from "./testing";
+import { mockModel, sourcesInPrompt, testResearchDeps, testStepContext } from "./testing";
 import type { ResearchEvent, ResearchRunState } from "./types";
 import { warmUpResearch } from "./warmup";
 
@@ -332,22 +332,8 @@ describe("runResearch with a model (AI SDK mocks)", () => {
         text: row?.text ?? "",
       },
     ];
-    const synthesize = (question: string, over: Partial<ResearchDeps> = {}) => {
-      const controller = new AbortController();
-      const ctx = {
-        deps: deps(over),
-        question,
-        llm: null,
-        signal: controller.signal,
-        callSignal: () => controller.signal,
-        stopped: () => false,
-        warn: () => {},
-        delta: () => {},
-        record: () => {},
-        progress: () => {},
-      };
-      return synthesisStep.run(ctx, { evidence, analysis: analyzeWithRules(question) });
-    };
+    const synthesize = (question: string, over: Partial<ResearchDeps> = {}) =>
+      synthesisStep.run(testStepContext(deps(over), question), { evidence, analysis: analyzeWithRules(question) });
     // this library is two short papers: its vocabulary counts only with the minimum lowered
     const small = { vocabularyMinPassages: 1 };
     const asked =

@@ -3,6 +3,8 @@ import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import type { TestLibrary } from "@/lib/testing/library";
 import type { ResearchDeps } from "./deps";
+import type { StepContext } from "./lifecycle";
+import type { ResearchStep } from "./types";
 
 /**
  * Mock language models for tests and benchmarks of the research pipeline (the AI SDK's own mocks underneath).
@@ -132,5 +134,22 @@ export function testResearchDeps(
     llmTimeoutMs: 5_000,
     runTimeoutMs: 30_000,
     ...over,
+  };
+}
+
+/** A step's context for calling a step's `run` directly in a test: never cancelled, warnings and deltas dropped. */
+export function testStepContext<S extends ResearchStep>(deps: ResearchDeps, question: string): StepContext<S> {
+  const controller = new AbortController();
+  return {
+    deps,
+    question,
+    llm: null,
+    signal: controller.signal,
+    callSignal: () => controller.signal,
+    stopped: () => false,
+    warn: () => {},
+    delta: () => {},
+    record: () => {},
+    progress: () => {},
   };
 }

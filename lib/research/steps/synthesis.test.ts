@@ -6,7 +6,7 @@ import { analyzeWithRules } from "../analysis";
 import type { EvidencePassage } from "../citations";
 import { synthesizeExtractive } from "../compose";
 import type { StepContext } from "../lifecycle";
-import { testResearchDeps } from "../testing";
+import { testResearchDeps, testStepContext } from "../testing";
 import type { StepOf } from "../types";
 import { synthesisStep } from "./synthesis";
 
@@ -26,19 +26,7 @@ afterAll(async () => {
 });
 
 function stepContext(question: string): StepContext<StepOf<"synthesis">> {
-  const controller = new AbortController();
-  return {
-    deps: testResearchDeps(lib),
-    question,
-    llm: null,
-    signal: controller.signal,
-    callSignal: () => controller.signal,
-    stopped: () => false,
-    warn: () => {},
-    delta: () => {},
-    record: () => {},
-    progress: () => {},
-  };
+  return testStepContext(testResearchDeps(lib), question);
 }
 
 describe("the synthesis step, offline", () => {
