@@ -200,6 +200,8 @@ export async function answerGraphQuestion(
 ): Promise<GraphAnswer> {
   const names = await Promise.all(question.entities.map((n) => resolveAsked(db, n)));
   const found = names.filter((n): n is Extract<ResolvedName, { found: true }> => n.found);
+  // a claim stated on several pages (or papers) is one answer: read enough edges to keep `limit` different claims
+  const fetch = limit * CLAIM_REPEATS;
   const ids = found.map((n) => n.entity.id);
   let edges: GraphEdgeResult[] = [];
   const first = found[0]?.entity;
@@ -211,7 +213,7 @@ export async function answerGraphQuestion(
         [end === "source" ? "sourceRoots" : "targetRoots"]: [id],
         relations,
         statuses: ["accepted"],
-        limit,
+        limit: fetch,
       })
     ).map(toResult);
   switch (question.kind) {
@@ -221,7 +223,7 @@ export async function answerGraphQuestion(
         target: (first as EntityRef).name,
         transitive: true,
         maxDepth: 3,
-        limit,
+        limit: fetch,
       });
       edges = r.found ? r.edges : [];
       break;
@@ -242,24 +244,37 @@ export async function answerGraphQuestion(
       if (ids.length === 2) {
         const [a, b] = ids as [number, number];
         const [ab, ba] = await Promise.all([
-          findGraphEdges(db, { sourceRoots: [a], targetRoots: [b], statuses: ["accepted"], limit }),
-          findGraphEdges(db, { sourceRoots: [b], targetRoots: [a], statuses: ["accepted"], limit }),
+          findGraphEdges(db, { sourceRoots: [a], targetRoots: [b], statuses: ["accepted"], limit: fetch }),
+          findGraphEdges(db, { sourceRoots: [b], targetRoots: [a], statuses: ["accepted"], limit: fetch }),
         ]);
         edges = [...ab, ...ba].map(toResult).sort((x, y) => y.confidence - x.confidence);
       }
       if (edges.length === 0) {
         // no edge between them (or one is unknown): what the graph says about each, a few edges apiece
         for (const n of found) {
-          const out = await byRelations(RELATING, "source", n.entity.id);
+          const out = oneEdgePerClaim(await byRelations(RELATING, "source", n.entity.id));
           edges.push(...out.slice(0, Math.ceil(limit / Math.max(1, found.length))));
         }
       }
       break;
     }
   }
-  const seen = new Set<number>();
-  edges = edges.filter((e) => !seen.has(e.id) && seen.add(e.id));
-  return { question, names, edges: edges.slice(0, limit) };
+  return { question, names, edges: oneEdgePerClaim(edges).slice(0, limit) };
+}
+
+/** Edges read per answer slot: a claim repeated on this many pages still leaves room for the others. */
+const CLAIM_REPEATS = 4;
+
+/**
+ * The first (best) edge of each claim — the same relation between the same two entities, at the same depth of a
+ * transitive answer: "XLNet outperforms BERT" stated on six pages of one paper is one answer, not six.
+ */
+function oneEdgePerClaim(edges: GraphEdgeResult[]): GraphEdgeResult[] {
+  const seen = new Set<string>();
+  return edges.filter((e) => {
+    const claim = `${e.source.id}|${e.relation}|${e.target.id}|${e.depth ?? 1}`;
+    return !seen.has(claim) && seen.add(claim);
+  });
 }
 
 /** Kinds of entity that are works (what "how these works relate" is about). */

@@ -18,6 +18,8 @@ import type { ResearchEvent, StepOf } from "./types";
 const FROB = [
   "arXiv:2001.00001v1 [cs.IR] 2 Jan 2020\nFrobnicator: Fast Widget Retrieval\nAda Lovelace\nAbstract\nWe propose Frobnicator, a dense retriever for widget search. Frobnicator outperforms WidgetNet by a wide margin on every widget benchmark we tried.",
   "4 Experiments\nWe evaluate Frobnicator on the WidgetQA dataset under the same setting as earlier work. Retrieval accuracy improves by eleven points over the sparse baseline.",
+  // the same claim again: one answer in the graph's part, not two
+  "5 Analysis\nOn long widgets, Frobnicator outperforms WidgetNet again, as the third table shows.",
 ];
 const GIZMO = [
   "arXiv:2002.00002v1 [cs.IR] 3 Feb 2020\nGizmotron: Better Widget Retrieval\nAlan Turing\nAbstract\nWe introduce Gizmotron, a two-stage widget retriever. Gizmotron outperforms Frobnicator on every widget benchmark we tried, at the same cost.",
@@ -65,6 +67,8 @@ describe("graph_search in a research run (offline)", () => {
     const direct = edges.find((e) => e.source === "Frobnicator" && e.target === "WidgetNet");
     expect(direct).toMatchObject({ relation: "improves_on", paperId: expect.stringMatching(/^2001\.00001/), page: 1 });
     expect(direct?.quote).toContain("Frobnicator outperforms WidgetNet");
+    // stated on two pages, answered once
+    expect(edges.filter((e) => e.source === "Frobnicator" && e.target === "WidgetNet")).toHaveLength(1);
     // Gizmotron improves on Frobnicator, which improves on WidgetNet
     const through = edges.find((e) => e.source === "Gizmotron");
     expect(through?.path).toEqual(["Gizmotron", "Frobnicator", "WidgetNet"]);
