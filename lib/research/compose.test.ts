@@ -60,6 +60,39 @@ describe("questionKind and questionParts", () => {
     expect(questionKind("Which score did the model reach on GLUE?", "performance")).toBe("quantity");
     expect(questionKind("How does BERT compare with GPT on SQuAD?")).toBe("comparison");
     expect(questionKind("How does multi-head attention work?")).toBe("mechanism");
+    // "improve on" asks for a comparison, even when the analysis reads the question's intent as performance
+    expect(questionKind("Which methods in my library improve on BERT?", "performance")).toBe("comparison");
+  });
+
+  it("does not take a citation's year or a table's number for the number a 'how much' question asks", () => {
+    const evidence = [
+      passage(
+        "A",
+        3,
+        "We implemented the adapters in the Widget library (Wolf et al., 2019), as described in Table 2. " +
+          "The adapters cut the trainable parameters by a factor of ten thousand.",
+      ),
+    ];
+    const lead = pickSentences("How much do the adapters cut the trainable parameters?", evidence, {
+      intent: "performance",
+      keywords: [],
+      answerKindOnly: true,
+      maxSentences: 1,
+    });
+    expect(lead[0]?.text).toContain("The adapters cut");
+    const counted = pickSentences(
+      "How much do the adapters cut the trainable parameters by, in percent?",
+      [
+        passage(
+          "A",
+          3,
+          "We implemented the adapters in the Widget library (Wolf et al., 2019), as Table 2 shows. " +
+            "The adapters cut the trainable parameters by 99.9% on every task.",
+        ),
+      ],
+      { intent: "performance", keywords: [], answerKindOnly: true, maxSentences: 1 },
+    );
+    expect(counted[0]?.text).toContain("99.9%");
   });
 
   it("splits a two-part question, the second keeping the first as its context", () => {

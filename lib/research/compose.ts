@@ -47,14 +47,19 @@ export function questionKind(question: string, intent: Intent = "unknown"): Ques
   if (
     /\bhow (?:much|many|large|big|fast|long|often|well)\b|\bwhat (?:score|accuracy|percentage|fraction|number|size)\b|\bwhich score\b|\bby how\b/.test(
       q,
-    ) ||
-    intent === "performance"
+    )
   ) {
     return "quantity";
   }
-  if (/\b(?:compare[ds]?|comparison|versus|vs\.?|differ(?:ence|s)?|better|worse|outperform\w*)\b/.test(q)) {
+  // "which methods improve on BERT?": a comparison, whatever the intent says
+  if (
+    /\b(?:compare[ds]?|comparison|versus|vs\.?|differ(?:ence|s)?|better|worse|outperform\w*|improv\w* (?:on|upon|over))\b/.test(
+      q,
+    )
+  ) {
     return "comparison";
   }
+  if (intent === "performance") return "quantity";
   if (/\bhow (?:does|do|is|are|can)\b|\bmechanism\b|\bwork(?:s)?\b/.test(q)) return "mechanism";
   return "general";
 }
@@ -62,6 +67,9 @@ export function questionKind(question: string, intent: Intent = "unknown"): Ques
 const REASON_CUE =
   /\b(?:because|since|in order to|so that|due to|owing to|as a result|this is why|the reason|leads? to|caus(?:e|es|ed|ing)|prevent\w*|avoid\w*|counteract\w*|mitigat\w*|to (?:ensure|reduce|allow|enable|keep|make)|therefore|hence|thus|suspect|explain\w*)\b/i;
 const NUMBER = /(?<![\p{L}])\d+(?:[.,]\d+)?\s*(?:%|×|x\b|points?\b|BLEU\b|F1\b)?/u;
+/** Numbers that are no quantity: a citation's year or number, the number of a table, figure, section or equation. */
+const NOT_QUANTITY =
+  /\([^()]*?\b(?:1[89]|20)\d{2}[a-z]?\)|\[[\d,;\s–-]+\]|\b(?:Table|Tab\.|Figure|Fig\.|Section|Sec\.|Eq\.|Equation|Appendix|Algorithm|Chapter)\s*[A-Z]?\d+(?:\.\d+)*/g;
 const COMPARATIVE =
   /\b(?:than|compared|outperform\w*|versus|vs\.?|better|worse|higher|lower|whereas|unlike|improv\w+ (?:over|on|upon))\b/i;
 const MECHANISM_CUE =
@@ -129,7 +137,7 @@ function givesKind(kind: QuestionKind, text: string): boolean {
     case "reason":
       return REASON_CUE.test(text);
     case "quantity":
-      return NUMBER.test(text);
+      return NUMBER.test(text.replace(NOT_QUANTITY, " "));
     case "comparison":
       return COMPARATIVE.test(text);
     case "mechanism":
