@@ -38,7 +38,15 @@ const ERROR_FIELDS = [
   "routine",
 ];
 function errorOf(e) {
-  const out = { message: e instanceof Error ? e.message : String(e) };
+  // Emscripten's file errors are plain objects ({ name: "ErrnoError", errno: 54 }), not Errors
+  const plain = e && typeof e === "object" && !(e instanceof Error);
+  const message =
+    e instanceof Error
+      ? e.message
+      : plain
+        ? (e.message ?? `${e.name ?? "error"}${e.errno !== undefined ? ` (errno ${e.errno})` : ""}`)
+        : String(e);
+  const out = { message };
   if (e && typeof e === "object") for (const k of ERROR_FIELDS) if (e[k] !== undefined) out[k] = String(e[k]);
   return out;
 }

@@ -173,6 +173,30 @@ describe.skipIf(process.env.DATABASE_URL)("the embedded database in its own thre
     await handle.db.execute(sql`delete from t where id >= 16`);
   });
 
+  it("does not start a new thread on a directory that no longer holds the database, nor retry at once", async () => {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-thread-gone-"));
+    const thread = await PGliteThread.open(own);
+    try {
+      await thread.query("create table kept (id int)");
+      const worker = thread[THREAD_FOR_TESTS];
+      await worker.terminate();
+      fs.rmSync(own, { recursive: true, force: true });
+      const first = await thread.query("select 1").then(
+        () => null,
+        (e: unknown) => e as LecternError,
+      );
+      expect(first?.code).toBe("unavailable:database");
+      expect(first?.message).toContain("no longer holds it");
+      // nothing was made there: PGlite would have made a new, empty database
+      expect(fs.existsSync(path.join(own, "PG_VERSION"))).toBe(false);
+      // within the interval the next call is refused at once, saying when it tries again
+      await expect(thread.query("select 1")).rejects.toThrow(/trying again in \d s/);
+    } finally {
+      await thread.close();
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it("answers every call after it closed with a clear error; the directory opens again, in this thread when told to", async () => {
     // a call sent while it closes, and a second close, are answered too (none is left waiting)
     const client = threadOf(handle);

@@ -179,15 +179,43 @@ export class PGliteThread {
    */
   #revive(): Promise<void> {
     if (this.#reviving) return this.#reviving;
-    if (Date.now() - this.#lastRevive < REVIVE_INTERVAL_MS) return Promise.reject(this.#dead);
+    const wait = REVIVE_INTERVAL_MS - (Date.now() - this.#lastRevive);
+    if (wait > 0) {
+      const again = Math.ceil(wait / 1000);
+      return Promise.reject(
+        new LecternError(
+          "unavailable:database",
+          `${this.#dead?.message ?? "The embedded database stopped."} (trying again in ${again} s)`,
+          {
+            cause: this.#dead,
+          },
+        ),
+      );
+    }
     this.#lastRevive = Date.now();
+    const previous = this.#worker;
     this.#reviving = (async () => {
+      // the old thread is gone before a new one opens the directory (an 'error' event comes before its 'exit')
+      await previous.terminate().catch(() => {});
+      // a directory that no longer holds the database is not opened: PGlite would make a new, empty one there
+      if (
+        this.#dataDir !== null &&
+        !fs.existsSync(/* turbopackIgnore: true */ path.join(this.#dataDir, "PG_VERSION"))
+      ) {
+        this.#dead = new LecternError(
+          "unavailable:database",
+          `The embedded database stopped, and its directory no longer holds it (${this.#dataDir}): restart Lectern.`,
+        );
+        throw this.#dead;
+      }
+      if (this.#closing) throw closedError();
       const { worker, ready } = this.#spawn();
       this.#worker = worker;
       try {
         await ready;
       } catch (e) {
         await worker.terminate().catch(() => {});
+        if (this.#closing) throw closedError();
         const reason = e instanceof Error ? e.message : String(e);
         this.#dead = new LecternError(
           "unavailable:database",
@@ -333,6 +361,8 @@ export class PGliteThread {
 
   /** Calls `onPayload` for each notification on `channel`; resolves to the function that stops it. */
   async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    // a channel already listened to on a thread that died is listened to again by the new one, which this waits for
+    if (this.#dead && !this.#closing) await this.#revive();
     let set = this.#listeners.get(channel);
     if (!set) {
       set = new Set();
