@@ -20,7 +20,16 @@ export function EdgeClaim({ edge }: { edge: GraphEdgeResult }) {
  * An edge's evidence: the verbatim quote, the paper, page, confidence and extractor, and "Open", which shows the PDF at
  * that page with the quote highlighted.
  */
-export function EdgeEvidence({ edge, headingLevel = 2 }: { edge: GraphEdgeResult; headingLevel?: 2 | 3 }) {
+export function EdgeEvidence({
+  edge,
+  others = [],
+  headingLevel = 2,
+}: {
+  edge: GraphEdgeResult;
+  /** The same claim on the paper's other pages: each quote with its page and its own "Open". */
+  others?: readonly GraphEdgeResult[];
+  headingLevel?: 2 | 3;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <section aria-labelledby={`edge-${edge.id}-claim`} className="space-y-3" data-testid="edge-evidence">
@@ -69,6 +78,28 @@ export function EdgeEvidence({ edge, headingLevel = 2 }: { edge: GraphEdgeResult
           Open
         </Link>
       </Button>
+      {others.length > 0 && (
+        <div className="space-y-2 border-t pt-3" data-testid="edge-more">
+          <p className="text-muted-foreground text-xs">
+            The paper states it on {others.length === 1 ? "one more page" : `${others.length} more pages`}:
+          </p>
+          <ul className="space-y-2">
+            {others.map((o) => (
+              <li key={o.id} className="space-y-1 text-xs" data-testid="edge-more-item">
+                <blockquote className="border-l-2 border-muted pl-2 font-serif italic">“{o.quote}”</blockquote>
+                <Link
+                  href={evidenceHref(o)}
+                  className="inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline"
+                  aria-label={`Open page ${o.page} of “${o.paper_title}” with the quote highlighted`}
+                >
+                  <ExternalLinkIcon className="size-3" aria-hidden />
+                  Page {o.page}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </section>
   );
 }

@@ -3,19 +3,19 @@
 import { type KeyboardEvent, useRef } from "react";
 import { cn } from "@/components/ui/cn";
 import { EdgeClaim } from "./edge-evidence";
-import { formatConfidence } from "./filters";
-import { type GraphEdgeResult, RELATION_COLORS } from "./types";
+import { formatConfidence, type PaperClaim } from "./filters";
+import { RELATION_COLORS } from "./types";
 
 /**
- * The edges drawn, as a list: one button each (its claim, paper, year, page). Up/Down (and Home/End) move between
- * them; Enter or a click selects one, whose evidence the panel shows.
+ * The claims drawn, as a list: one button each (its claim, paper, year, page, and how many more pages of the paper
+ * state it). Up/Down (and Home/End) move between them; Enter or a click selects one, whose evidence the panel shows.
  */
 export function EdgeList({
-  edges,
+  claims,
   selectedEdgeId,
   onSelect,
 }: {
-  edges: readonly GraphEdgeResult[];
+  claims: readonly PaperClaim[];
   selectedEdgeId: number | null;
   onSelect: (id: number) => void;
 }) {
@@ -34,7 +34,7 @@ export function EdgeList({
     else if (e.key === "End") go(buttons.length - 1);
   };
 
-  if (edges.length === 0) {
+  if (claims.length === 0) {
     return (
       <p className="text-muted-foreground text-sm" data-testid="edge-list-empty">
         No edge passes these filters.
@@ -43,7 +43,7 @@ export function EdgeList({
   }
   return (
     <ul ref={list} aria-label="Edges" className="space-y-1" onKeyDown={onKeyDown} data-testid="edge-list">
-      {edges.map((edge) => {
+      {claims.map(({ edge, others }) => {
         const selected = edge.id === selectedEdgeId;
         return (
           <li key={edge.id}>
@@ -61,7 +61,9 @@ export function EdgeList({
             >
               <EdgeClaim edge={edge} />
               <span className="block truncate text-muted-foreground text-xs">
-                p. {edge.page} · {formatConfidence(edge.confidence)}
+                p. {edge.page}
+                {others.length > 0 ? ` (+${others.length} more ${others.length === 1 ? "page" : "pages"})` : ""} ·{" "}
+                {formatConfidence(edge.confidence)}
                 {edge.year !== null ? ` · ${edge.year}` : ""} · {edge.paper_title}
               </span>
             </button>

@@ -1,5 +1,9 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { defaultFilters, evidenceHref, filterEdges, parseYear, yearSpan } from "./filters";
+import { EdgeEvidence } from "./edge-evidence";
+import { EdgeList } from "./edge-list";
+import { defaultFilters, evidenceHref, filterEdges, paperClaims, parseYear, yearSpan } from "./filters";
 import { type GraphEdgeResult, RELATION_ORDER } from "./types";
 
 function edge(id: number, over: Partial<GraphEdgeResult>): GraphEdgeResult {
@@ -55,5 +59,37 @@ describe("graph filters", () => {
     expect(evidenceHref(edge(1, { paper_id: "hep-th/9901001" }))).toBe(
       "/papers/hep-th%2F9901001?page=3&start=10&end=26",
     );
+  });
+});
+
+describe("paperClaims", () => {
+  it("makes one claim of a paper's repeats, keeps another paper's and another relation's apart, in order", () => {
+    const edges = [
+      edge(1, { page: 1 }),
+      edge(2, { page: 4 }),
+      edge(3, { paper_id: "2202.00002", paper_title: "Another" }),
+      edge(4, { relation: "compares_to" }),
+      edge(5, { page: 9 }),
+    ];
+    const claims = paperClaims(edges);
+    expect(claims.map((c) => [c.edge.id, c.others.map((o) => o.id)])).toEqual([
+      [1, [2, 5]],
+      [3, []],
+      [4, []],
+    ]);
+  });
+
+  it("are listed once with how many more pages state them, and the evidence shows the other quotes with their pages", () => {
+    const [claim] = paperClaims([edge(1, { page: 1 }), edge(2, { page: 4, quote: "Again, A outperforms B." })]);
+    if (!claim) throw new Error("no claim");
+    const list = renderToStaticMarkup(
+      createElement(EdgeList, { claims: [claim], selectedEdgeId: null, onSelect: () => {} }),
+    );
+    expect(list.match(/data-testid="edge-item"/g)).toHaveLength(1);
+    expect(list).toContain("p. 1 (+1 more page)");
+    const evidence = renderToStaticMarkup(createElement(EdgeEvidence, { edge: claim.edge, others: claim.others }));
+    expect(evidence).toContain("The paper states it on one more page");
+    expect(evidence).toContain("Again, A outperforms B.");
+    expect(evidence).toContain(`href="${evidenceHref(claim.others[0] as GraphEdgeResult).replace(/&/g, "&amp;")}"`);
   });
 });

@@ -30,6 +30,27 @@ export function filterEdges(edges: readonly GraphEdgeResult[], f: GraphFilters):
   return edges.filter((e) => edgePasses(e, f));
 }
 
+/** One claim of one paper: its first edge (drawn and listed), and the same claim on the paper's other pages. */
+export interface PaperClaim {
+  edge: GraphEdgeResult;
+  others: GraphEdgeResult[];
+}
+
+/**
+ * The edges as claims: a paper that states "XLNet outperforms BERT" on six pages makes one claim with six quotes, not
+ * six lines; the same claim in another paper stays a claim of its own (another paper's evidence). Order kept.
+ */
+export function paperClaims(edges: readonly GraphEdgeResult[]): PaperClaim[] {
+  const byKey = new Map<string, PaperClaim>();
+  for (const e of edges) {
+    const key = `${e.source.id}|${e.relation}|${e.target.id}|${e.paper_id}`;
+    const claim = byKey.get(key);
+    if (claim) claim.others.push(e);
+    else byKey.set(key, { edge: e, others: [] });
+  }
+  return [...byKey.values()];
+}
+
 /** A typed year: a whole number 1900–2100, or null for an empty (or unreadable) field. */
 export function parseYear(text: string): number | null {
   const t = text.trim();

@@ -7,8 +7,8 @@ import { type GraphEdgeResult, type GraphEntityType, RELATION_COLORS, RELATION_L
 
 /**
  * The entity's neighbourhood, drawn with cytoscape (chosen by measurement: docs/benchmarks.md, "Drawing the graph").
- * The entity in the middle, the entities its edges reach around it; one line per edge (parallel claims from several
- * papers are separate curves), coloured by relation. Clicking a line selects its edge, clicking another entity
+ * The entity in the middle, the entities its edges reach around it; one line per claim of a paper (the same claim
+ * on several pages of one paper is one line; from several papers, separate curves), coloured by relation. Clicking a line selects its edge, clicking another entity
  * searches it. The list beside the drawing has the same edges for the keyboard and screen readers.
  */
 

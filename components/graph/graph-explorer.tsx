@@ -10,12 +10,20 @@ import { Input } from "@/components/ui/input";
 import { useSlashToFocus } from "@/components/ui/use-slash-to-focus";
 import { EdgeEvidence } from "./edge-evidence";
 import { EdgeList } from "./edge-list";
-import { defaultFilters, entityHref, filterEdges, type GraphFilters, graphHref, parseYear, yearSpan } from "./filters";
+import {
+  defaultFilters,
+  entityHref,
+  filterEdges,
+  type GraphFilters,
+  graphHref,
+  paperClaims,
+  parseYear,
+  yearSpan,
+} from "./filters";
 import { GraphCanvas } from "./graph-canvas";
 import {
   type EntityName,
   type EntitySearch,
-  type GraphEdgeResult,
   type GraphSummary,
   RELATION_COLORS,
   RELATION_LABELS,
@@ -217,8 +225,10 @@ function Neighbourhood({
   const [filters, setFilters] = useState<GraphFilters>(() => defaultFilters(RELATION_ORDER));
   const [selected, setSelected] = useState<number | null>(null);
   const shown = useMemo(() => filterEdges(search.edges, filters), [search.edges, filters]);
+  // a claim a paper makes on several pages is one line, its other quotes under its evidence
+  const claims = useMemo(() => paperClaims(shown), [shown]);
   const years = useMemo(() => yearSpan(search.edges), [search.edges]);
-  const selectedEdge: GraphEdgeResult | undefined = shown.find((e) => e.id === selected);
+  const selectedClaim = claims.find((c) => c.edge.id === selected);
   const { entity } = search;
 
   return (
@@ -246,21 +256,22 @@ function Neighbourhood({
         <>
           <Filters filters={filters} years={years} onChange={setFilters} />
           <p className="text-muted-foreground text-xs" aria-live="polite" data-testid="graph-shown-count">
-            {shown.length} of {search.edges.length} edges shown. Click a line, or choose an edge in the list, to see its
-            evidence; click another entity to center the drawing on it.
+            {claims.length} {claims.length === 1 ? "claim" : "claims"} ({shown.length} of {search.edges.length} edges)
+            shown. Click a line, or choose a claim in the list, to see its evidence; click another entity to center the
+            drawing on it.
           </p>
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
             <GraphCanvas
               center={entity}
-              edges={shown}
+              edges={claims.map((c) => c.edge)}
               selectedEdgeId={selected}
               onSelectEdge={setSelected}
               onOpenEntity={onOpenEntity}
             />
             <div className="space-y-4">
               <div className="rounded-lg border p-3" aria-live="polite">
-                {selectedEdge ? (
-                  <EdgeEvidence edge={selectedEdge} />
+                {selectedClaim ? (
+                  <EdgeEvidence edge={selectedClaim.edge} others={selectedClaim.others} />
                 ) : (
                   <p className="text-muted-foreground text-sm" data-testid="edge-evidence-empty">
                     Choose an edge to see the quote that states it.
@@ -268,7 +279,7 @@ function Neighbourhood({
                 )}
               </div>
               <div className="max-h-[28rem] overflow-y-auto pr-1">
-                <EdgeList edges={shown} selectedEdgeId={selected} onSelect={setSelected} />
+                <EdgeList claims={claims} selectedEdgeId={selected} onSelect={setSelected} />
               </div>
             </div>
           </div>
