@@ -8,7 +8,7 @@ import { PaperPage } from "./pages/paper";
  * is built after ingestion in the background, so each test first waits for FooNet to appear.
  */
 const PAPER_ID = "2403.05551v1";
-const CLAIM = "Our method FooNet outperforms BarNet by a wide margin.";
+const CLAIM = "Our method FooNet outperforms BarNet on the Baz dataset.";
 const CLAIM_PAGE = 2;
 const HEDGED = "FooNet may outperform QuxNet on small widget collections.";
 const PAGES = [
@@ -80,6 +80,9 @@ test.describe("knowledge graph", () => {
     await graph.relationFilter("improves_on").uncheck();
     await expect(graph.edges).toHaveCount(1);
     await expect(graph.edges.first()).toContainText("Baz");
+    // the paper says it twice ("outperforms BarNet on the Baz dataset", "We evaluate FooNet on the Baz dataset"): one
+    // claim, both quotes under its evidence
+    await expect(graph.edges.first()).toContainText("stated 2 times");
     await expect(graph.canvas).toHaveAttribute("data-edge-count", "1");
     await graph.relationFilter("improves_on").check();
     await expect(graph.edges).toHaveCount(2);

@@ -81,7 +81,7 @@ export function EdgeEvidence({
       {others.length > 0 && (
         <div className="space-y-2 border-t pt-3" data-testid="edge-more">
           <p className="text-muted-foreground text-xs">
-            The paper states it on {others.length === 1 ? "one more page" : `${others.length} more pages`}:
+            The paper states it {others.length === 1 ? "once more" : `${others.length} more times`}:
           </p>
           <ul className="space-y-2">
             {others.map((o) => (

@@ -7,8 +7,8 @@ import { formatConfidence, type PaperClaim } from "./filters";
 import { RELATION_COLORS } from "./types";
 
 /**
- * The claims drawn, as a list: one button each (its claim, paper, year, page, and how many more pages of the paper
- * state it). Up/Down (and Home/End) move between them; Enter or a click selects one, whose evidence the panel shows.
+ * The claims drawn, as a list: one button each (its claim, paper, year, page, and how many times the paper states
+ * it). Up/Down (and Home/End) move between them; Enter or a click selects one, whose evidence the panel shows.
  */
 export function EdgeList({
   claims,
@@ -62,8 +62,7 @@ export function EdgeList({
               <EdgeClaim edge={edge} />
               <span className="block truncate text-muted-foreground text-xs">
                 p. {edge.page}
-                {others.length > 0 ? ` (+${others.length} more ${others.length === 1 ? "page" : "pages"})` : ""} ·{" "}
-                {formatConfidence(edge.confidence)}
+                {others.length > 0 ? ` (stated ${others.length + 1} times)` : ""} · {formatConfidence(edge.confidence)}
                 {edge.year !== null ? ` · ${edge.year}` : ""} · {edge.paper_title}
               </span>
             </button>

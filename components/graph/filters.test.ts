@@ -79,16 +79,16 @@ describe("paperClaims", () => {
     ]);
   });
 
-  it("are listed once with how many more pages state them, and the evidence shows the other quotes with their pages", () => {
+  it("are listed once with how many times the paper states them, and the evidence shows the other quotes with their pages", () => {
     const [claim] = paperClaims([edge(1, { page: 1 }), edge(2, { page: 4, quote: "Again, A outperforms B." })]);
     if (!claim) throw new Error("no claim");
     const list = renderToStaticMarkup(
       createElement(EdgeList, { claims: [claim], selectedEdgeId: null, onSelect: () => {} }),
     );
     expect(list.match(/data-testid="edge-item"/g)).toHaveLength(1);
-    expect(list).toContain("p. 1 (+1 more page)");
+    expect(list).toContain("p. 1 (stated 2 times)");
     const evidence = renderToStaticMarkup(createElement(EdgeEvidence, { edge: claim.edge, others: claim.others }));
-    expect(evidence).toContain("The paper states it on one more page");
+    expect(evidence).toContain("The paper states it once more");
     expect(evidence).toContain("Again, A outperforms B.");
     expect(evidence).toContain(`href="${evidenceHref(claim.others[0] as GraphEdgeResult).replace(/&/g, "&amp;")}"`);
   });
