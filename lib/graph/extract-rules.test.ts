@@ -80,6 +80,19 @@ describe("names and citations", () => {
     expect(names).not.toContain("Thorne");
   });
 
+  it("masks an author and a year, but keeps a benchmark's name with its edition", () => {
+    const names = (t: string) => findNames(maskCitations(t)).map((n) => n.name);
+    expect(names("As Vaswani et al. 2017, Smith, 2019 and McCann 2017 found, Smith and Jones 2020 agree.")).toEqual([]);
+    expect(names("We test FooNet on TREC WebTrack 2012 and TREC Robust 2004.")).toEqual([
+      "FooNet",
+      "TREC WebTrack 2012",
+      "TREC Robust 2004",
+    ]);
+    expect(names("On the WMT 2014 English-to-German translation task, FooNet wins.")).toContain(
+      "WMT 2014 English-to-German",
+    );
+  });
+
   it("reads acronym definitions", () => {
     const defs = acronymDefinitions(paper("T", ["We train a Dense Passage Retriever (DPR) on questions."]));
     expect(defs).toEqual([{ short: "DPR", long: "Dense Passage Retriever", page: 1 }]);

@@ -116,8 +116,11 @@ export function maskCitations(s: string): string {
     s
       .replace(/\[[\d,;\s–-]+\]/g, blank)
       .replace(/\((?:[^()]*?\bet al\.?|[^()]*?\b(?:19|20)\d{2}[a-z]?)[^()]*\)/g, blank)
+      // "Vaswani et al. 2017", "Smith, 2019", "Smith and Jones (2020)": an author and a year; not a benchmark's name
+      // and edition ("WMT 2014", "TREC WebTrack 2012", "TREC Robust 2004": an acronym, or a word in capitals after
+      // one, is no author)
       .replace(
-        /\b\p{Lu}[\p{L}'-]*\p{L}(?:\s+(?:et al\.?|and\s+\p{Lu}[\p{L}'-]+))?(?:,\s*|\s+)\(?(?:19|20)\d{2}[a-z]?\)?/gu,
+        /(?<!\b\p{Lu}{2,}[\p{L}\d-]*\s)\b\p{Lu}\p{Ll}[\p{Ll}'’-]*(?:\p{Lu}\p{Ll}+)?(?:\s+(?:et al\.?|and\s+\p{Lu}\p{Ll}[\p{Ll}'’-]*(?:\p{Lu}\p{Ll}+)?))?(?:,\s*|\s+)\(?(?:19|20)\d{2}[a-z]?\)?/gu,
         blank,
       )
       .replace(/\b\p{Lu}[\p{L}'-]+\s+et al\.?/gu, blank)
@@ -245,7 +248,14 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
         !CONTINUATION_ONLY.has(after.text.toLowerCase()) &&
         masked.slice(next.end, after.start) === " ";
       if (ofJoin) j += 2;
-      else if (nameLike(next.text, false, true) || brokenHyphen || (VERSION.test(next.text) && j === i + 1)) j++;
+      // "SQuAD 1.1" right after the name; an edition's year after any of its words ("TREC Robust 2004")
+      else if (
+        nameLike(next.text, false, true) ||
+        brokenHyphen ||
+        (VERSION.test(next.text) && j === i + 1) ||
+        /^(?:19|20)\d{2}$/.test(next.text)
+      )
+        j++;
       else break;
     }
     // "PaLM-540B LLM", "DPR QA": a generic abbreviation after a name is not part of it
