@@ -565,6 +565,21 @@ describe("recall patterns (issue 22)", () => {
     );
   });
 
+  it("gives a participle after a comma the clause's subject, not the data or metric just before it", () => {
+    expect(edgesOf("Gizmo: X", "FooNet achieves 55.5% on BarQA, surpassing BazNet.")).toEqual(
+      expect.arrayContaining(["improves_on FooNet -> BazNet", "evaluates_on FooNet -> BarQA"]),
+    );
+    expect(edgesOf("Gizmo: X", "FooNet achieves 55.5% on BarQA, surpassing BazNet.")).not.toContain(
+      "improves_on BarQA -> BazNet",
+    );
+    expect(edgesOf("Gizmo: X", "On BarQA, FooNet scores 80.1 F1, outperforming BazNet by two points.")).toContain(
+      "improves_on FooNet -> BazNet",
+    );
+    expect(edgesOf("Gizmo: X", "We reach 80.1 on BarQA, outperforming BazNet.")).toContain(
+      "improves_on Gizmo -> BazNet",
+    );
+  });
+
   it("takes the subject after a list the sentence opens with 'Among'", () => {
     expect(
       edgesOf("Gizmo: X", "Among the optimization methods for LLMs, WidgetNet is often compared with SparseNet."),

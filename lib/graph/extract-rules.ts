@@ -1275,6 +1275,19 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             const describedStart = described ? Math.max(0, at - 90) + described.index : -1;
             const head = described ? names.find((n) => n.end === describedStart) : undefined;
             subject = head ? { name: head.name, self: false, start: head.start, end: head.end } : null;
+          } else if (/^\w+ing\b/i.test(v[0]) && /,\s*$/.test(masked.slice(0, at))) {
+            // "FooNet achieves 55.5% on BarQA, surpassing BazNet": a participle after a comma has the clause's subject —
+            // its first name not behind a preposition ("On BarQA, FooNet scores 80.1, outperforming BazNet"), or "we"
+            const head = names.find(
+              (n) => n.end <= at && !PRECEDING_PREPOSITION.test(masked.slice(Math.max(0, n.start - 12), n.start)),
+            );
+            const we = ownMethod ? lastMatch(masked.slice(0, head?.start ?? at), SELF_REFERENCE) : null;
+            subject =
+              we && ownMethod
+                ? { name: ownMethod, self: true, start: we.index, end: we.end }
+                : head
+                  ? { name: head.name, self: false, start: head.start, end: head.end }
+                  : null;
           } else {
             subject = subjectBefore(masked, names, at, ownMethod);
           }
