@@ -119,7 +119,7 @@ export class PGliteThread {
   #reviving: Promise<void> | null = null;
   #lastRevive = 0;
   #closing: Promise<void> | null = null;
-  waitReady: Promise<void>;
+  readonly waitReady: Promise<void>;
 
   private constructor(script: string, dataDir: string | null) {
     this.#script = script;

@@ -536,6 +536,9 @@ function inPrepositionalList(before: string): boolean {
 }
 
 const PRECEDING_PREPOSITION = /\b(?:in|on|of|for|at|with|by|to|from|over|across|into|via|than)\s+(?:the\s+)?$/i;
+/** More words a name is not the subject or object behind ("We present a comparison against DPR"). */
+const MORE_PREPOSITIONS =
+  /\b(?:about|against|using|between|like|versus|vs|under|without|through|per|including|among)\s+(?:the\s+)?$/i;
 const GAP_PREPOSITION =
   /\b(?:in|on|of|for|at|with|by|to|from|over|across|under|into|via|within|without|between|among|after|before)\b/i;
 /** Words that introduce the objects themselves: "including X", "such as X". */
@@ -544,8 +547,11 @@ const LISTING = /\b(?:including|such as|like|e\.g\.|namely|i\.e\.)/gi;
 /** Words before a verb that undo or hedge the claim. */
 const NEGATION =
   /\b(?:not|never|no|fails? to|failed to|cannot|can[’']t|doesn[’']t|don[’']t|didn[’']t|isn[’']t|aren[’']t|unable to)\s+(?:\S+\s+)?$/i;
-const HEDGE =
-  /\b(?:may|might|could|would|can|should|hope|expect|conjecture|hypothes[ie][sz]e|speculate|suspect|presume)\b/i;
+/** Verbs of a guess ("we speculate that …"). */
+const GUESSES = "conjecture|hypothes[ie][sz]e|speculate|suspect|presume";
+const HEDGE = new RegExp(String.raw`\b(?:may|might|could|would|can|should|hope|expect|${GUESSES})\b`, "i");
+/** "We speculate that X outperforms …": a guess before the claim's subject. */
+const GUESSED = new RegExp(String.raw`\b(?:we|they)\s+(?:\w+ly\s+)?(?:${GUESSES}|believe|guess)\b`, "i");
 const CLAUSE_BREAK = /[;]|\b(?:while|whereas|although|but|which|where|because|since)\b/i;
 
 interface Side {
@@ -922,12 +928,8 @@ export function ownMethodOf(paper: PaperText): string | null {
     const first = name.split(" ")[0] as string;
     if (NOT_NAMES.has(first.toLowerCase())) continue;
     // "We present comprehensive experiments on ImageNet": a name behind a preposition is not what is presented
-    if (
-      /\b(?:on|in|of|for|with|from|to|at|by|over|across|about|against|using|via|between|than|like|versus|vs|under|without|through|into|per|including|among)\s+(?:the\s+)?$/i.test(
-        m[0].slice(0, m[0].length - name.length),
-      )
-    )
-      continue;
+    const presented = m[0].slice(0, m[0].length - name.length);
+    if (PRECEDING_PREPOSITION.test(presented) || MORE_PREPOSITIONS.test(presented)) continue;
     if (
       looksLikeAcronym(first) ||
       /\p{Lu}/u.test(first.slice(1)) ||
@@ -1346,9 +1348,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (
             HEDGE.test(clause) ||
             /\b(?:if|whether|unless)\b/i.test(masked.slice(0, at)) ||
-            /\b(?:we|they)\s+(?:\w+ly\s+)?(?:speculate|suspect|presume|hypothesi[sz]e|conjecture|believe|guess)\b/i.test(
-              masked.slice(0, at),
-            )
+            GUESSED.test(masked.slice(0, at))
           ) {
             confidence = Math.min(confidence, 0.5);
             note = "hedged or conditional (may, could, if …)";

@@ -12,7 +12,6 @@
  *    its sentence's neighbourhood (the sentence before and after);
  * 6. a confidence below 0.6 sends the edge to review, not into the graph.
  */
-
 import { splitSentences } from "@/lib/ingest/chunk";
 import { escapeRegExp } from "@/lib/text/regexp";
 import { SELF_REFERENCE } from "./extract-rules";

@@ -1,6 +1,7 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
 import { splitSentences } from "@/lib/ingest/chunk";
+import { NUMBERED_HEADING_START } from "@/lib/text/footnotes";
 import { tokenize } from "@/lib/text/terms";
 import { BRACKET, type CitationMarker, parseCitations, sameId } from "./citation-format";
 import { parseModelJson } from "./json";
@@ -149,7 +150,7 @@ export function lexicalSupport(claim: string, text: string): number {
 export const LEXICAL_SUPPORT_THRESHOLD = 0.6;
 
 /** A numbered section heading on a line of its own ("5 Training", "B.1 Memory-efficient forward pass"). */
-export const HEADING_LINE = /^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+[^\n]{1,80}\n/;
+export const HEADING_LINE = new RegExp(String.raw`${NUMBERED_HEADING_START}[^\n]{1,80}\n`);
 
 /** The sentence of the passage that best supports the claim, with its offsets on the page. */
 export function bestQuote(

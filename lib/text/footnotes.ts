@@ -14,8 +14,11 @@ export const FOOTNOTE_START = new RegExp(String.raw`(?:^|\s)${MARKER}`, "u");
 /** A line that opens a footnote. */
 const MARKER_LINE = new RegExp(String.raw`^[ \t]*${MARKER}`, "u");
 
-/** A numbered section heading on its own line ("5 Training", "3.2 Attention", "A.1 Data"). */
-const HEADING = /^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+\S[^\n]{0,79}$/;
+/** The start of a numbered section heading ("5 Training", "3.2 Attention", "A.1 Data"): its number and the space. */
+export const NUMBERED_HEADING_START = String.raw`^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+`;
+
+/** A numbered section heading on a line of its own. */
+const HEADING = new RegExp(String.raw`${NUMBERED_HEADING_START}\S[^\n]{0,79}$`);
 
 /** How far before a passage a footnote's marker may be for the passage to start inside it. */
 const FOOTNOTE_REACH = 600;
