@@ -125,6 +125,33 @@ export async function getPageTextsByKey(
   return out;
 }
 
+/** The passages (page chunks, reference lists left out) of the pages named, in page and chunk order. */
+export async function getPageChunks(
+  db: Database,
+  { keys }: { keys: { paperId: string; pageNumber: number }[] },
+): Promise<
+  { chunkUid: string; paperId: string; pageNumber: number; charStart: number; charEnd: number; text: string }[]
+> {
+  if (keys.length === 0) return [];
+  return db
+    .select({
+      chunkUid: chunks.chunkUid,
+      paperId: chunks.paperId,
+      pageNumber: chunks.pageNumber,
+      charStart: chunks.charStart,
+      charEnd: chunks.charEnd,
+      text: chunks.text,
+    })
+    .from(chunks)
+    .where(
+      and(
+        eq(chunks.bibliography, false),
+        or(...keys.map((k) => and(eq(chunks.paperId, k.paperId), eq(chunks.pageNumber, k.pageNumber)))),
+      ),
+    )
+    .orderBy(asc(chunks.paperId), asc(chunks.pageNumber), asc(chunks.chunkIndex));
+}
+
 /** A paper's stored page texts, in page order. */
 export async function getPageTexts(
   db: Database,

@@ -22,6 +22,11 @@ export interface EvidencePassage {
   /** The passage starts inside a footnote of its page: its first this many characters are the footnote's
    *  (lib/text/footnotes.ts). */
   footnoteChars?: number;
+  /** Its retrieval rank when it is not its place in the evidence: a passage of a top passage's page ranks with that
+   *  passage (lib/research/page-context.ts). */
+  rank?: number;
+  /** Not retrieved: another passage of a top passage's page, there for the offline answer to quote from. */
+  pageContext?: boolean;
 }
 
 /** The answer's sentences with the citations each carries (a citation in a list item belongs to that item). */

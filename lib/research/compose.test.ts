@@ -261,6 +261,32 @@ describe("synthesizeExtractive", () => {
     expect(picked[0]?.text).toContain("branching capability");
     expect(picked[0]?.next).toBeUndefined();
   });
+
+  it("quotes a list item without its bullet", () => {
+    const p = passage(
+      "A",
+      2,
+      "Our contributions are as follows.\n• BERT advances the state of the art for eleven NLP tasks.\n• The code is public.",
+    );
+    const picked = pickSentences("On how many NLP tasks does BERT advance the state of the art?", [p], {
+      intent: "unknown",
+      keywords: [],
+    });
+    expect(picked[0]?.text).toBe("BERT advances the state of the art for eleven NLP tasks.");
+  });
+
+  it("ranks a passage of a top passage's page with it, not by its place in the evidence", () => {
+    const filler = (i: number) =>
+      passage(`F${i}`, 1, `Widget caches of size ${i} are studied in this paper at length.`);
+    const other = passage("B", 3, "The widget cache holds 4096 entries because larger caches thrash the bus.");
+    const evidence = [passage("A", 2, "Widgets are ranked by the ranker."), ...[1, 2, 3, 4, 5, 6, 7, 8].map(filler)];
+    const question = "Why does the widget cache hold 4096 entries?";
+    const opts = { intent: "unknown" as const, keywords: [], maxSentences: 1 };
+    const asRetrieved = pickSentences(question, [...evidence, other], opts);
+    const ranked = pickSentences(question, [...evidence, { ...other, rank: 0, pageContext: true }], opts);
+    expect(ranked[0]?.score).toBeGreaterThan(asRetrieved[0]?.score ?? 0);
+    expect(ranked[0]?.text).toContain("4096 entries");
+  });
 });
 
 describe("absentFromLibrary", () => {

@@ -170,7 +170,8 @@ function questionPairs(question: string): string[] {
 function candidateSentences(evidence: EvidencePassage[]) {
   const out: { text: string; previous: string | null; next: string | null; passage: EvidencePassage; rank: number }[] =
     [];
-  evidence.forEach((passage, rank) => {
+  evidence.forEach((passage, index) => {
+    const rank = passage.rank ?? index;
     let previous: string | null = null;
     let footnote = false;
     for (const s of splitSentences(passage.text)) {
@@ -183,7 +184,11 @@ function candidateSentences(evidence: EvidencePassage[]) {
       const raw = passage.text.slice(s.start, s.end);
       const heading = HEADING_LINE.exec(raw);
       if (heading) footnote = false;
-      const text = heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : s.text.trim();
+      // a list item's bullet is not part of its sentence ("• BERT advances the state of the art for eleven NLP tasks.")
+      const text = (heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : s.text.trim()).replace(
+        BULLET,
+        "",
+      );
       if (FOOTNOTE_START.test(text)) footnote = true;
       // starts mid-sentence (a chunk boundary) or is not prose: never quoted
       const usable = !footnote && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
@@ -206,6 +211,9 @@ function candidateSentences(evidence: EvidencePassage[]) {
   });
   return out;
 }
+
+/** A list item's bullet. */
+const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
 
 /** A paragraph's run-in heading: a few capitalised words and a colon before its first sentence. */
 const RUN_IN_HEADING = /^(?:\p{Lu}[\p{L}\d-]*\s+){0,5}\p{Lu}[\p{L}\d-]*(?:\s*\([^)]{1,20}\))?:\s/u;

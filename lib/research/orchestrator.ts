@@ -2,6 +2,7 @@ import { recognizeGraphQuestion } from "@/lib/graph/question";
 import { RetrievalCache } from "@/lib/search/search";
 import type { ResearchDeps } from "./deps";
 import { executeRun, type RunHooks } from "./lifecycle";
+import { withPageContext } from "./page-context";
 import { toEvidence } from "./step-kit";
 import { analysisStep } from "./steps/analysis";
 import { expansionStep, startFeedbackSearch } from "./steps/expansion";
@@ -85,7 +86,10 @@ export function runResearch(
               passages: chosen.map((r) => ({ ...toEvidence(r), relevance: r.relevance })),
             })
           : [];
-      const evidence = chosen.map(toEvidence);
+      // offline, the answer may quote any part of the best passages' pages (a model reads the passages it chose)
+      const evidence = deps.chatModel
+        ? chosen.map(toEvidence)
+        : await withPageContext(deps.db, chosen.map(toEvidence), run.warn);
       const body = await run.step(synthesisStep, { evidence, analysis, web: webPages, graph });
       const verified = await run.step(verificationStep, {
         body,

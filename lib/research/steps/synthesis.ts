@@ -43,18 +43,20 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     const graphEvidence = graph?.evidence ?? [];
     // the graph's edges are evidence like the passages: the model sees their quotes first
     const found = [...graphEvidence, ...passages];
+    // whether the library answers the question at all is judged on what the searches returned
+    const retrieved = found.filter((e) => !e.pageContext);
     // offline, words of the question no paper of the library contains say more than the passages found: nothing
     // there is about it (a model reads the passages itself, and its expansions may have found them in other words)
     const unknown =
       ctx.deps.chatModel === null
         ? absentFromLibrary(
             ctx.question,
-            found,
+            retrieved,
             await wordsAbsentFromLibrary(ctx.deps.db, ctx.question),
             ctx.deps.vocabularyMinPassages,
           )
         : null;
-    const absent = unknown ?? (found.length > 0 ? absentSubjects(ctx.question, found) : null);
+    const absent = unknown ?? (retrieved.length > 0 ? absentSubjects(ctx.question, retrieved) : null);
     // with web pages to answer from, passages that never mention the question's subject are left out instead
     const evidence = absent && web.length > 0 ? [] : found;
     if (absent && web.length === 0) {
