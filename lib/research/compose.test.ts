@@ -262,6 +262,25 @@ describe("synthesizeExtractive", () => {
     expect(picked[0]?.next).toBeUndefined();
   });
 
+  it("ends a sentence where a numbered section heading's line follows it, though no capital comes after the stop", () => {
+    const p = passage(
+      "A",
+      4,
+      "To counteract the softmax saturation, the dot products " +
+        "are scaled by 1 √dk\n.\n3.2.2 Multi-Head Attention\nInstead of performing a single attention " +
+        "function, we project the queries, keys and values h times with learned projections.",
+    );
+    const opts = { intent: "unknown" as const, keywords: [], maxSentences: 5 };
+    const texts = pickSentences("How are the dot products scaled, and how are queries projected?", [p], opts).map(
+      (x) => x.text,
+    );
+    expect(texts).toContain("To counteract the softmax saturation, the dot products are scaled by 1 √dk .");
+    expect(texts).toContain(
+      "Instead of performing a single attention function, we project the queries, keys and values h times with learned projections.",
+    );
+    expect(texts.some((t) => t.includes("3.2.2"))).toBe(false);
+  });
+
   it("quotes a list item without its bullet", () => {
     const p = passage(
       "A",

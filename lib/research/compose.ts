@@ -8,7 +8,7 @@
  */
 import { splitSentences } from "@/lib/ingest/chunk";
 import type { Intent } from "@/lib/search/intent";
-import { FOOTNOTE_START } from "@/lib/text/footnotes";
+import { FOOTNOTE_START, NUMBERED_HEADING_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
 import { tokenize } from "@/lib/text/terms";
@@ -180,37 +180,53 @@ function candidateSentences(evidence: EvidencePassage[]) {
         previous = null;
         continue;
       }
-      // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
-      const raw = passage.text.slice(s.start, s.end);
-      const heading = HEADING_LINE.exec(raw);
-      if (heading) footnote = false;
-      // a list item's bullet is not part of its sentence ("• BERT advances the state of the art for eleven NLP tasks.")
-      const text = (heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : s.text.trim()).replace(
-        BULLET,
-        "",
-      );
-      if (FOOTNOTE_START.test(text)) footnote = true;
-      // starts mid-sentence (a chunk boundary) or is not prose: never quoted
-      const usable = !footnote && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
-      const last = out[out.length - 1];
-      // a sentence that opens a paragraph of its own ("Resolving Dimension Mismatches: We …") is not the one before's
-      // explanation
-      if (
-        usable &&
-        last &&
-        last.passage === passage &&
-        last.text === previous &&
-        !heading &&
-        !RUN_IN_HEADING.test(text)
-      )
-        last.next = text;
-      if (usable)
-        out.push({ text, previous: heading || RUN_IN_HEADING.test(text) ? null : previous, next: null, passage, rank });
-      previous = usable ? text : null;
+      const whole = passage.text.slice(s.start, s.end);
+      // a sentence that ends where a section heading's line follows ("… by 1/√dk.\n3.2.2 Multi-Head Attention\nInstead
+      // of …") is two sentences, whatever the splitter saw (it wants a capital after the full stop)
+      const inner = INNER_HEADING.exec(whole);
+      const pieces = inner ? [whole.slice(0, inner.index + 1), whole.slice(inner.index + 1)] : [whole];
+      for (const raw of pieces) {
+        // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
+        const heading = HEADING_LINE.exec(raw);
+        if (heading) footnote = false;
+        const plain = inner ? raw.replace(/\s+/g, " ").trim() : s.text.trim();
+        // a list item's bullet is not part of its sentence ("• BERT advances the state of the art for eleven NLP tasks.")
+        const text = (heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : plain).replace(BULLET, "");
+        if (FOOTNOTE_START.test(text)) footnote = true;
+        // starts mid-sentence (a chunk boundary) or is not prose: never quoted
+        const usable = !footnote && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
+        const last = out[out.length - 1];
+        // a sentence that opens a paragraph of its own ("Resolving Dimension Mismatches: We …") is not the one before's
+        // explanation
+        if (
+          usable &&
+          last &&
+          last.passage === passage &&
+          last.text === previous &&
+          !heading &&
+          !RUN_IN_HEADING.test(text)
+        )
+          last.next = text;
+        if (usable)
+          out.push({
+            text,
+            previous: heading || RUN_IN_HEADING.test(text) ? null : previous,
+            next: null,
+            passage,
+            rank,
+          });
+        previous = usable ? text : null;
+      }
     }
   });
   return out;
 }
+
+/** The line break before a numbered section heading's own line, after a sentence's end ("… √dk\n.\n3.2.2 Multi-Head
+ *  Attention\n"). */
+const INNER_HEADING = new RegExp(
+  String.raw`(?<=[.!?]["”’)]?[ \t]*)\n(?=${NUMBERED_HEADING_START.slice(1)}\S[^\n]{0,79}\n)`,
+);
 
 /** A list item's bullet. */
 const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
