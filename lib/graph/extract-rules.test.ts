@@ -592,3 +592,34 @@ describe("recall patterns (issue 22)", () => {
     ).toContain("extends WidgetNet -> SparseNet");
   });
 });
+
+describe("lower-case names a citation marks", () => {
+  const edgesOf = (text: string) =>
+    extractWithRules(paper("Frobnicator: Fast Widgets for Everyone", [text])).candidates.map(
+      (c) => `${c.relation} ${c.source.name} -> ${c.target.name}`,
+    );
+
+  it("are used techniques, not evaluation data, though the sentence speaks of evaluation", () => {
+    const edges = edgesOf(
+      "We use nucleus sampling (Holtzman et al., 2020) with top p = 0.95 for all sampling evaluation in this work. " +
+        "We employ a residual connection [11] around each of the two sub-layers of the widget stack.",
+    );
+    expect(edges).toContain("uses Frobnicator -> nucleus sampling");
+    expect(edges).toContain("uses Frobnicator -> residual connection");
+    expect(edges.some((e) => e.startsWith("evaluates_on"))).toBe(false);
+  });
+
+  it("are a task's name when the data is a task", () => {
+    expect(
+      edgesOf("We now turn to evaluate Frobnicator on open-domain question answering (ODQA; Chen et al. 2017)."),
+    ).toContain("evaluates_on Frobnicator -> open-domain question answering");
+  });
+
+  it("are not a kind of thing, a setup, nor words before a bare year", () => {
+    const edges = edgesOf(
+      "We follow the original setup [32] and use prior work [3] for the widget tests in every setting. " +
+        "For GizmoQA we use the question-only set from bench collaboration (2022) in all of our runs.",
+    );
+    expect(edges.some((e) => /setup|prior work|bench collaboration/.test(e))).toBe(false);
+  });
+});

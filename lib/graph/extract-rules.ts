@@ -107,6 +107,8 @@ interface NameSpan {
   name: string;
   start: number;
   end: number;
+  /** A lower-case name known only by the citation after it (`citedTermNames`). */
+  cited?: boolean;
 }
 
 /** Replaces citations and bracketed references with spaces (offsets unchanged). */
@@ -881,6 +883,56 @@ export function withTermNames(names: NameSpan[], masked: string, acronyms: Acron
   return [...names, ...extra].sort((a, b) => a.start - b.start);
 }
 
+/** Words a cited lower-case name never starts with or holds: articles, prepositions, verbs of use, vague adjectives. */
+const CITED_NOT_IN =
+  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|and|or|nor|of|to|in|on|for|as|at|by|with|from|into|than|via|which|who|whose|we|they|is|are|was|were|be|been|has|have|had|use|uses|used|using|adopt|adopts|adopted|employ|employs|employed|apply|applies|applied|follow|follows|followed|following|like|such|including|both|each|all|any|some|other|others|previous|prior|recent|existing|original|standard|default|common|popular|typical|conventional|above|below|several|many|various|different|similar|same|more|most|new|see|also|e\.g\.|i\.e\.|et|al|one|two|three|four|five|six|seven|eight|nine|ten|\d[\d.]*)$/i;
+
+/** Last words that make a cited phrase a kind of thing rather than its name ("prior work [3]", "language models (…)"). */
+const CITED_GENERIC_HEAD =
+  /^(?:work|works|study|studies|paper|papers|approach|approaches|method|methods|model|models|literature|research|results?|setting|settings|experiments?|baselines?|implementations?|code|datasets?|benchmarks?|analys[ie]s|tasks?|frameworks?|systems?|techniques?|ideas?|efforts?|findings|authors|researchers|line|lines|survey|surveys|details|evaluation|evaluations|metrics?|data|corpus|corpora|problems?|question|questions|observations?|training|learning|setups?|configurations?|procedures?|protocols?|practices?|recipes?|versions?|variants?|way|ways|manner|fashion|sense)$/i;
+
+/**
+ * Lower-case names the text marks by citing them: "we use nucleus sampling (Holtzman et al., 2020)", "followed by
+ * layer normalization [1]", "a dual-encoder architecture (Bromley et al., 1994)" — the words right before a citation
+ * (blanked in `masked`, present in `flat`), after the last article, preposition or verb: two to four words, or one
+ * hyphenated word; not a kind of thing ("prior work [3]", "language models (…)"). Added where no other name is.
+ */
+export function citedTermNames(names: NameSpan[], flat: string, masked: string): NameSpan[] {
+  const extra: NameSpan[] = [];
+  for (let i = 1; i < masked.length; i++) {
+    // a citation's first blanked character: blank in the mask, text in the sentence, after a space or a word
+    if (masked[i] !== " " || flat[i] === " " || masked[i - 1] !== " " || flat[i - 1] !== " ") continue;
+    // a numbered citation, or authors in parentheses: a bare year ("bench collaboration (2022)") may follow a name
+    if (!/^(?:\[\s*\d|\([^)]{0,60}\p{Lu})/u.test(flat.slice(i, i + 64))) continue;
+    const before = masked.slice(Math.max(0, i - 80), i);
+    const m = /((?:[\p{Ll}][\p{Ll}\d-]*\s+){0,5}[\p{Ll}][\p{Ll}\d-]*)\s+$/u.exec(before);
+    if (!m) continue;
+    // the word before the phrase must not be a capitalised part of it ("Adam optimizer (…)" is named already)
+    const words = (m[1] as string).split(/\s+/);
+    let from = words.length;
+    while (from > 0 && !CITED_NOT_IN.test(words[from - 1] as string)) from--;
+    const kept = words.slice(from);
+    if (kept.length === 0 || kept.length > 4) continue;
+    const last = kept[kept.length - 1] as string;
+    if (CITED_GENERIC_HEAD.test(last)) continue;
+    if (kept.length === 1 && !/^\p{Ll}+(?:-\p{Ll}+){1,3}$/u.test(last)) continue;
+    const name = kept.join(" ");
+    const start = Math.max(0, i - 80) + (m.index ?? 0) + (m[1] as string).length - name.length;
+    // the phrase ends where its last word ends (one space before the citation)
+    const end = start + name.length;
+    if (masked.slice(start, end) !== name) continue;
+    if (names.some((n) => n.start < end && n.end > start) || extra.some((n) => n.start < end && n.end > start))
+      continue;
+    extra.push({ name, start, end, cited: true });
+  }
+  if (extra.length === 0) return names;
+  return [...names, ...extra].sort((a, b) => a.start - b.start);
+}
+
+/** The head of a task's lower-case name: what a cited phrase must end with to be evaluated on. */
+const TASK_HEAD =
+  /(?:answering|classification|recognition|generation|translation|parsing|tagging|retrieval|summari[sz]ation|reasoning|detection|segmentation|inference|resolution|labeling|labelling|verification|completion|modeling|modelling)$/;
+
 /** The paper's own method from its title ("XLNet: Generalized …") or its first pages ("we propose X"). */
 export function ownMethodOf(paper: PaperText): string | null {
   const title = paper.title.normalize("NFKC").trim();
@@ -1105,7 +1157,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       // table cells run into a caption ("BM25 57.3 49.9 … Table 5: Results on …"): only the caption is read
       const captionAt = flat.search(/\b(?:Table|Tab\.)\s*[A-Z]?\d+\s*[:.|]/);
       const masked = maskHeading(maskCitations(captionAt > 0 ? " ".repeat(captionAt) + flat.slice(captionAt) : flat));
-      const names = withTermNames(findNames(masked, known), masked, acronyms);
+      const names = citedTermNames(withTermNames(findNames(masked, known), masked, acronyms), flat, masked);
       const opening = names[0];
       // (only a sentence that names one thing: "SparseNet is outperformed by WidgetNet. It also …" is ambiguous)
       if (
@@ -1178,6 +1230,8 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (p.relation === "evaluates_on")
             objects = objects.filter(
               (o) =>
+                // a lower-case phrase known by its citation is data only when it names a task
+                (!o.cited || TASK_HEAD.test(o.name)) &&
                 !/\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|various)\s+$/i.test(
                   masked.slice(Math.max(0, o.start - 12), o.start),
                 ) &&
@@ -1421,7 +1475,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             const instrument = INSTRUMENT_BEFORE.test(before) || INSTRUMENT_AFTER.test(after);
             const targetHint = p.targetType
               ? { type: p.targetType, weight: 0.75 }
-              : p.relation === "uses" && p.selfSubject && evaluation && !instrument && contextHint.type !== "Metric"
+              : p.relation === "uses" &&
+                  p.selfSubject &&
+                  evaluation &&
+                  !instrument &&
+                  contextHint.type !== "Metric" &&
+                  // "we use nucleus sampling (…) for all sampling evaluation": a cited technique, not data
+                  !("cited" in dst && dst.cited && !TASK_HEAD.test(dst.name))
                 ? { type: "Dataset" as const, weight: 0.75 }
                 : contextHint;
             const sourceHint = typeHint(src.name, textAfter(masked, src.end), masked.slice(0, src.start));
