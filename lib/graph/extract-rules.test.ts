@@ -623,3 +623,29 @@ describe("lower-case names a citation marks", () => {
     expect(edges.some((e) => /setup|prior work|bench collaboration/.test(e))).toBe(false);
   });
 });
+
+describe("a method the title does not name", () => {
+  const body = (name: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `${name} run ${i} scores well.`).join(" ");
+
+  it("is the acronym the first pages define and the paper uses far more than any other", () => {
+    const text = `We show that a pure Vision Transformer (ViT) applied to patches works well, unlike convolutional networks (CNNs). ${body("ViT", 60)} ${body("CNNs", 5)}`;
+    expect(ownMethodOf(paper("An Image Is Worth Many Words: Transformers at Scale", [text]))).toBe("ViT");
+    // used as often as another acronym, or not enough, or unrelated to the title: no method
+    const even = `A Vision Transformer (ViT) and convolutional networks (CNNs). ${body("ViT", 60)} ${body("CNNs", 30)}`;
+    expect(ownMethodOf(paper("An Image Is Worth Many Words: Transformers at Scale", [even]))).toBeNull();
+    const rare = `A Vision Transformer (ViT) is used. ${body("ViT", 20)}`;
+    expect(ownMethodOf(paper("An Image Is Worth Many Words: Transformers at Scale", [rare]))).toBeNull();
+    expect(ownMethodOf(paper("Measuring Widgets of Objective Landscapes", [text]))).toBeNull();
+  });
+
+  it("does not use what the paper's baselines are built from", () => {
+    const edges = extractWithRules(
+      paper("Frobnicator: Fast Widgets for Everyone", [
+        "For the baseline CNNs, we use ResNet with group normalization in every run. We use the Adam optimizer with a small learning rate for all of our experiments here.",
+      ]),
+    ).candidates.map((c) => `${c.relation} ${c.source.name} -> ${c.target.name}`);
+    expect(edges).toContain("uses Frobnicator -> Adam");
+    expect(edges).not.toContain("uses Frobnicator -> ResNet");
+  });
+});

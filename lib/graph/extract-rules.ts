@@ -996,7 +996,31 @@ export function ownMethodOf(paper: PaperText): string | null {
     const after = flatOpening.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 6);
     if (/^,\s+(?:a|an)\s/.test(after) && occurrences(paper, name) >= 5) return name;
   }
-  return acronymOfTitle(paper, title) ?? definedByPaper(paper) ?? quotedCoinage(paper, flatOpening, title);
+  return (
+    acronymOfTitle(paper, title) ??
+    definedByPaper(paper) ??
+    quotedCoinage(paper, flatOpening, title) ??
+    dominantAcronym(paper, titleTerms, prefix)
+  );
+}
+
+/**
+ * "An Image Is Worth 16x16 Words: Transformers for Image Recognition at Scale" names no method, but its abstract
+ * defines "Vision Transformer (ViT)" and the paper says "ViT" 133 times: the acronym the first pages define whose long
+ * form shares a word with the title, used at least 50 times and three times as often as any other acronym they define.
+ */
+function dominantAcronym(
+  paper: PaperText,
+  titleTerms: ReadonlySet<string>,
+  prefix: (t: string) => string,
+): string | null {
+  const uses = acronymDefinitions({ ...paper, pages: paper.pages.slice(0, 2) })
+    .filter((a) => !GENERIC_ABBREVIATIONS.has(a.short.toLowerCase()))
+    .map((a) => ({ a, n: occurrences(paper, a.short) }))
+    .sort((x, y) => y.n - x.n);
+  const [top, next] = uses;
+  if (!top || top.n < 50 || (next && top.n < 3 * next.n)) return null;
+  return tokenize(top.a.long).some((t) => titleTerms.has(prefix(t))) ? top.a.short : null;
 }
 
 /**
@@ -1355,6 +1379,9 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (subject.self && /\bwithout\s+(?:our|the|this)\b/i.test(masked.slice(0, at))) continue;
           // "we establish two baselines: … a fine-tuned LLM using LoRA": what the baselines use
           if (p.selfOnly && /\bbaselines?\b/i.test(masked.slice(0, at))) continue;
+          // "For the baseline CNNs, we use ResNet": what the baselines are built from
+          if (p.selfSubject && /^\s*For\s+(?:the|our|all)?\s*(?:\S+\s+)?baselines?\b/i.test(masked.slice(0, at)))
+            continue;
           if (p.namedOnly && !subject.pronounFor && !names.some((n) => n.start === subject?.start)) continue;
           if (
             p.comparative &&
