@@ -639,6 +639,15 @@ describe("a method the title does not name", () => {
     expect(ownMethodOf(paper("Measuring Widgets of Objective Landscapes", [text]))).toBeNull();
   });
 
+  it("reads a list whose names carry their version in parentheses", () => {
+    const edges = extractWithRules(
+      paper("Frobnicator: Fast Widgets for Everyone", [
+        "We use GPT4 (gpt-4-0314) and ChatGPT (gpt-3.5-turbo-0301) for our experiments in this widget study.",
+      ]),
+    ).candidates.map((c) => `${c.relation} ${c.source.name} -> ${c.target.name}`);
+    expect(edges).toEqual(["uses Frobnicator -> GPT4", "uses Frobnicator -> ChatGPT"]);
+  });
+
   it("does not use what the paper's baselines are built from", () => {
     const edges = extractWithRules(
       paper("Frobnicator: Fast Widgets for Everyone", [

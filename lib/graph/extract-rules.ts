@@ -669,9 +669,12 @@ function objectsAfter(
   for (let i = after.indexOf(out[0] as NameSpan) + 1; i < after.length; i++) {
     const prev = out[out.length - 1] as NameSpan;
     const n = after[i] as NameSpan;
+    // "GPT4 (gpt-4-0314) and ChatGPT (gpt-3.5-turbo-0301)": a name in parentheses after the one before is its version
+    if (/^\s*\([^()]*$/.test(masked.slice(prev.end, n.start))) continue;
     // "ESIM+ELMo system by +27.1% and OpenAI GPT by 8.3%", "SL-CAI models and RLHF models"
     const between = masked
       .slice(prev.end, n.start)
+      .replace(/^\s*\([^()]{1,60}\)/, " ")
       .replace(/^\s*(?:models?|methods?|systems?|variants?|baselines?|datasets?|benchmarks?)\b/i, " ")
       .replace(/^\s*by\s+[+-]?\d+(?:\.\d+)?\s*(?:%|points?)?/i, " ")
       // "outperforms ANCE on 14/18 and DPR on 17/18 datasets": a count of the datasets won
