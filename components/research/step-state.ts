@@ -144,6 +144,7 @@ export function stepDataRows(step: ResearchStep): DataRow[] {
         ...row("method", "Method", step.data.method === "llm" ? "written by the model" : "extractive (quoted)"),
         ...row("model", "Model", step.data.model),
         ...row("evidence", "Evidence passages", step.data.evidence),
+        ...row("pageContext", "Other passages of their pages", step.data.pageContext),
         ...row("fallback", "Fallback", step.data.fallback ? "yes (the model failed)" : null),
         ...row("modelError", "Model error", step.data.modelError),
       ];

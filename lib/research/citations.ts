@@ -32,10 +32,10 @@ export interface EvidencePassage {
 /** The answer's sentences with the citations each carries (a citation in a list item belongs to that item). */
 export function citedClaims(
   markdown: string,
-): { claim: string; citations: CitationMarker[]; heading: string | null }[] {
-  const out: { claim: string; citations: CitationMarker[]; heading: string | null }[] = [];
+): { claim: string; citations: CitationMarker[]; heading: string | null; line: number }[] {
+  const out: { claim: string; citations: CitationMarker[]; heading: string | null; line: number }[] = [];
   let heading: string | null = null;
-  for (const rawLine of markdown.split("\n")) {
+  for (const [lineNo, rawLine] of markdown.split("\n").entries()) {
     const line = rawLine.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").replace(/^>\s?/, "");
     const h = /^\s*#{1,6}\s+(.*)$/.exec(line);
     if (h) heading = (h[1] as string).trim();
@@ -57,7 +57,7 @@ export function citedClaims(
         if (prev && citations.length > 0) prev.citations.push(...citations);
         continue;
       }
-      out.push({ claim, citations, heading });
+      out.push({ claim, citations, heading, line: lineNo });
     }
   }
   return out;
@@ -157,6 +157,11 @@ export const LEXICAL_SUPPORT_THRESHOLD = 0.6;
 /** A numbered section heading on a line of its own ("5 Training", "B.1 Memory-efficient forward pass"). */
 export const HEADING_LINE = new RegExp(String.raw`${NUMBERED_HEADING_START}[^\n]{1,80}\n`);
 
+/** How well a passage's best sentence matches the claim: its support, then how much of it the claim holds. */
+function quoteFit(claim: string, q: { quote: string; support: number }): number {
+  return q.support * 2 + lexicalSupport(q.quote, claim);
+}
+
 /** The sentence of the passage that best supports the claim, with its offsets on the page. */
 export function bestQuote(
   claim: string,
@@ -169,7 +174,10 @@ export function bestQuote(
     const start = s.start + (heading ? heading[0].length : 0);
     const text = heading ? passage.text.slice(start, s.end).replace(/\s+/g, " ").trim() : s.text;
     const support = lexicalSupport(claim, text);
-    if (support > best.support) {
+    // of two sentences that hold the claim's words alike, the one that is the claim (its own words in the claim)
+    const tie =
+      support === best.support && support > 0 && lexicalSupport(text, claim) > lexicalSupport(best.quote, claim);
+    if (support > best.support || tie) {
       best = { quote: text, charStart: passage.charStart + start, charEnd: passage.charStart + s.end, support };
     }
   }
@@ -177,8 +185,9 @@ export function bestQuote(
 }
 
 /**
- * Resolves every citation of the answer to a retrieved passage of that paper and page and checks the claim against
- * it. A citation of a page nothing was retrieved from is unsupported ("not among the retrieved passages").
+ * Resolves every citation of the answer to a passage of that paper and page the synthesis was given (retrieved, or
+ * offline another passage of a retrieved page) and checks the claim against it. A citation of a page nothing was
+ * retrieved from is unsupported ("not among the retrieved passages").
  */
 export function verifyCitations(markdown: string, evidence: EvidencePassage[]): Citation[] {
   const citations: Citation[] = [];
@@ -210,7 +219,9 @@ export function verifyCitations(markdown: string, evidence: EvidencePassage[]): 
       for (const p of candidates) {
         const whole = lexicalSupport(claim, p.text);
         const q = bestQuote(claim, p);
-        if (!best || whole > best.whole) best = { passage: p, q, whole };
+        // overlapping passages of one page that both hold the claim's words: the one whose sentence is the claim
+        if (!best || whole > best.whole || (whole === best.whole && quoteFit(claim, q) > quoteFit(claim, best.q)))
+          best = { passage: p, q, whole };
       }
       if (!best) continue;
       const supported = best.whole >= LEXICAL_SUPPORT_THRESHOLD;

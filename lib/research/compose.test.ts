@@ -281,6 +281,16 @@ describe("synthesizeExtractive", () => {
     expect(texts.some((t) => t.includes("3.2.2"))).toBe(false);
   });
 
+  it("does not quote a passage's last sentence when the passage ends before it does", () => {
+    const p = passage(
+      "A",
+      5,
+      "We evaluate the widget checker on two datasets. We use HOVER and FEVEROUS as the widget checker's test data, following the same experimental set-",
+    );
+    const picked = pickSentences("Which datasets test the widget checker?", [p], { intent: "unknown", keywords: [] });
+    expect(picked.map((x) => x.text)).toEqual(["We evaluate the widget checker on two datasets."]);
+  });
+
   it("quotes a list item without its bullet", () => {
     const p = passage(
       "A",

@@ -193,8 +193,10 @@ function candidateSentences(evidence: EvidencePassage[]) {
         // a list item's bullet is not part of its sentence ("• BERT advances the state of the art for eleven NLP tasks.")
         const text = (heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : plain).replace(BULLET, "");
         if (FOOTNOTE_START.test(text)) footnote = true;
-        // starts mid-sentence (a chunk boundary) or is not prose: never quoted
-        const usable = !footnote && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
+        // starts mid-sentence, or ends the passage unfinished (a chunk boundary: "… following the same experimental
+        // set-"), or is not prose: never quoted
+        const cut = passage.text.slice(s.end).trim() === "" && !/[.!?:]["”’)\]]*$/.test(raw.trim());
+        const usable = !footnote && !cut && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
         const last = out[out.length - 1];
         // a sentence that opens a paragraph of its own ("Resolving Dimension Mismatches: We …") is not the one before's
         // explanation

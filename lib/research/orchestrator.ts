@@ -2,7 +2,7 @@ import { recognizeGraphQuestion } from "@/lib/graph/question";
 import { RetrievalCache } from "@/lib/search/search";
 import type { ResearchDeps } from "./deps";
 import { executeRun, type RunHooks } from "./lifecycle";
-import { withPageContext } from "./page-context";
+import { synthesisEvidence } from "./page-context";
 import { toEvidence } from "./step-kit";
 import { analysisStep } from "./steps/analysis";
 import { expansionStep, startFeedbackSearch } from "./steps/expansion";
@@ -87,9 +87,7 @@ export function runResearch(
             })
           : [];
       // offline, the answer may quote any part of the best passages' pages (a model reads the passages it chose)
-      const evidence = deps.chatModel
-        ? chosen.map(toEvidence)
-        : await withPageContext(deps.db, chosen.map(toEvidence), run.warn);
+      const evidence = await synthesisEvidence(deps, chosen.map(toEvidence), run.warn);
       const body = await run.step(synthesisStep, { evidence, analysis, web: webPages, graph });
       const verified = await run.step(verificationStep, {
         body,

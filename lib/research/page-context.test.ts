@@ -2,9 +2,12 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db";
 import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
+import { analyzeWithRules } from "./analysis";
 import { type EvidencePassage, verifyCitations } from "./citations";
 import { synthesizeExtractive } from "./compose";
-import { withPageContext } from "./page-context";
+import { synthesisEvidence, withPageContext } from "./page-context";
+import { synthesisStep } from "./steps/synthesis";
+import { testResearchDeps, testStepContext } from "./testing";
 
 /**
  * Page 2 is long enough for three overlapping passages; the sentence that answers the question is in its last one,
@@ -95,6 +98,55 @@ describe("the rest of the best passages' pages", () => {
     const page1 = await passagesOf(1);
     const widened = await withPageContext(lib.handle.db, [...page1, page2[0] as EvidencePassage], () => {}, 1);
     expect(widened).toHaveLength(page1.length + 1);
+  });
+
+  it("rank a passage retrieved lower on a top passage's page with that page's best one", async () => {
+    const page2 = await passagesOf(2);
+    const page1 = await passagesOf(1);
+    const fillers = Array.from({ length: 6 }, (_, i) => ({
+      ...(page1[0] as EvidencePassage),
+      chunkUid: `f${i}`,
+      paperId: `other-${i}`,
+    }));
+    // page 2's first passage ranked first, its last one retrieved at rank 7
+    const retrieved = [page2[0] as EvidencePassage, ...fillers, page2[page2.length - 1] as EvidencePassage];
+    const widened = await withPageContext(lib.handle.db, retrieved, () => {});
+    expect(widened[7]?.rank).toBe(0);
+    expect(widened[7]?.pageContext).toBeUndefined();
+    expect(widened.slice(1, 7).every((e) => e.rank === undefined)).toBe(true);
+  });
+
+  it("are added offline only: with a model the passages go as chosen, and the pages are not read", async () => {
+    const broken = {
+      select: () => {
+        throw new Error("must not be read");
+      },
+    } as unknown as TestLibrary["handle"]["db"];
+    const page2 = await passagesOf(2);
+    const chosen = [page2[0] as EvidencePassage];
+    const warnings: string[] = [];
+    const model = {} as NonNullable<Parameters<typeof synthesisEvidence>[0]["chatModel"]>;
+    expect(await synthesisEvidence({ db: broken, chatModel: model }, chosen, (m) => warnings.push(m))).toBe(chosen);
+    expect(warnings).toEqual([]);
+    const offline = await synthesisEvidence({ db: lib.handle.db, chatModel: null }, chosen, () => {});
+    expect(offline.length).toBe(page2.length);
+  });
+
+  it("do not decide whether the library answers: a subject only they mention is still absent", async () => {
+    const page2 = await passagesOf(2);
+    const chosen = [page2[0] as EvidencePassage];
+    const widened = await withPageContext(lib.handle.db, chosen, () => {});
+    // the question's named subject ("4096") and its other words ("entries", "thrash", "bus") are only in the page's
+    // other passages: the retrieved one does not answer it
+    const question = "How many entries of the TLB-4096 thrash the memory bus?";
+    const ctx = testStepContext(testResearchDeps(lib), question);
+    const analysis = analyzeWithRules(question);
+    await expect(synthesisStep.run(ctx, { evidence: chosen, analysis })).rejects.toMatchObject({
+      detail: { code: "no_answer" },
+    });
+    await expect(synthesisStep.run(ctx, { evidence: widened, analysis })).rejects.toMatchObject({
+      detail: { code: "no_answer" },
+    });
   });
 
   it("are left out, with a warning, when the pages cannot be read", async () => {

@@ -3,6 +3,18 @@ import type { EvidencePassage } from "./citations";
 import type { ResearchDeps } from "./deps";
 import { errorMessage } from "./step-kit";
 
+/**
+ * The passages synthesis and verification get: offline, with the rest of the best passages' pages; with a model, the
+ * passages as chosen (the model reads them whole and its prompt has a budget).
+ */
+export function synthesisEvidence(
+  deps: Pick<ResearchDeps, "db" | "chatModel">,
+  passages: EvidencePassage[],
+  warn: (message: string) => void,
+): Promise<EvidencePassage[]> {
+  return deps.chatModel ? Promise.resolve(passages) : withPageContext(deps.db, passages, warn);
+}
+
 /** The first passages whose pages come along whole. */
 export const PAGE_CONTEXT_PASSAGES = 5;
 
@@ -54,5 +66,10 @@ export async function withPageContext(
       pageContext: true,
     });
   }
-  return [...evidence, ...added];
+  // a passage retrieved lower on a page the search put at the top ranks with that page's best passage too
+  const ranked = evidence.map((e, i) => {
+    const anchor = anchors.get(`${e.paperId}|${e.page}`);
+    return anchor && anchor.rank < (e.rank ?? i) ? { ...e, rank: anchor.rank } : e;
+  });
+  return [...ranked, ...added];
 }

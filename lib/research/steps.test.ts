@@ -12,9 +12,10 @@ import { feedbackTerms, MAX_EXPANDED_QUERIES, mergeQueries, ruleExpansions } fro
 import { extractJson } from "./json";
 import { buildReferences, formatReferences } from "./references";
 import { intentBoost, keywordCoverage } from "./rerank";
+import { withCompanions } from "./steps/verification";
 import { synthesizeExtractive } from "./synthesis";
 import { mockModel } from "./testing";
-import { applyEvent, type ResearchRunState } from "./types";
+import { applyEvent, type Citation, type ResearchRunState } from "./types";
 
 describe("analysis", () => {
   it("classifies intents by rule with a confidence", () => {
@@ -291,5 +292,83 @@ describe("judge window", () => {
     expect(w).toContain("THE QUOTE HERE.");
     expect(w.length).toBeLessThanOrEqual(1002);
     expect(judgeWindow(EVIDENCE[1], c, 1000)).toBe(EVIDENCE[1]?.text);
+  });
+});
+
+describe("citations of overlapping passages of one page", () => {
+  // the first passage holds every word of the claim but not as one sentence; the second holds the sentence itself
+  const page =
+    "This result won the 1st place in the detection task. We also tried localization. " +
+    "This result won the 1st place in the localization task.";
+  const passage = (uid: string, start: number, end: number): EvidencePassage => ({
+    chunkUid: uid,
+    paperId: "2001.00009v1",
+    title: "Gadgets",
+    page: 3,
+    charStart: start,
+    charEnd: end,
+    text: page.slice(start, end),
+  });
+  const split = page.indexOf("This result won the 1st place in the localization");
+  const first = passage("a", 0, split);
+  const second = passage("b", split, page.length);
+
+  it("name the passage and sentence that are the claim, whichever comes first", () => {
+    const md = "This result won the 1st place in the localization task. [2001.00009v1, page 3]";
+    for (const evidence of [
+      [first, second],
+      [second, first],
+    ]) {
+      const [c] = verifyCitations(md, evidence);
+      expect(c?.chunkUid).toBe("b");
+      expect(c?.quote).toBe("This result won the 1st place in the localization task.");
+      expect(page.slice(c?.charStart ?? 0, c?.charEnd ?? 0)).toBe(c?.quote);
+    }
+  });
+});
+
+describe("relevance of a sentence quoted beside another", () => {
+  const cite = (claim: string, relevance: "relevant" | "partly" | "off_topic", page = 4): Citation => ({
+    index: 1,
+    marker: `[A, page ${page}]`,
+    paperId: "A",
+    page,
+    claim,
+    chunkUid: "c",
+    quote: claim,
+    charStart: 0,
+    charEnd: 1,
+    supported: true,
+    support: 1,
+    relevance,
+  });
+
+  it("is partly when the claim beside it on its line cites the same page and bears on the question", () => {
+    const body =
+      "To counteract this, the gradients stay healthy. [A, page 4] We scale the dot products by the key dimension. " +
+      "[A, page 4]\n\n- Unrelated weather sentence. [A, page 4]";
+    const checked = [
+      cite("To counteract this, the gradients stay healthy.", "off_topic"),
+      cite("We scale the dot products by the key dimension.", "relevant"),
+      cite("Unrelated weather sentence.", "off_topic"),
+    ];
+    const out = withCompanions(checked, citedClaims(body));
+    // the list item follows the relevant claim, on a line of its own: no companion
+    expect(out.map((c) => c.relevance)).toEqual(["partly", "relevant", "off_topic"]);
+  });
+
+  it("stays off-topic beside a claim of another page, or beside another off-topic claim", () => {
+    const body =
+      "We scale the dot products. [A, page 4] This keeps the gradients healthy. [A, page 5] Rain. [A, page 5]";
+    const checked = [
+      cite("We scale the dot products.", "relevant"),
+      cite("This keeps the gradients healthy.", "off_topic", 5),
+      cite("Rain.", "off_topic", 5),
+    ];
+    expect(withCompanions(checked, citedClaims(body)).map((c) => c.relevance)).toEqual([
+      "relevant",
+      "off_topic",
+      "off_topic",
+    ]);
   });
 });

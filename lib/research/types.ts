@@ -81,8 +81,10 @@ export interface SearchDataByStage {
 export interface SynthesisData {
   /** How the text was written: by the model, or quoted from the evidence. */
   method: "llm" | "extractive";
-  /** Passages the text was written from. */
+  /** Passages the text was written from (the retrieved ones, and the web pages). */
   evidence: number;
+  /** Offline: other passages of the best passages' pages the answer could quote from (lib/research/page-context.ts). */
+  pageContext?: number;
   model?: string;
   /** True when the model failed and the extractive text stands in for it. */
   fallback?: boolean;
@@ -199,7 +201,8 @@ export interface Citation {
   page: number;
   /** The answer's sentence that carries the citation (without citation markers). */
   claim: string;
-  /** The retrieved passage it resolved to, or null when the citation names a page that was not retrieved. */
+  /** The passage it resolved to (a retrieved one, or offline another passage of a retrieved page), or null when the
+   *  citation names a page that was not retrieved. */
   chunkUid: string | null;
   /** The best-supporting sentence of the cited passage (the text the viewer highlights). */
   quote: string;

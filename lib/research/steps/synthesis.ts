@@ -163,7 +163,11 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
           (web.length > 0
             ? ` Sentences quoted from web pages are under “From the web”, each cited [W…].${evidence.length === 0 && absent ? " The library's passages never mention the question's subject and were left out." : ""}`
             : ""),
-        data: { method: "extractive", evidence: evidence.length + web.length },
+        data: {
+          method: "extractive",
+          evidence: evidence.filter((e) => !e.pageContext).length + web.length,
+          ...(evidence.some((e) => e.pageContext) ? { pageContext: evidence.filter((e) => e.pageContext).length } : {}),
+        },
       },
     };
   },

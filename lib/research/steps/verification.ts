@@ -28,11 +28,45 @@ export interface VerifiedAnswer {
 }
 
 /**
- * Verification: each citation must resolve to a retrieved passage of that paper and page, and the cited passage must
+ * Verification: each citation must resolve to a passage of that paper and page the synthesis was given, and it must
  * support the sentence (word overlap offline; the model as a judge when configured); unsupported claims are flagged,
  * never dropped. Each claim also gets a relevance verdict for the question (or its section's outline point): a claim
  * every citation of which is off-topic is dropped from the answer, and counted.
  */
+/**
+ * A sentence quoted beside the one it leans on or explains ("To counteract this effect, …" after the effect; the reason
+ * after a finding) need not repeat the question's words: off-topic on its own, it is partly relevant when the claim
+ * next to it in the same paragraph or list item cites the same page and bears on the question.
+ */
+export function withCompanions(
+  checked: Citation[],
+  claims: { claim: string; line: number; citations: { paperId: string; page: number }[] }[],
+): Citation[] {
+  const onTopic = (claim: string, page: string) =>
+    checked.some((c) => c.claim === claim && `${c.paperId}|${c.page}` === page && c.relevance !== "off_topic");
+  const rescued = new Set<string>();
+  claims.forEach((c, i) => {
+    for (const n of [claims[i - 1], claims[i + 1]]) {
+      if (!n || n.line !== c.line) continue;
+      for (const m of c.citations) {
+        const page = `${m.paperId}|${m.page}`;
+        if (n.citations.some((x) => `${x.paperId}|${x.page}` === page) && onTopic(n.claim, page))
+          rescued.add(`${c.claim}\u0000${page}`);
+      }
+    }
+  });
+  if (rescued.size === 0) return checked;
+  return checked.map((c) =>
+    c.relevance === "off_topic" && rescued.has(`${c.claim}\u0000${c.paperId}|${c.page}`)
+      ? {
+          ...c,
+          relevance: "partly",
+          relevanceReason: "Quoted with the sentence beside it, from the same page, which bears on the question.",
+        }
+      : c,
+  );
+}
+
 export const verificationStep: StepDefinition<StepOf<"verification">, VerificationInput, VerifiedAnswer> = {
   card: () =>
     pendingCard<StepOf<"verification">>({ id: "verification", type: "verification", title: "Verifying citations" }),
@@ -50,6 +84,8 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
       const v = lexicalRelevance(c.claim, byUid.get(c.chunkUid ?? "")?.text ?? "", topicOf(c));
       return { ...c, relevance: v.relevance, relevanceReason: v.reason };
     });
+    // (the word check's verdicts only: a model judges each sentence with its passage itself)
+    checked = withCompanions(checked, citedClaims(body));
     let method: "lexical" | "llm" = "lexical";
     if (checked.length === 0 && parseCitations(body).length === 0 && !hasWebCitations(body)) {
       ctx.warn("The answer carries no citations; treat it with care.");
@@ -94,7 +130,7 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
         reasoning:
           (method === "llm"
             ? "Each cited sentence was resolved to its retrieved passage and judged by the model, for support and for relevance to the question."
-            : "Each cited sentence was resolved to its retrieved passage, checked word by word against it, and checked for the question's key terms.") +
+            : "Each cited sentence was resolved to its passage (retrieved, or of a retrieved page), checked word by word against it, and checked for the question's key terms.") +
           (unsupported > 0
             ? ` ${unsupported} ${unsupported === 1 ? "claim is" : "claims are"} flagged as unsupported.`
             : "") +
