@@ -658,3 +658,30 @@ describe("a method the title does not name", () => {
     expect(edges).not.toContain("uses Frobnicator -> ResNet");
   });
 });
+
+describe("comparisons in a result's own words", () => {
+  const edgesOf = (text: string) =>
+    extractWithRules(paper("Frobnicator: Fast Widgets for Everyone", [text])).candidates.map(
+      (c) => `${c.relation} ${c.source.name} -> ${c.target.name}`,
+    );
+
+  it("reads 'more harmless than', 'is close to', and a fronted list of the data a named method is evaluated on", () => {
+    expect(
+      edgesOf("We find that WidgetNet models are significantly more harmless than the GizmoNet models."),
+    ).toContain("improves_on WidgetNet -> GizmoNet");
+    expect(edgesOf("On the DROP dataset, WidgetNet is close to the GizmoNet approach which uses labels.")).toContain(
+      "compares_to WidgetNet -> GizmoNet",
+    );
+    // (the paper's own method: what another method is evaluated on is read from an evaluation verb only)
+    const listed = edgesOf("On ARC-c, OpenBookQA, ANLI-A2 and ANLI-A3, Frobnicator outperforms previous SOTA.");
+    for (const d of ["ARC-c", "OpenBookQA", "ANLI-A2", "ANLI-A3"])
+      expect(listed).toContain(`evaluates_on Frobnicator -> ${d}`);
+  });
+
+  it("does not take a share of cases for a claim that one is better", () => {
+    const edges = edgesOf(
+      "Evaluators indicated that GizmoNet was more factual than WidgetNet in only 7.1% of cases, while WidgetNet was preferred.",
+    );
+    expect(edges).not.toContain("improves_on GizmoNet -> WidgetNet");
+  });
+});

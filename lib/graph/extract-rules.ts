@@ -355,7 +355,7 @@ const PATTERNS: Pattern[] = [
   // comparative that says better (not "lower accuracy", "higher error"), then "than"
   {
     relation: "improves_on",
-    verb: /\b(?:better|faster|stronger|higher|more\s+(?:efficient|accurate|effective|robust|faithful|reliable)|less\s+(?:expensive|costly))\s+(?!(?:\S+\s+)?(?:errors?|loss(?:es)?|perplexity|latency|costs?|memory|variance|runtime|wer|flops|toxicity|bias|complexity|compute|rates?|assumptions?)\b)(?:(?!than\b)[a-z\d.%-]+\s+){0,2}?than\b/gi,
+    verb: /\b(?:better|faster|stronger|higher|more\s+(?:efficient|accurate|effective|robust|faithful|reliable|harmless|helpful|stable|truthful|precise|scalable|factual)|less\s+(?:expensive|costly|harmful|toxic))\s+(?!(?:\S+\s+)?(?:errors?|loss(?:es)?|perplexity|latency|costs?|memory|variance|runtime|wer|flops|toxicity|bias|complexity|compute|rates?|assumptions?)\b)(?:(?!than\b)[a-z\d.%-]+\s+){0,2}?than\b/gi,
     confidence: 0.75,
     reach: 20,
     namedOnly: true,
@@ -451,7 +451,7 @@ const PATTERNS: Pattern[] = [
   // sentence opens with, then what the paper's method scores there
   {
     relation: "evaluates_on",
-    verb: /^\s*(?:For|On)\s+(?!(?:each|every|all|both|these|those|this|that|some|any|more|most|example|instance|simplicity|brevity)\b)(?=[^,;.]{2,60},\s*(?:we|our\s+(?:\S+\s+)?(?:model|method|system|approach))\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)\w*\s+(?:\S+\s+){0,3}?(?:results?|scores?|numbers|accuracy|F1|EM|BLEU|ROUGE\S*|perplexity|performance|gains?|improvements?|state[- ]of[- ]the[- ]art|\d[\d.,]*\s*%?|(?:an?\s+)?(?:new\s+)?(?:best|record))\b)/g,
+    verb: /^\s*(?:For|On)\s+(?!(?:each|every|all|both|these|those|this|that|some|any|more|most|example|instance|simplicity|brevity)\b)(?=(?:[^,;.]{2,60},\s*){1,6}?(?:we|our\s+(?:\S+\s+)?(?:model|method|system|approach)|\p{Lu}[\p{L}\d-]*)\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)\w*\s+(?:\S+\s+){0,3}?(?:results?|scores?|numbers|accuracy|F1|EM|BLEU|ROUGE\S*|perplexity|performance|gains?|improvements?|state[- ]of[- ]the[- ]art|SOTA|\d[\d.,]*\s*%?|(?:an?\s+)?(?:new\s+)?(?:best|record))\b)/gu,
     confidence: 0.7,
     targetType: "Dataset",
     reach: 12,
@@ -492,7 +492,7 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "compares_to",
-    verb: /\b(?:compar(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:\S+\s+){0,2}?(?:with|to|against)|in comparison (?:with|to)|comparable\s+(?:(?:performance|results|accuracy|quality)\s+)?(?:to|with)|benchmark(?:s|ed)?\s+(?:\S+\s+){0,3}?against|on par with|as (?:effective|good|accurate|strong) as|(?:performs?|performed) (?:similarly|comparably) (?:to|with))\b/gi,
+    verb: /\b(?:compar(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:\S+\s+){0,2}?(?:with|to|against)|in comparison (?:with|to)|comparable\s+(?:(?:performance|results|accuracy|quality)\s+)?(?:to|with)|benchmark(?:s|ed)?\s+(?:\S+\s+){0,3}?against|on par with|as (?:effective|good|accurate|strong) as|(?:performs?|performed) (?:similarly|comparably) (?:to|with)|(?:is|are|was|were)\s+(?:very\s+|also\s+)?close\s+to)\b/gi,
     confidence: 0.7,
     reach: 30,
   },
@@ -936,6 +936,10 @@ export function citedTermNames(names: NameSpan[], flat: string, masked: string):
 const TASK_HEAD =
   /(?:answering|classification|recognition|generation|translation|parsing|tagging|retrieval|summari[sz]ation|reasoning|detection|segmentation|inference|resolution|labeling|labelling|verification|completion|modeling|modelling)$/;
 
+/** The comma that ends a fronted list of data and opens the clause: ", LMSI outperforms", ", we achieve". */
+const FRONTED_CLAUSE =
+  /,\s*(?:we|our\b[^,;.]{0,40}?|\p{Lu}[\p{L}\d-]*)\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)/u;
+
 /** The paper's own method from its title ("XLNet: Generalized …") or its first pages ("we propose X"). */
 export function ownMethodOf(paper: PaperText): string | null {
   const title = paper.title.normalize("NFKC").trim();
@@ -1245,6 +1249,12 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
               objects = next && p.pairJoin.test(masked.slice(first.end, next.start)) ? [next] : [];
             } else objects = objects.slice(1);
           }
+          // "BART was more factual than RAG in only 7.1% of cases": a share of cases, not a claim that it is better
+          if (
+            p.relation === "improves_on" &&
+            objects.some((o) => /^\s*(?:in|for)\s+only\b/i.test(masked.slice(o.end, o.end + 12)))
+          )
+            continue;
           // "the selected Title and Authors fields": parts of a record, not entities; "Gaussian kernels": an adjective
           objects = objects.filter(
             (o) =>
@@ -1321,7 +1331,13 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           // "Inspired by X, Y …": the comma after X ends the objects; what follows it is the subject
           if (fronted) {
             const head = objects[0] as NameSpan;
-            objects = objects.filter((o) => !masked.slice(head.end, o.start).includes(","));
+            // "On ARC-c, OpenBookQA and ANLI-A3, LMSI outperforms …": a list of data ends at the comma before the clause
+            const clause =
+              p.relation === "evaluates_on" ? FRONTED_CLAUSE.exec(masked.slice(head.end))?.index : undefined;
+            objects =
+              clause === undefined
+                ? objects.filter((o) => !masked.slice(head.end, o.start).includes(","))
+                : objects.filter((o) => o.end <= head.end + clause);
           }
           if (pairSubject) {
             subject =
@@ -1331,7 +1347,8 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           } else if (fronted) {
             // "Inspired by X, Y refers to …", "Inspired by X, we propose …"
             const last = objects[objects.length - 1] as NameSpan;
-            const comma = masked.indexOf(",", last.end);
+            const listEnd = p.relation === "evaluates_on" ? FRONTED_CLAUSE.exec(masked.slice(last.end)) : null;
+            const comma = listEnd ? last.end + listEnd.index : masked.indexOf(",", last.end);
             const next = comma < 0 ? undefined : names.find((n) => n.start > comma && n.start - comma <= 30);
             const we = comma < 0 ? null : /^\s*(?:we|our)\b/i.exec(masked.slice(comma + 1));
             subject = we
