@@ -291,6 +291,20 @@ describe("synthesizeExtractive", () => {
     expect(picked.map((x) => x.text)).toEqual(["We evaluate the widget checker on two datasets."]);
   });
 
+  it("quotes a list's items that run into the sentence announcing them as sentences of their own", () => {
+    const p = passage(
+      "A",
+      5,
+      "The widget ranker uses attention in three different ways: • In cross-attention layers, the queries come from the widget decoder. • The encoder holds self-attention layers.",
+    );
+    const texts = pickSentences("Where do the queries of the widget ranker's cross-attention layers come from?", [p], {
+      intent: "unknown",
+      keywords: [],
+    }).map((x) => x.text);
+    expect(texts).toContain("In cross-attention layers, the queries come from the widget decoder.");
+    expect(texts.some((t) => t.includes("•"))).toBe(false);
+  });
+
   it("quotes a list item without its bullet", () => {
     const p = passage(
       "A",

@@ -184,12 +184,17 @@ function candidateSentences(evidence: EvidencePassage[]) {
       // a sentence that ends where a section heading's line follows ("… by 1/√dk.\n3.2.2 Multi-Head Attention\nInstead
       // of …") is two sentences, whatever the splitter saw (it wants a capital after the full stop)
       const inner = INNER_HEADING.exec(whole);
-      const pieces = inner ? [whole.slice(0, inner.index + 1), whole.slice(inner.index + 1)] : [whole];
+      // …and a list's items run into the sentence that announces them ("… in three different ways: • In …") are
+      // sentences of their own
+      const pieces = (inner ? [whole.slice(0, inner.index + 1), whole.slice(inner.index + 1)] : [whole]).flatMap((p) =>
+        p.split(INLINE_BULLET),
+      );
+      const split = pieces.length > 1;
       for (const raw of pieces) {
         // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
         const heading = HEADING_LINE.exec(raw);
         if (heading) footnote = false;
-        const plain = inner ? raw.replace(/\s+/g, " ").trim() : s.text.trim();
+        const plain = split ? raw.replace(/\s+/g, " ").trim() : s.text.trim();
         // a list item's bullet is not part of its sentence ("• BERT advances the state of the art for eleven NLP tasks.")
         const text = (heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : plain).replace(BULLET, "");
         if (FOOTNOTE_START.test(text)) footnote = true;
@@ -229,6 +234,9 @@ function candidateSentences(evidence: EvidencePassage[]) {
 const INNER_HEADING = new RegExp(
   String.raw`(?<=[.!?]["”’)]?[ \t]*)\n(?=${NUMBERED_HEADING_START.slice(1)}\S[^\n]{0,79}\n)`,
 );
+
+/** A list item's bullet inside a sentence's text. */
+const INLINE_BULLET = /(?<=\S)\s+[•◦▪‣]\s+/u;
 
 /** A list item's bullet. */
 const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
