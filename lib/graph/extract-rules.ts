@@ -344,6 +344,12 @@ interface Pattern {
   comparative?: boolean;
 }
 
+/**
+ * A clause that reports a result, opened by the paper ("we achieve", "our model reaches") or by a name ("LMSI
+ * outperforms"): what a fronted "On D, …" / "For D, …" is data for.
+ */
+const RESULT_CLAUSE = String.raw`(?:we|our\s+(?:\S+\s+)?(?:model|method|system|approach)|\p{Lu}[\p{L}\d-]*)\s+(?:also\s+|\w+ly\s+)?(?:achiev\w*|obtain\w*|reach\w*|report\w*|sets?|get\w*|outperform\w*|improv\w*|match\w*)\b`;
+
 const PATTERNS: Pattern[] = [
   {
     relation: "improves_on",
@@ -451,7 +457,10 @@ const PATTERNS: Pattern[] = [
   // sentence opens with, then what the paper's method scores there
   {
     relation: "evaluates_on",
-    verb: /^\s*(?:For|On)\s+(?!(?:each|every|all|both|these|those|this|that|some|any|more|most|example|instance|simplicity|brevity)\b)(?=(?:[^,;.]{2,60},\s*){1,6}?(?:we|our\s+(?:\S+\s+)?(?:model|method|system|approach)|\p{Lu}[\p{L}\d-]*)\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)\w*\s+(?:\S+\s+){0,3}?(?:results?|scores?|numbers|accuracy|F1|EM|BLEU|ROUGE\S*|perplexity|performance|gains?|improvements?|state[- ]of[- ]the[- ]art|SOTA|\d[\d.,]*\s*%?|(?:an?\s+)?(?:new\s+)?(?:best|record))\b)/gu,
+    verb: new RegExp(
+      String.raw`^\s*(?:For|On)\s+(?!(?:each|every|all|both|these|those|this|that|some|any|more|most|example|instance|simplicity|brevity)\b)(?=(?:\s*[^\s,;.][^,;.]{1,59},){1,6}?\s*${RESULT_CLAUSE}\s+(?:\S+\s+){0,3}?(?:results?|scores?|numbers|accuracy|F1|EM|BLEU|ROUGE\S*|perplexity|performance|gains?|improvements?|state[- ]of[- ]the[- ]art|SOTA|\d[\d.,]*\s*%?|(?:an?\s+)?(?:new\s+)?(?:best|record))\b)`,
+      "gu",
+    ),
     confidence: 0.7,
     targetType: "Dataset",
     reach: 12,
@@ -510,6 +519,7 @@ const PATTERNS: Pattern[] = [
 const INTRODUCING = /\bwe\s+(?:also\s+|further\s+)?(?:propose|introduce|present|develop|design)\b/i;
 
 /** Any pattern's verb: sentences without one are not read for claims. */
+// (a gate only: with `i`, a pattern's `\p{Lu}` matches any letter here, so it passes more than the patterns do)
 const ANY_VERB = new RegExp(PATTERNS.map((p) => `(?:${p.verb.source})`).join("|"), "iu");
 
 /** Formula symbols, markup and numbers are not names ("MLPϕ3", "SYMBOLIC_FORMULA", "Hit@1 ∆GRAG"). */
@@ -888,7 +898,7 @@ export function withTermNames(names: NameSpan[], masked: string, acronyms: Acron
 
 /** Words a cited lower-case name never starts with or holds: articles, prepositions, verbs of use, vague adjectives. */
 const CITED_NOT_IN =
-  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|and|or|nor|of|to|in|on|for|as|at|by|with|from|into|than|via|which|who|whose|we|they|is|are|was|were|be|been|has|have|had|use|uses|used|using|adopt|adopts|adopted|employ|employs|employed|apply|applies|applied|follow|follows|followed|following|like|such|including|both|each|all|any|some|other|others|previous|prior|recent|existing|original|standard|default|common|popular|typical|conventional|above|below|several|many|various|different|similar|same|more|most|new|see|also|e\.g\.|i\.e\.|et|al|one|two|three|four|five|six|seven|eight|nine|ten|\d[\d.]*)$/i;
+  /^(?:a|an|the|this|that|these|those|its|their|our|his|her|it|and|or|nor|of|to|in|on|for|as|at|by|with|from|into|than|via|which|who|whose|we|they|is|are|was|were|be|been|has|have|had|use|uses|used|using|adopt|adopts|adopted|employ|employs|employed|apply|applies|applied|follow|follows|followed|following|like|such|including|both|each|all|any|some|other|others|previous|prior|recent|existing|original|standard|default|common|popular|typical|conventional|above|below|several|many|various|different|similar|same|more|most|new|see|also|et|al|one|two|three|four|five|six|seven|eight|nine|ten)$/i;
 
 /** Last words that make a cited phrase a kind of thing rather than its name ("prior work [3]", "language models (…)"). */
 const CITED_GENERIC_HEAD =
@@ -907,11 +917,16 @@ export function citedTermNames(names: NameSpan[], flat: string, masked: string):
     if (masked[i] !== " " || flat[i] === " " || masked[i - 1] !== " " || flat[i - 1] !== " ") continue;
     // a numbered citation, or authors in parentheses: a bare year ("bench collaboration (2022)") may follow a name
     if (!/^(?:\[\s*\d|\([^)]{0,60}\p{Lu})/u.test(flat.slice(i, i + 64))) continue;
-    const before = masked.slice(Math.max(0, i - 80), i);
-    const m = /((?:[\p{Ll}][\p{Ll}\d-]*\s+){0,5}[\p{Ll}][\p{Ll}\d-]*)\s+$/u.exec(before);
+    const windowStart = Math.max(0, i - 80);
+    // lower-case words that begin a word ("The layer normalization [1]" is "layer normalization", not "he layer …")
+    const m = /(?<![\p{L}\d-])((?:\p{Ll}[\p{Ll}\d-]*\s+){0,5}\p{Ll}[\p{Ll}\d-]*)\s+$/u.exec(
+      masked.slice(windowStart, i),
+    );
     if (!m) continue;
-    // the word before the phrase must not be a capitalised part of it ("Adam optimizer (…)" is named already)
-    const words = (m[1] as string).split(/\s+/);
+    let words = (m[1] as string).split(/\s+/);
+    // the window may begin inside a word: that word is not the phrase's
+    if ((m.index ?? 0) === 0 && /[\p{L}\d-]/u.test(masked[windowStart - 1] ?? "")) words = words.slice(1);
+    // the phrase: the words after the last article, preposition or verb of use ("we use nucleus sampling (…)")
     let from = words.length;
     while (from > 0 && !CITED_NOT_IN.test(words[from - 1] as string)) from--;
     const kept = words.slice(from);
@@ -920,7 +935,7 @@ export function citedTermNames(names: NameSpan[], flat: string, masked: string):
     if (CITED_GENERIC_HEAD.test(last)) continue;
     if (kept.length === 1 && !/^\p{Ll}+(?:-\p{Ll}+){1,3}$/u.test(last)) continue;
     const name = kept.join(" ");
-    const start = Math.max(0, i - 80) + (m.index ?? 0) + (m[1] as string).length - name.length;
+    const start = windowStart + (m.index ?? 0) + (m[1] as string).length - name.length;
     // the phrase ends where its last word ends (one space before the citation)
     const end = start + name.length;
     if (masked.slice(start, end) !== name) continue;
@@ -937,8 +952,11 @@ const TASK_HEAD =
   /(?:answering|classification|recognition|generation|translation|parsing|tagging|retrieval|summari[sz]ation|reasoning|detection|segmentation|inference|resolution|labeling|labelling|verification|completion|modeling|modelling)$/;
 
 /** The comma that ends a fronted list of data and opens the clause: ", LMSI outperforms", ", we achieve". */
-const FRONTED_CLAUSE =
-  /,\s*(?:we|our\b[^,;.]{0,40}?|\p{Lu}[\p{L}\d-]*)\s+(?:also\s+|\w+ly\s+)?(?:achiev|obtain|reach|report|set|get|outperform|improv|match)/u;
+const FRONTED_CLAUSE = new RegExp(String.raw`,\s*${RESULT_CLAUSE}`, "u");
+
+/** A word by its first six letters, to compare with the title's: "dimension" and "dimensionality", "improved" and
+ *  "improve". */
+const prefix6 = (t: string) => t.slice(0, 6);
 
 /** The paper's own method from its title ("XLNet: Generalized …") or its first pages ("we propose X"). */
 export function ownMethodOf(paper: PaperText): string | null {
@@ -972,12 +990,12 @@ export function ownMethodOf(paper: PaperText): string | null {
   }
   // an acronym the first pages define whose long form is mostly the title's words: "Retrieval-Augmented Generation
   // for Knowledge-Intensive NLP Tasks" defines "retrieval-augmented generation (RAG)"
-  // words compared by their first six letters: "dimension" and "dimensionality", "improved" and "improve"
-  const prefix = (t: string) => t.slice(0, 6);
-  const titleTerms = new Set(tokenize(title).map(prefix));
-  for (const a of acronymDefinitions({ ...paper, pages: paper.pages.slice(0, 2) })) {
-    const terms = tokenize(a.long).map(prefix);
-    if (GENERIC_ABBREVIATIONS.has(a.short.toLowerCase())) continue;
+  const titleTerms = new Set(tokenize(title).map(prefix6));
+  const defined = acronymDefinitions({ ...paper, pages: paper.pages.slice(0, 2) }).filter(
+    (a) => !GENERIC_ABBREVIATIONS.has(a.short.toLowerCase()),
+  );
+  for (const a of defined) {
+    const terms = tokenize(a.long).map(prefix6);
     if (terms.length >= 2 && terms.filter((t) => titleTerms.has(t)).length / terms.length >= 0.6) return a.short;
   }
   const propose =
@@ -1007,7 +1025,7 @@ export function ownMethodOf(paper: PaperText): string | null {
     acronymOfTitle(paper, title) ??
     definedByPaper(paper) ??
     quotedCoinage(paper, flatOpening, title) ??
-    dominantAcronym(paper, titleTerms, prefix)
+    dominantAcronym(paper, defined, titleTerms)
   );
 }
 
@@ -1018,16 +1036,13 @@ export function ownMethodOf(paper: PaperText): string | null {
  */
 function dominantAcronym(
   paper: PaperText,
+  defined: AcronymDefinition[],
   titleTerms: ReadonlySet<string>,
-  prefix: (t: string) => string,
 ): string | null {
-  const uses = acronymDefinitions({ ...paper, pages: paper.pages.slice(0, 2) })
-    .filter((a) => !GENERIC_ABBREVIATIONS.has(a.short.toLowerCase()))
-    .map((a) => ({ a, n: occurrences(paper, a.short) }))
-    .sort((x, y) => y.n - x.n);
+  const uses = defined.map((a) => ({ a, n: occurrences(paper, a.short) })).sort((x, y) => y.n - x.n);
   const [top, next] = uses;
   if (!top || top.n < 50 || (next && top.n < 3 * next.n)) return null;
-  return tokenize(top.a.long).some((t) => titleTerms.has(prefix(t))) ? top.a.short : null;
+  return tokenize(top.a.long).some((t) => titleTerms.has(prefix6(t))) ? top.a.short : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
 import { splitSentences } from "@/lib/ingest/chunk";
-import { NUMBERED_HEADING_START } from "@/lib/text/footnotes";
+import { NUMBERED_HEADING, NUMBERED_HEADING_START } from "@/lib/text/footnotes";
 import { tokenize } from "@/lib/text/terms";
 import { BRACKET, type CitationMarker, parseCitations, sameId } from "./citation-format";
 import { parseModelJson } from "./json";
@@ -155,11 +155,75 @@ export function lexicalSupport(claim: string, text: string): number {
 export const LEXICAL_SUPPORT_THRESHOLD = 0.6;
 
 /** A numbered section heading on a line of its own ("5 Training", "B.1 Memory-efficient forward pass"). */
-export const HEADING_LINE = new RegExp(String.raw`${NUMBERED_HEADING_START}[^\n]{1,80}\n`);
+const HEADING_LINE = new RegExp(String.raw`${NUMBERED_HEADING_START}[^\n]{1,80}\n`);
 
-/** How well a passage's best sentence matches the claim: its support, then how much of it the claim holds. */
-function quoteFit(claim: string, q: { quote: string; support: number }): number {
-  return q.support * 2 + lexicalSupport(q.quote, claim);
+/** The line break before a numbered section heading's own line, after a sentence's end ("… √dk\n.\n3.2.2 Multi-Head
+ *  Attention\n"). */
+const INNER_HEADING = new RegExp(String.raw`\n(?<=[.!?]["”’)]?[ \t]*\n)(?=${NUMBERED_HEADING}\S[^\n]{0,79}\n)`);
+
+/** A list item's bullet inside a sentence's text. */
+const INLINE_BULLET = /(?<=\S)\s+[•◦▪‣]\s+/gu;
+
+/** A list item's bullet. */
+const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
+
+export interface QuotableSentence {
+  /** The sentence, whitespace collapsed (verbatim otherwise). */
+  text: string;
+  /** Its offsets in the passage's text. */
+  start: number;
+  end: number;
+  /** A numbered section heading's line stood before it (and is not part of it). */
+  afterHeading: boolean;
+  /** The sentence the splitter found it in ends the passage. */
+  last: boolean;
+}
+
+/**
+ * The sentences of a passage as the answer quotes them and verification highlights them: the splitter's sentences,
+ * and within one, a sentence that ends where a section heading's own line follows ("… by 1/√dk.\n3.2.2 Multi-Head
+ * Attention\nInstead of …": the splitter wants a capital after the full stop) and the items of a list run into the
+ * sentence that announces them ("… in three different ways: • In …") are sentences of their own; a heading's line
+ * and a list item's bullet are not part of the sentence.
+ */
+export function quotableSentences(text: string): QuotableSentence[] {
+  const out: QuotableSentence[] = [];
+  const spans = splitSentences(text);
+  spans.forEach((s, i) => {
+    const whole = text.slice(s.start, s.end);
+    // [end of a piece, start of the next] within the sentence
+    const breaks: [number, number][] = [];
+    const inner = INNER_HEADING.exec(whole);
+    if (inner) breaks.push([inner.index + 1, inner.index + 1]);
+    for (const m of whole.matchAll(INLINE_BULLET)) breaks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+    breaks.sort((a, b) => a[0] - b[0]);
+    let from = 0;
+    for (const [end, next] of [...breaks, [whole.length, whole.length] as [number, number]]) {
+      let a = from;
+      let b = end;
+      from = next;
+      const heading = HEADING_LINE.exec(whole.slice(a, b));
+      if (heading) a += heading[0].length;
+      a += BULLET.exec(whole.slice(a, b))?.[0].length ?? 0;
+      while (a < b && /\s/.test(whole[a] as string)) a++;
+      while (b > a && /\s/.test(whole[b - 1] as string)) b--;
+      if (b <= a) continue;
+      out.push({
+        text: whole.slice(a, b).replace(/\s+/g, " "),
+        start: s.start + a,
+        end: s.start + b,
+        afterHeading: heading !== null,
+        last: i === spans.length - 1 && end === whole.length,
+      });
+    }
+  });
+  return out;
+}
+
+/** Of two quotes, the one that supports the claim more; on a tie, the one the claim holds more of (is the claim). */
+function betterQuote(claim: string, a: { quote: string; support: number }, b: { quote: string; support: number }) {
+  if (a.support !== b.support) return a.support > b.support;
+  return a.support > 0 && lexicalSupport(a.quote, claim) > lexicalSupport(b.quote, claim);
 }
 
 /** The sentence of the passage that best supports the claim, with its offsets on the page. */
@@ -168,17 +232,11 @@ export function bestQuote(
   passage: EvidencePassage,
 ): { quote: string; charStart: number; charEnd: number; support: number } {
   let best = { quote: passage.text.slice(0, 300), charStart: passage.charStart, charEnd: passage.charEnd, support: 0 };
-  for (const s of splitSentences(passage.text)) {
-    // a section heading on its own line run into the sentence is not part of the quote
-    const heading = HEADING_LINE.exec(passage.text.slice(s.start, s.end));
-    const start = s.start + (heading ? heading[0].length : 0);
-    const text = heading ? passage.text.slice(start, s.end).replace(/\s+/g, " ").trim() : s.text;
-    const support = lexicalSupport(claim, text);
-    // of two sentences that hold the claim's words alike, the one that is the claim (its own words in the claim)
-    const tie =
-      support === best.support && support > 0 && lexicalSupport(text, claim) > lexicalSupport(best.quote, claim);
-    if (support > best.support || tie) {
-      best = { quote: text, charStart: passage.charStart + start, charEnd: passage.charStart + s.end, support };
+  // the sentences as the answer quotes them (a heading's line or a bullet is not part of the quote)
+  for (const s of quotableSentences(passage.text)) {
+    const q = { quote: s.text, support: lexicalSupport(claim, s.text) };
+    if (betterQuote(claim, q, best)) {
+      best = { ...q, charStart: passage.charStart + s.start, charEnd: passage.charStart + s.end };
     }
   }
   return best;
@@ -220,7 +278,7 @@ export function verifyCitations(markdown: string, evidence: EvidencePassage[]): 
         const whole = lexicalSupport(claim, p.text);
         const q = bestQuote(claim, p);
         // overlapping passages of one page that both hold the claim's words: the one whose sentence is the claim
-        if (!best || whole > best.whole || (whole === best.whole && quoteFit(claim, q) > quoteFit(claim, best.q)))
+        if (!best || whole > best.whole || (whole === best.whole && betterQuote(claim, q, best.q)))
           best = { passage: p, q, whole };
       }
       if (!best) continue;

@@ -274,7 +274,7 @@ describe("synthesizeExtractive", () => {
     const texts = pickSentences("How are the dot products scaled, and how are queries projected?", [p], opts).map(
       (x) => x.text,
     );
-    expect(texts).toContain("To counteract the softmax saturation, the dot products are scaled by 1 √dk .");
+    expect(texts).toContain("To counteract the softmax saturation, the dot products are scaled by 1 √dk.");
     expect(texts).toContain(
       "Instead of performing a single attention function, we project the queries, keys and values h times with learned projections.",
     );

@@ -6,13 +6,12 @@
  * author lists, references…: lib/text/prose.ts) is never used. A sentence that leans on the one before it ("To
  * counteract this effect, …") brings that sentence along.
  */
-import { splitSentences } from "@/lib/ingest/chunk";
 import type { Intent } from "@/lib/search/intent";
-import { FOOTNOTE_START, NUMBERED_HEADING_START } from "@/lib/text/footnotes";
+import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
 import { tokenize } from "@/lib/text/terms";
-import { type EvidencePassage, HEADING_LINE } from "./citations";
+import { type EvidencePassage, quotableSentences } from "./citations";
 
 export type QuestionKind = "reason" | "quantity" | "comparison" | "mechanism" | "general";
 
@@ -174,72 +173,46 @@ function candidateSentences(evidence: EvidencePassage[]) {
     const rank = passage.rank ?? index;
     let previous: string | null = null;
     let footnote = false;
-    for (const s of splitSentences(passage.text)) {
+    for (const s of quotableSentences(passage.text)) {
       // a passage cut from inside a footnote: its first characters are the footnote's
       if (s.start < (passage.footnoteChars ?? 0)) {
         previous = null;
         continue;
       }
-      const whole = passage.text.slice(s.start, s.end);
-      // a sentence that ends where a section heading's line follows ("… by 1/√dk.\n3.2.2 Multi-Head Attention\nInstead
-      // of …") is two sentences, whatever the splitter saw (it wants a capital after the full stop)
-      const inner = INNER_HEADING.exec(whole);
-      // …and a list's items run into the sentence that announces them ("… in three different ways: • In …") are
-      // sentences of their own
-      const pieces = (inner ? [whole.slice(0, inner.index + 1), whole.slice(inner.index + 1)] : [whole]).flatMap((p) =>
-        p.split(INLINE_BULLET),
-      );
-      const split = pieces.length > 1;
-      for (const raw of pieces) {
-        // a section heading on its own line ("5 Training") run into the sentence that follows it is left out
-        const heading = HEADING_LINE.exec(raw);
-        if (heading) footnote = false;
-        const plain = split ? raw.replace(/\s+/g, " ").trim() : s.text.trim();
-        // a list item's bullet is not part of its sentence ("• BERT advances the state of the art for eleven NLP tasks.")
-        const text = (heading ? raw.slice(heading[0].length).replace(/\s+/g, " ").trim() : plain).replace(BULLET, "");
-        if (FOOTNOTE_START.test(text)) footnote = true;
-        // starts mid-sentence, or ends the passage unfinished (a chunk boundary: "… following the same experimental
-        // set-"), or is not prose: never quoted
-        const cut = passage.text.slice(s.end).trim() === "" && !/[.!?:]["”’)\]]*$/.test(raw.trim());
-        const usable = !footnote && !cut && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
-        const last = out[out.length - 1];
-        // a sentence that opens a paragraph of its own ("Resolving Dimension Mismatches: We …") is not the one before's
-        // explanation
-        if (
-          usable &&
-          last &&
-          last.passage === passage &&
-          last.text === previous &&
-          !heading &&
-          !RUN_IN_HEADING.test(text)
-        )
-          last.next = text;
-        if (usable)
-          out.push({
-            text,
-            previous: heading || RUN_IN_HEADING.test(text) ? null : previous,
-            next: null,
-            passage,
-            rank,
-          });
-        previous = usable ? text : null;
-      }
+      if (s.afterHeading) footnote = false;
+      // (a sentence's space before its full stop is not the answer's: "… by 1 √dk ." would not end a claim)
+      const text = s.text.replace(/\s+([.!?])$/, "$1");
+      if (FOOTNOTE_START.test(text)) footnote = true;
+      // starts mid-sentence, or ends the passage unfinished (a chunk boundary: "… following the same experimental
+      // set-"), or only announces what follows ("… in three different ways:"), or is not prose: never quoted
+      const cut = s.last && !/[.!?]["”’)\]]*$/.test(text);
+      const usable =
+        !footnote && !cut && !/:$/.test(text) && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
+      const last = out[out.length - 1];
+      // a sentence that opens a paragraph of its own ("Resolving Dimension Mismatches: We …") is not the one before's
+      // explanation
+      if (
+        usable &&
+        last &&
+        last.passage === passage &&
+        last.text === previous &&
+        !s.afterHeading &&
+        !RUN_IN_HEADING.test(text)
+      )
+        last.next = text;
+      if (usable)
+        out.push({
+          text,
+          previous: s.afterHeading || RUN_IN_HEADING.test(text) ? null : previous,
+          next: null,
+          passage,
+          rank,
+        });
+      previous = usable ? text : null;
     }
   });
   return out;
 }
-
-/** The line break before a numbered section heading's own line, after a sentence's end ("… √dk\n.\n3.2.2 Multi-Head
- *  Attention\n"). */
-const INNER_HEADING = new RegExp(
-  String.raw`(?<=[.!?]["”’)]?[ \t]*)\n(?=${NUMBERED_HEADING_START.slice(1)}\S[^\n]{0,79}\n)`,
-);
-
-/** A list item's bullet inside a sentence's text. */
-const INLINE_BULLET = /(?<=\S)\s+[•◦▪‣]\s+/u;
-
-/** A list item's bullet. */
-const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
 
 /** A paragraph's run-in heading: a few capitalised words and a colon before its first sentence. */
 const RUN_IN_HEADING = /^(?:\p{Lu}[\p{L}\d-]*\s+){0,5}\p{Lu}[\p{L}\d-]*(?:\s*\([^)]{1,20}\))?:\s/u;

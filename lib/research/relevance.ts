@@ -6,7 +6,7 @@
  */
 import { tokenize } from "@/lib/text/terms";
 import { namedTerms, questionTerms } from "./compose";
-import type { Relevance } from "./types";
+import type { Citation, Relevance } from "./types";
 
 export const RELEVANCE = ["relevant", "partly", "off_topic"] as const satisfies readonly Relevance[];
 
@@ -59,4 +59,34 @@ export function lexicalRelevance(claim: string, passage: string, topic: Relevanc
     relevance: "off_topic",
     reason: `Neither the sentence nor its passage mentions the key terms (${quoteList(terms)}).`,
   };
+}
+
+/**
+ * A sentence quoted beside the one it leans on or explains ("To counteract this effect, …" after the effect; the reason
+ * after a finding) need not repeat the question's words: off-topic by the word check, it is partly relevant when the
+ * claim next to it on the same line of the answer (one paragraph or list item) is not off-topic and cites the same
+ * page. Pages are compared as the citations resolved them (a marker may name a paper without its version).
+ */
+export function withCompanions(checked: Citation[], claims: { claim: string; line: number }[]): Citation[] {
+  const pagesOf = (claim: string, on: (c: Citation) => boolean) =>
+    new Set(checked.filter((c) => c.claim === claim && on(c)).map((c) => `${c.paperId}|${c.page}`));
+  const rescued = new Set<string>();
+  claims.forEach((c, i) => {
+    const own = pagesOf(c.claim, (x) => x.relevance === "off_topic");
+    for (const n of [claims[i - 1], claims[i + 1]]) {
+      if (!n || n.line !== c.line) continue;
+      for (const page of pagesOf(n.claim, (x) => x.relevance !== "off_topic"))
+        if (own.has(page)) rescued.add(`${c.claim}\u0000${page}`);
+    }
+  });
+  if (rescued.size === 0) return checked;
+  return checked.map((c) =>
+    c.relevance === "off_topic" && rescued.has(`${c.claim}\u0000${c.paperId}|${c.page}`)
+      ? {
+          ...c,
+          relevance: "partly",
+          relevanceReason: "Quoted with the sentence beside it, from the same page, which bears on the question.",
+        }
+      : c,
+  );
 }

@@ -12,10 +12,9 @@ import { feedbackTerms, MAX_EXPANDED_QUERIES, mergeQueries, ruleExpansions } fro
 import { extractJson } from "./json";
 import { buildReferences, formatReferences } from "./references";
 import { intentBoost, keywordCoverage } from "./rerank";
-import { withCompanions } from "./steps/verification";
 import { synthesizeExtractive } from "./synthesis";
 import { mockModel } from "./testing";
-import { applyEvent, type Citation, type ResearchRunState } from "./types";
+import { applyEvent, type ResearchRunState } from "./types";
 
 describe("analysis", () => {
   it("classifies intents by rule with a confidence", () => {
@@ -295,6 +294,27 @@ describe("judge window", () => {
   });
 });
 
+describe("quotes of list items", () => {
+  it("highlight the item a claim quotes, not the sentence announcing the list nor the bullet", () => {
+    const text =
+      "The widget ranker uses attention in three different ways: • In cross-attention layers, the queries come " +
+      "from the widget decoder. • The encoder holds self-attention layers.";
+    const passage: EvidencePassage = {
+      chunkUid: "w",
+      paperId: "2001.00009v1",
+      title: "Widgets",
+      page: 5,
+      charStart: 40,
+      charEnd: 40 + text.length,
+      text,
+    };
+    const md = "In cross-attention layers, the queries come from the widget decoder. [2001.00009v1, page 5]";
+    const [c] = verifyCitations(md, [passage]);
+    expect(c?.quote).toBe("In cross-attention layers, the queries come from the widget decoder.");
+    expect(text.slice((c?.charStart ?? 0) - 40, (c?.charEnd ?? 0) - 40)).toBe(c?.quote);
+  });
+});
+
 describe("citations of overlapping passages of one page", () => {
   // the first passage holds every word of the claim but not as one sentence; the second holds the sentence itself
   const page =
@@ -324,51 +344,5 @@ describe("citations of overlapping passages of one page", () => {
       expect(c?.quote).toBe("This result won the 1st place in the localization task.");
       expect(page.slice(c?.charStart ?? 0, c?.charEnd ?? 0)).toBe(c?.quote);
     }
-  });
-});
-
-describe("relevance of a sentence quoted beside another", () => {
-  const cite = (claim: string, relevance: "relevant" | "partly" | "off_topic", page = 4): Citation => ({
-    index: 1,
-    marker: `[A, page ${page}]`,
-    paperId: "A",
-    page,
-    claim,
-    chunkUid: "c",
-    quote: claim,
-    charStart: 0,
-    charEnd: 1,
-    supported: true,
-    support: 1,
-    relevance,
-  });
-
-  it("is partly when the claim beside it on its line cites the same page and bears on the question", () => {
-    const body =
-      "To counteract this, the gradients stay healthy. [A, page 4] We scale the dot products by the key dimension. " +
-      "[A, page 4]\n\n- Unrelated weather sentence. [A, page 4]";
-    const checked = [
-      cite("To counteract this, the gradients stay healthy.", "off_topic"),
-      cite("We scale the dot products by the key dimension.", "relevant"),
-      cite("Unrelated weather sentence.", "off_topic"),
-    ];
-    const out = withCompanions(checked, citedClaims(body));
-    // the list item follows the relevant claim, on a line of its own: no companion
-    expect(out.map((c) => c.relevance)).toEqual(["partly", "relevant", "off_topic"]);
-  });
-
-  it("stays off-topic beside a claim of another page, or beside another off-topic claim", () => {
-    const body =
-      "We scale the dot products. [A, page 4] This keeps the gradients healthy. [A, page 5] Rain. [A, page 5]";
-    const checked = [
-      cite("We scale the dot products.", "relevant"),
-      cite("This keeps the gradients healthy.", "off_topic", 5),
-      cite("Rain.", "off_topic", 5),
-    ];
-    expect(withCompanions(checked, citedClaims(body)).map((c) => c.relevance)).toEqual([
-      "relevant",
-      "off_topic",
-      "off_topic",
-    ]);
   });
 });

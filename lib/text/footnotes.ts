@@ -14,8 +14,11 @@ export const FOOTNOTE_START = new RegExp(String.raw`(?:^|\s)${MARKER}`, "u");
 /** A line that opens a footnote. */
 const MARKER_LINE = new RegExp(String.raw`^[ \t]*${MARKER}`, "u");
 
-/** The start of a numbered section heading ("5 Training", "3.2 Attention", "A.1 Data"): its number and the space. */
-export const NUMBERED_HEADING_START = String.raw`^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+`;
+/** A numbered section heading's number and the space after it ("5 Training", "3.2 Attention", "A.1 Data"). */
+export const NUMBERED_HEADING = String.raw`(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[ \t]+`;
+
+/** The start of a numbered section heading: its number and the space, at the start of the text. */
+export const NUMBERED_HEADING_START = `^${NUMBERED_HEADING}`;
 
 /** A numbered section heading on a line of its own. */
 const HEADING = new RegExp(String.raw`${NUMBERED_HEADING_START}\S[^\n]{0,79}$`);

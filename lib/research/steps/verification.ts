@@ -8,7 +8,7 @@ import {
   verifyCitations,
 } from "../citations";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
-import { lexicalRelevance, type RelevanceTopic } from "../relevance";
+import { lexicalRelevance, type RelevanceTopic, withCompanions } from "../relevance";
 import { errorMessage } from "../step-kit";
 import type { Citation, StepOf } from "../types";
 import { hasWebCitations } from "../web";
@@ -33,40 +33,6 @@ export interface VerifiedAnswer {
  * never dropped. Each claim also gets a relevance verdict for the question (or its section's outline point): a claim
  * every citation of which is off-topic is dropped from the answer, and counted.
  */
-/**
- * A sentence quoted beside the one it leans on or explains ("To counteract this effect, …" after the effect; the reason
- * after a finding) need not repeat the question's words: off-topic on its own, it is partly relevant when the claim
- * next to it in the same paragraph or list item cites the same page and bears on the question.
- */
-export function withCompanions(
-  checked: Citation[],
-  claims: { claim: string; line: number; citations: { paperId: string; page: number }[] }[],
-): Citation[] {
-  const onTopic = (claim: string, page: string) =>
-    checked.some((c) => c.claim === claim && `${c.paperId}|${c.page}` === page && c.relevance !== "off_topic");
-  const rescued = new Set<string>();
-  claims.forEach((c, i) => {
-    for (const n of [claims[i - 1], claims[i + 1]]) {
-      if (!n || n.line !== c.line) continue;
-      for (const m of c.citations) {
-        const page = `${m.paperId}|${m.page}`;
-        if (n.citations.some((x) => `${x.paperId}|${x.page}` === page) && onTopic(n.claim, page))
-          rescued.add(`${c.claim}\u0000${page}`);
-      }
-    }
-  });
-  if (rescued.size === 0) return checked;
-  return checked.map((c) =>
-    c.relevance === "off_topic" && rescued.has(`${c.claim}\u0000${c.paperId}|${c.page}`)
-      ? {
-          ...c,
-          relevance: "partly",
-          relevanceReason: "Quoted with the sentence beside it, from the same page, which bears on the question.",
-        }
-      : c,
-  );
-}
-
 export const verificationStep: StepDefinition<StepOf<"verification">, VerificationInput, VerifiedAnswer> = {
   card: () =>
     pendingCard<StepOf<"verification">>({ id: "verification", type: "verification", title: "Verifying citations" }),
@@ -76,8 +42,9 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
       ctx.warn(`Some citations could not be read and were left as written: ${malformed.slice(0, 5).join(", ")}`);
     }
     const question: RelevanceTopic = { text: ctx.question };
+    const claims = citedClaims(body);
     const headingOf = new Map<string, string | null>();
-    for (const c of citedClaims(body)) if (!headingOf.has(c.claim)) headingOf.set(c.claim, c.heading);
+    for (const c of claims) if (!headingOf.has(c.claim)) headingOf.set(c.claim, c.heading);
     const topicOf = (c: Citation): RelevanceTopic => topics?.get(headingOf.get(c.claim) ?? "") ?? question;
     const byUid = new Map(evidence.map((e) => [e.chunkUid, e]));
     let checked: Citation[] = verifyCitations(body, evidence).map((c) => {
@@ -85,7 +52,7 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
       return { ...c, relevance: v.relevance, relevanceReason: v.reason };
     });
     // (the word check's verdicts only: a model judges each sentence with its passage itself)
-    checked = withCompanions(checked, citedClaims(body));
+    checked = withCompanions(checked, claims);
     let method: "lexical" | "llm" = "lexical";
     if (checked.length === 0 && parseCitations(body).length === 0 && !hasWebCitations(body)) {
       ctx.warn("The answer carries no citations; treat it with care.");
@@ -106,9 +73,9 @@ export const verificationStep: StepDefinition<StepOf<"verification">, Verificati
       }
     }
     // a claim goes when every citation it carries is off-topic
-    const claims = new Map<string, boolean>();
-    for (const c of checked) claims.set(c.claim, (claims.get(c.claim) ?? true) && c.relevance === "off_topic");
-    const offTopic = new Set([...claims].filter(([, off]) => off).map(([claim]) => claim));
+    const allOff = new Map<string, boolean>();
+    for (const c of checked) allOff.set(c.claim, (allOff.get(c.claim) ?? true) && c.relevance === "off_topic");
+    const offTopic = new Set([...allOff].filter(([, off]) => off).map(([claim]) => claim));
     const kept = offTopic.size > 0 ? dropClaims(body, (claim) => offTopic.has(claim)) : body;
     if (offTopic.size > 0 && citedClaims(kept).every((c) => c.citations.length === 0) && !hasWebCitations(kept)) {
       // nothing cited is left: the passages found do not answer the question
