@@ -122,10 +122,10 @@ export function maskCitations(s: string): string {
       // and edition ("WMT 2014", "TREC WebTrack 2012", "TREC Robust 2004": an acronym, or a word in capitals after
       // one, is no author)
       .replace(
-        /(?<!\b\p{Lu}{2,}[\p{L}\d-]*\s)\b\p{Lu}\p{Ll}[\p{Ll}'’-]*(?:\p{Lu}\p{Ll}+)?(?:\s+(?:et al\.?|and\s+\p{Lu}\p{Ll}[\p{Ll}'’-]*(?:\p{Lu}\p{Ll}+)?))?(?:,\s*|\s+)\(?(?:19|20)\d{2}[a-z]?\)?/gu,
+        /(?<!\b\p{Lu}{2}[\p{L}\d-]*\s)\b\p{Lu}\p{Ll}[\p{Ll}'’-]*(?:\p{Lu}\p{Ll}+)?(?:\s+(?:et al\.?|and\s+\p{Lu}\p{Ll}[\p{Ll}'’-]*(?:\p{Lu}\p{Ll}+)?))?(?:,\s*|\s+)\(?(?:19|20)\d{2}[a-z]?\)?/gu,
         blank,
       )
-      .replace(/\b\p{Lu}[\p{L}'-]+\s+et al\.?/gu, blank)
+      .replace(/\b\p{Lu}[\p{L}'-]{1,40}\s+et al\.?/gu, blank)
       // "Thorne and Vlachos [57]", "Li & Liang (2021)": authors, not methods
       .replace(/\b\p{Lu}\p{Ll}+\s+(?:and|&)\s+\p{Lu}\p{Ll}+(?=\s*(?:\[\s*\d|\(\s*\d{4}|\s{3,}))/gu, blank)
   );
@@ -294,7 +294,9 @@ function textAfter(masked: string, end: number): string {
 const DATASET_AFTER_WORDS = /^\s*(?:[\p{Ll}-]+\s+){1,3}(?:datasets?|benchmarks?|corpus|corpora|test sets?)\b/u;
 
 /** The type the words around a name suggest, with how sure (votes are summed per entity over the library). */
-export function typeHint(name: string, after: string, before: string): { type: GraphEntityType; weight: number } {
+export function typeHint(name: string, after: string, beforeAll: string): { type: GraphEntityType; weight: number } {
+  // (the words right before the name: its end-anchored cues are read on the last 200 characters, not a whole sentence)
+  const before = beforeAll.length > 200 ? beforeAll.slice(-200) : beforeAll;
   if (METRIC_NAME.test(name) || METRIC_AFTER.test(after) || /\bin terms of\s*$/i.test(before)) {
     return { type: "Metric", weight: 3 };
   }
@@ -575,11 +577,24 @@ interface Side {
   pronounFor?: number;
 }
 
+/** Where the clause breaks of the last sentence asked about end (a sentence's verbs all ask about the same one): found
+ *  once a sentence instead of once a verb. */
+const breakCache: { masked: string | null; ends: { start: number; end: number }[] } = { masked: null, ends: [] };
 function subjectBefore(masked: string, names: NameSpan[], at: number, ownMethod: string | null): Side | null {
   const clauseStart = (() => {
-    const head = masked.slice(0, at);
+    if (breakCache.masked !== masked) {
+      breakCache.masked = masked;
+      breakCache.ends = [...masked.matchAll(new RegExp(CLAUSE_BREAK.source, "gi"))].map((m) => ({
+        start: m.index ?? 0,
+        end: (m.index ?? 0) + m[0].length,
+      }));
+    }
     let cut = 0;
-    for (const m of head.matchAll(new RegExp(CLAUSE_BREAK.source, "gi"))) cut = (m.index ?? 0) + m[0].length;
+    // a break counts when it lies wholly before the verb (as in masked.slice(0, at))
+    for (const b of breakCache.ends) {
+      if (b.end > at) break;
+      cut = b.end;
+    }
     return cut;
   })();
   // a name behind a preposition ("trained on Natural Questions", "86.4% in StrategyQA") or owning something
@@ -617,10 +632,13 @@ function subjectBefore(masked: string, names: NameSpan[], at: number, ownMethod:
   }
   if (!last) {
     // "MULTIVERS, which is based on LongFormer": the name the relative clause hangs on
-    const rel = /([^\s,]+(?:\s[^\s,]+){0,3}),?\s+(?:which|that|who)\s+(?:\w+ly\s+)?(?:(?:is|are|was|were)\s+)?$/i.exec(
-      masked.slice(Math.max(0, clauseStart - 60), at),
-    );
-    if (rel && masked.slice(clauseStart, at).trim().split(/\s+/).length <= 3) {
+    const short = /^\s*(?:\S+(?:\s+\S+){0,2})?\s*$/.test(masked.slice(clauseStart, at));
+    const rel = !short
+      ? null
+      : /([^\s,]+(?:\s[^\s,]+){0,3}),?\s+(?:which|that|who)\s+(?:\w+ly\s+)?(?:(?:is|are|was|were)\s+)?$/i.exec(
+          masked.slice(Math.max(0, clauseStart - 60), at),
+        );
+    if (rel) {
       const relEnd = Math.max(0, clauseStart - 60) + (rel.index ?? 0) + (rel[1] as string).length;
       const head = names.find((n) => n.end === relEnd);
       if (head) return { name: head.name, self: false, start: head.start, end: head.end };
@@ -1118,7 +1136,7 @@ export function acronymDefinitions(paper: PaperText): AcronymDefinition[] {
   const out: AcronymDefinition[] = [];
   const seen = new Set<string>();
   for (const page of paper.pages) {
-    const text = page.text.replace(/-\s*\n\s*(?=\p{Ll})/gu, "").replace(/\s+/g, " ");
+    const text = page.text.replace(/-[^\S\n]*\n\s*(?=\p{Ll})/gu, "").replace(/\s+/g, " ");
     for (const m of text.matchAll(/\(((?:[\p{Lu}][\p{L}-]{1,15}\s)?[\p{Lu}][\p{L}\d-]{1,11})\)/gu)) {
       const short = m[1] as string;
       if (!looksLikeAcronym(short.split(" ").pop() as string) || seen.has(short)) continue;
@@ -1224,6 +1242,34 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       // "We evaluate our model on 16 tasks: HellaSwag (…), StoryCloze (…), …": a list of names in a sentence of ours
       const ourList = shape === "no_function_words" && /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked);
       if (shape !== null && shape !== "no_verb" && !ourList) continue;
+      // what the sentence as a whole says, read once a sentence rather than once a claim (a long sentence has many)
+      let sentenceFacts: {
+        digits: number;
+        numbers: number;
+        evaluation: boolean;
+        training: boolean;
+        ifEnd: number;
+        guessEnd: number;
+      } | null = null;
+      const facts = () => {
+        if (sentenceFacts) return sentenceFacts;
+        const firstEnd = (re: RegExp) => {
+          const m = re.exec(masked);
+          return m ? m.index + m[0].length : Infinity;
+        };
+        sentenceFacts = {
+          digits: (masked.match(/\d/g)?.length ?? 0) / Math.max(1, masked.replace(/\s/g, "").length),
+          numbers: masked.split(/\s+/).filter((t) => /\d/.test(t) && !/\p{L}/u.test(t)).length,
+          evaluation: /\b(?:evaluat\w*|benchmark\w*|test sets?|to (?:measure|assess|test))\b/i.test(masked),
+          training:
+            /\b(?:corpus|corpora|knowledge (?:sources?|bases?)|evidence|index(?:es)?|(?:pre-?)?train(?:ing|ed)? (?:data|set|sets|split|corpus|corpora|on)|pre-?training|fine-?tun\w*)\b/i.test(
+              masked,
+            ),
+          ifEnd: firstEnd(/\b(?:if|whether|unless)\b/i),
+          guessEnd: firstEnd(GUESSED),
+        };
+        return sentenceFacts;
+      };
       for (const p of PATTERNS) {
         if (caption && p.relation !== "evaluates_on") continue;
         for (const v of masked.matchAll(p.verb)) {
@@ -1421,9 +1467,10 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (
             p.comparative &&
             (/\b(?:no|not|never|neither|nor|none)\b/i.test(masked.slice(0, at)) ||
-              /\b(?:slower|worse|weaker|lower|less\s+\p{Ll}+)\s+(?:\S+\s+){0,2}?than\b/iu.test(
-                masked.slice(0, at) + " ".repeat(verbEnd - at) + masked.slice(verbEnd),
-              ) ||
+              (/\b(?:slower|worse|weaker|lower|less)\b/i.test(masked) &&
+                /\b(?:slower|worse|weaker|lower|less\s+\p{Ll}+)\s+(?:\S+\s+){0,2}?than\b/iu.test(
+                  masked.slice(0, at) + " ".repeat(verbEnd - at) + masked.slice(verbEnd),
+                )) ||
               /\b(?!(?:is|was|has|does|as|its|this|thus|whereas|plus|yes|\S*trained|\S*tuned|based)\s)\p{Ll}{2,}(?:s|ed)\s+(?:the\s+)?$/u.test(
                 masked.slice(Math.max(0, subject.start - 24), subject.start),
               ))
@@ -1461,30 +1508,22 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           }
           const clause = masked.slice(Math.max(0, subject.start), verbEnd);
           // "may outperform", "if X outperforms", "We speculate that X outperforms …"
-          if (
-            HEDGE.test(clause) ||
-            /\b(?:if|whether|unless)\b/i.test(masked.slice(0, at)) ||
-            GUESSED.test(masked.slice(0, at))
-          ) {
+          if (HEDGE.test(clause) || facts().ifEnd <= at || facts().guessEnd <= at) {
             confidence = Math.min(confidence, 0.5);
             note = "hedged or conditional (may, could, if …)";
           }
           // numbers everywhere: table cells run into the sentence
           // (a short sentence with two scores, "outperforms ANCE on 14/18 and DPR on 17/18 datasets", is not a table)
-          const digits = (masked.match(/\d/g)?.length ?? 0) / Math.max(1, masked.replace(/\s/g, "").length);
-          const numbers = masked.split(/\s+/).filter((t) => /\d/.test(t) && !/\p{L}/u.test(t)).length;
+          const { digits, numbers } = facts();
           if (digits > 0.12 && numbers >= 4) {
             confidence -= 0.25;
             note = "in text that looks like a table";
           }
           // "we use the X dataset to evaluate": an evaluation, not a component
-          const evaluation = /\b(?:evaluat\w*|benchmark\w*|test sets?|to (?:measure|assess|test))\b/i.test(masked);
+          const evaluation = facts().evaluation;
           // "we use the OpenBookQA dataset", "we use the math problem set GSM8K": a benchmark, not training data
           // …unless it is data the method is built from: training data, a corpus, an index, a knowledge source
-          const training =
-            /\b(?:corpus|corpora|knowledge (?:sources?|bases?)|evidence|index(?:es)?|(?:pre-?)?train(?:ing|ed)? (?:data|set|sets|split|corpus|corpora|on)|pre-?training|fine-?tun\w*)\b/i.test(
-              masked,
-            );
+          const training = facts().training;
           // "we use both the SAID and DID methods": the paper's own method among the objects — a list of what it
           // studies, not what it is built from
           if (
@@ -1534,7 +1573,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
             // "we use StereoSet to measure …": what a paper uses to evaluate is a dataset, unless it is a metric or an
             // instrument ("the Python interface of the evaluation tool", "the model “text-davinci-003”")
             // (a type the pattern implies weighs less than a word beside the name: "the WidgetNet model")
-            const instrument = INSTRUMENT_BEFORE.test(before) || INSTRUMENT_AFTER.test(after);
+            const instrument = INSTRUMENT_BEFORE.test(before.slice(-200)) || INSTRUMENT_AFTER.test(after);
             const targetHint = p.targetType
               ? { type: p.targetType, weight: 0.75 }
               : p.relation === "uses" &&

@@ -67,7 +67,8 @@ export function citedClaims(
 export function claimOf(sentence: string): string {
   return sentence
     .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))
-    .replace(/\s+([.,;:!?])/g, "$1")
+    // (a run of spaces is matched from its start only: from each of its spaces it would be rescanned)
+    .replace(/(?<!\s)\s+([.,;:!?])/g, "$1")
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -30,7 +30,7 @@ const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})\s*$/;
  * An inline code span on one line: a backtick run not escaped by a backslash (CommonMark: `\``` is a literal
  * backtick), then anything up to a run of the same length.
  */
-const CODE_SPAN = /(?<!\\)(?:\\\\)*(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
+const CODE_SPAN = /(?<!\\)(?:\\\\)*(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
 
 /**
  * Markdown from a model or a stored answer, made safe to hand to any markdown viewer (an export): raw HTML and
