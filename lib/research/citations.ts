@@ -65,9 +65,9 @@ export function citedClaims(
 
 /** A sentence as a claim: its citation markers removed, spacing normalised. */
 export function claimOf(sentence: string): string {
+  // (a run of spaces before punctuation is matched from its start only: from each of its spaces it would be rescanned)
   return sentence
     .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))
-    // (a run of spaces is matched from its start only: from each of its spaces it would be rescanned)
     .replace(/(?<!\s)\s+([.,;:!?])/g, "$1")
     .replace(/\s+/g, " ")
     .trim();
