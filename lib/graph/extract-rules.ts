@@ -1082,10 +1082,18 @@ function quotedCoinage(paper: PaperText, opening: string, title: string): string
 }
 
 /** How often a name occurs in the paper's pages, as a whole word. */
+/** Counts already made for a paper (the own-method rules ask about the same names, each count reads every page). */
+const counted = new WeakMap<PaperText, Map<string, number>>();
+
 function occurrences(paper: PaperText, name: string): number {
+  let known = counted.get(paper);
+  if (!known) counted.set(paper, (known = new Map()));
+  const cached = known.get(name);
+  if (cached !== undefined) return cached;
   const re = new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(name)}(?![\\p{L}\\d])`, "gu");
   let n = 0;
   for (const p of paper.pages) n += p.text.match(re)?.length ?? 0;
+  known.set(name, n);
   return n;
 }
 

@@ -144,12 +144,26 @@ function stems(text: string): Set<string> {
 
 /** Share of the claim's content words found in the text. */
 export function lexicalSupport(claim: string, text: string): number {
-  const c = stems(claim);
-  if (c.size === 0) return 0;
-  const t = stems(text);
+  return supportIn(stems(claim), textStems(text));
+}
+
+/** A text's stems, kept for the texts asked about again (a passage is checked once per citation of its page). */
+const stemCache = new Map<string, Set<string>>();
+function textStems(text: string): Set<string> {
+  if (text.length < 200) return stems(text);
+  let t = stemCache.get(text);
+  if (!t) {
+    if (stemCache.size >= 256) stemCache.clear();
+    stemCache.set(text, (t = stems(text)));
+  }
+  return t;
+}
+
+function supportIn(claim: Set<string>, text: Set<string>): number {
+  if (claim.size === 0) return 0;
   let hit = 0;
-  for (const w of c) if (t.has(w)) hit++;
-  return hit / c.size;
+  for (const w of claim) if (text.has(w)) hit++;
+  return hit / claim.size;
 }
 
 /** A claim is supported offline when this share of its content words is in the cited passage. */
@@ -221,6 +235,18 @@ export function quotableSentences(text: string): QuotableSentence[] {
   return out;
 }
 
+/** A passage's quotable sentences with their stems, kept for the passages asked about again (once per citation). */
+const sentenceCache = new Map<string, (QuotableSentence & { stems: Set<string> })[]>();
+function sentencesOf(text: string): (QuotableSentence & { stems: Set<string> })[] {
+  let out = sentenceCache.get(text);
+  if (!out) {
+    if (sentenceCache.size >= 256) sentenceCache.clear();
+    out = quotableSentences(text).map((s) => ({ ...s, stems: stems(s.text) }));
+    sentenceCache.set(text, out);
+  }
+  return out;
+}
+
 /** Of two quotes, the one that supports the claim more; on a tie, the one the claim holds more of (is the claim). */
 function betterQuote(claim: string, a: { quote: string; support: number }, b: { quote: string; support: number }) {
   if (a.support !== b.support) return a.support > b.support;
@@ -234,10 +260,16 @@ export function bestQuote(
 ): { quote: string; charStart: number; charEnd: number; support: number } {
   let best = { quote: passage.text.slice(0, 300), charStart: passage.charStart, charEnd: passage.charEnd, support: 0 };
   // the sentences as the answer quotes them (a heading's line or a bullet is not part of the quote)
-  for (const s of quotableSentences(passage.text)) {
-    const q = { quote: s.text, support: lexicalSupport(claim, s.text) };
-    if (betterQuote(claim, q, best)) {
-      best = { ...q, charStart: passage.charStart + s.start, charEnd: passage.charStart + s.end };
+  const claimStems = stems(claim);
+  // (how much of the best sentence the claim holds, for ties: see betterQuote)
+  let bestShare = 0;
+  for (const s of sentencesOf(passage.text)) {
+    const support = supportIn(claimStems, s.stems);
+    if (support < best.support || support === 0) continue;
+    const share = supportIn(s.stems, claimStems);
+    if (support > best.support || share > bestShare) {
+      best = { quote: s.text, support, charStart: passage.charStart + s.start, charEnd: passage.charStart + s.end };
+      bestShare = share;
     }
   }
   return best;
