@@ -1087,7 +1087,10 @@ const counted = new WeakMap<PaperText, Map<string, number>>();
 
 function occurrences(paper: PaperText, name: string): number {
   let known = counted.get(paper);
-  if (!known) counted.set(paper, (known = new Map()));
+  if (!known) {
+    known = new Map();
+    counted.set(paper, known);
+  }
   const cached = known.get(name);
   if (cached !== undefined) return cached;
   const re = new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(name)}(?![\\p{L}\\d])`, "gu");

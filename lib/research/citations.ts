@@ -154,7 +154,8 @@ function textStems(text: string): Set<string> {
   let t = stemCache.get(text);
   if (!t) {
     if (stemCache.size >= 256) stemCache.clear();
-    stemCache.set(text, (t = stems(text)));
+    t = stems(text);
+    stemCache.set(text, t);
   }
   return t;
 }
