@@ -46,17 +46,12 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 # The protocol and its checks are draw-answers-heldout.py's; this set differs only in what follows. Set 5's rejected
 # pages and pairs are kept (its script is loaded for them), so that this set skips everything the set-5 script skips.
-base = _load("draw_answers_heldout", "draw-answers-heldout.py")
-set5 = _load("draw_answers_heldout_5", "draw-answers-heldout-5.py")
+_spec = importlib.util.spec_from_file_location("draw_answers_heldout", os.path.join(HERE, "draw-answers-heldout.py"))
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+set5 = base.load_script("draw-answers-heldout-5.py")
 
 SEED = 20261201
 
@@ -90,9 +85,7 @@ EXISTING = [*set5.EXISTING, os.path.join(HERE, "answers-heldout-5.json")]
 USED_PAIRS_FROM = [*set5.USED_PAIRS_FROM, os.path.join(HERE, "answers-heldout-5.json")]
 
 # this set's settings replace the protocol's
-for _name in ("SEED", "REJECTED_PAGES", "REJECTED_PAIRS", "NONE_TERMS", "EXISTING", "USED_PAIRS_FROM"):
-    setattr(base, _name, globals()[_name])
-base.SET_FILE = os.path.join(HERE, "answers-heldout-6.json")
+base.continue_with(globals(), "answers-heldout-6.json")
 
 if __name__ == "__main__":
     base.main()

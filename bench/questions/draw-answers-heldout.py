@@ -222,6 +222,25 @@ def check_set(path, corpus, byid, used, single, pairs):
     return len(errors)
 
 
+def load_script(file):
+    """A draw script of this folder as a module: each later set loads the set before it, for its skip lists."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(os.path.splitext(file)[0].replace("-", "_"), os.path.join(HERE, file))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def continue_with(settings, set_file):
+    """A later set's settings (its SEED, REJECTED_PAGES, REJECTED_PAIRS, NONE_TERMS, EXISTING, USED_PAIRS_FROM) in place
+    of this protocol's, for the set in `set_file`: the rest of the protocol and its checks stay as they are."""
+    global SET_FILE
+    for name in ("SEED", "REJECTED_PAGES", "REJECTED_PAIRS", "NONE_TERMS", "EXISTING", "USED_PAIRS_FROM"):
+        globals()[name] = settings[name]
+    SET_FILE = os.path.join(HERE, set_file)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=os.path.join(HERE, "..", "..", "..", "shared", "corpus"))

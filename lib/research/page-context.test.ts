@@ -1,6 +1,5 @@
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "@/db";
+import { getPageChunks, listPaperFileNames } from "@/db/queries/papers";
 import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { analyzeWithRules } from "./analysis";
 import { type EvidencePassage, verifyCitations } from "./citations";
@@ -34,28 +33,12 @@ afterAll(async () => {
   await lib?.close();
 });
 
+/** The passages of a page of the library's one paper, as retrieval would hand them on. */
 async function passagesOf(page: number): Promise<EvidencePassage[]> {
-  const rows = await queryRows<{
-    chunk_uid: string;
-    paper_id: string;
-    page_number: number;
-    char_start: number;
-    char_end: number;
-    text: string;
-  }>(
-    lib.handle.db,
-    sql`select chunk_uid, paper_id, page_number, char_start, char_end, text from chunks
-        where page_number = ${page} order by char_start`,
-  );
-  return rows.map((r) => ({
-    chunkUid: r.chunk_uid,
-    paperId: r.paper_id,
-    title: "Gadget Caches",
-    page: r.page_number,
-    charStart: r.char_start,
-    charEnd: r.char_end,
-    text: r.text,
-  }));
+  const [paper] = await listPaperFileNames(lib.handle.db);
+  if (!paper) throw new Error("no paper stored");
+  const rows = await getPageChunks(lib.handle.db, { keys: [{ paperId: paper.id, pageNumber: page }] });
+  return rows.map(({ pageNumber, ...r }) => ({ ...r, title: "Gadget Caches", page: pageNumber }));
 }
 
 const QUESTION = "Why does the gadget cache hold 4096 entries?";

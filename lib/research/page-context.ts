@@ -24,8 +24,8 @@ export const PAGE_CONTEXT_PASSAGES = 5;
  * Each of the first `top` passages brings the other passages of its page (reference lists left out), appended after
  * the evidence and ranked with it (`rank`, `pageContext`), so the offline answer may quote any sentence of a page the
  * search put at the top and verification finds it there. What the question's words find (whether the library answers
- * it at all) is still judged on the retrieved passages alone. The passages are the library's own (real chunk ids and page offsets).
- * When the pages cannot be read the evidence is used as it is.
+ * it at all) is still judged on the retrieved passages alone. The passages are the library's own (real chunk ids and
+ * page offsets). When the pages cannot be read the evidence is used as it is.
  */
 export async function withPageContext(
   db: ResearchDeps["db"],
