@@ -28,8 +28,44 @@ describe("validateExtraction (pure)", () => {
     const edges = v.valid.map((e) => `${e.relation} ${e.source.name} -> ${e.target.name}`);
     expect(edges).toContain("evaluates_on Gizmo -> FooQA");
     expect(edges).toContain("evaluates_on Gizmo -> BarQA");
-    // "on WidgetNet, BarQA and BazNet": WidgetNet is a model, so the list is not one of datasets
+    // "on WidgetNet, BarQA and BazNet": WidgetNet is a model, so the list is not one of datasets; the paper's method
+    // run on a model uses it, and the list's other names (of no known kind) are not taken from it
     expect(edges.filter((e) => e.includes("BazNet"))).toEqual([]);
+    expect(
+      v.valid.filter((e) => e.relation === "uses" && e.target.name === "WidgetNet").map((e) => e.quote.slice(0, 30)),
+    ).toEqual(["We evaluate the downstream per", "We fine-tune the WidgetNet mod"]);
     expect(rejected.type_mismatch).toBeGreaterThan(0);
+  });
+
+  it("another method's results on models, or a model's own output, are not turned into uses", () => {
+    const a = paper("a", "Gizmo: Widgets", [
+      "We fine-tune the WidgetNet model for two epochs in all of our experiments here.\n" +
+        "We fine-tune the BazNet model for two epochs in all of our experiments here.\n" +
+        "Earlier, Sprocket outperforms Cog on WidgetNet and BazNet in every setting they report.",
+    ]);
+    const x = extractWithRules(a);
+    const typeOf = settleTypes([x], new Map());
+    expect(typeOf("WidgetNet")).toBe("Model");
+    const edges = (extraction: typeof x) =>
+      validateExtraction(a, extraction, { typeOf }).valid.map(
+        (e) => `${e.relation} ${e.source.name} -> ${e.target.name}`,
+      );
+    expect(edges(x).filter((e) => e.startsWith("uses Sprocket"))).toEqual([]);
+    // the same claim from a model: the relation it gave is kept, and fails the type check
+    const model = {
+      ...x,
+      candidates: [
+        {
+          relation: "evaluates_on" as const,
+          source: { name: "Gizmo", type: "Method" as const },
+          target: { name: "WidgetNet", type: "Dataset" as const },
+          page: 1,
+          quote: "We fine-tune the WidgetNet model for two epochs in all of our experiments here.",
+          confidence: 0.9,
+          extractor: "mock-model",
+        },
+      ],
+    };
+    expect(edges(model)).toEqual([]);
   });
 });

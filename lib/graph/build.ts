@@ -128,6 +128,9 @@ export interface ValidatedPaper {
  * Types, validates and deduplicates one paper's candidates (pure: no database). `typeOf` is the batch's settled type
  * per name (settleTypes); `storedAliases` the names already linked to a name; rejections are counted into `rejected`.
  */
+/** A sentence that says its method was evaluated or experimented with. */
+const EVALUATING = /\b(?:evaluat\w*|experiment\w*|tested|stud(?:y|ies|ied))\b/i;
+
 export function validateExtraction(
   text: PaperText,
   x: PaperExtraction,
@@ -162,7 +165,19 @@ export function validateExtraction(
       .map(listKey),
   );
   for (const c of x.candidates) {
-    if (c?.relation === "evaluates_on" && c.source && methodLists.has(listKey(c))) {
+    // the paper's own method evaluated or experimented "on" / "with" models ("we evaluate LoRA on RoBERTa, DeBERTa
+    // and GPT-2", "we conduct experiments with LLaMA-7B"): what it is run on, it uses. Not another method's results
+    // ("TAS-B outperforms DPR on 17/18 datasets"), nor a sentence that evaluates nothing ("For CoVe and the biLM, we
+    // report scores"). A model's own output keeps the relation it gave, and fails the type check instead.
+    const onList = c?.relation === "evaluates_on" && c.source && methodLists.has(listKey(c));
+    const onModels =
+      onList &&
+      c.extractor === "rules" &&
+      ["Method", "Model"].includes(typeOf(c.target.name)) &&
+      x.ownMethod !== null &&
+      canonicalName(c.source.name) === canonicalName(x.ownMethod) &&
+      EVALUATING.test(c.quote);
+    if (onList && !onModels) {
       rejected.type_mismatch = (rejected.type_mismatch ?? 0) + 1;
       continue;
     }
@@ -177,6 +192,7 @@ export function validateExtraction(
     if (typed?.relation === "uses" && typed.evaluationContext && ["Dataset", "Task"].includes(typed.target.type)) {
       typed = { ...typed, relation: "evaluates_on" };
     }
+    if (onModels) typed = { ...typed, relation: "uses", target: { ...typed.target, type: typeOf(typed.target.name) } };
     if (typed?.source?.name && typed?.target?.name && sameThing(typed.source.name, typed.target.name)) {
       rejected.self_edge = (rejected.self_edge ?? 0) + 1;
       continue;

@@ -719,3 +719,58 @@ describe("review fixes: names cut from words, cited techniques, fronted lists, l
     expect(edgesOf(`For QA, ${items} and WidgetNet all retrieve passages before they answer.`)).toEqual([]);
   });
 });
+
+describe("round 7: own methods without a name in the title, lists and settings of ours, plain words with QA", () => {
+  const edgesOf = (title: string, pages: string[]) =>
+    extractWithRules(paper(title, pages)).candidates.map((c) => `${c.relation} ${c.source.name} -> ${c.target.name}`);
+
+  it("a blend of a title word that the paper goes on using is its method; one not used enough is not", () => {
+    const uses = (n: number) =>
+      Array.from({ length: n }, (_, i) => `Our WidNet-${i % 3 ? 50 : 101} runs well and WidNets train fast.`).join(" ");
+    const title = "Deep Widening Learning for Gadget Recognition";
+    expect(ownMethodOf(paper(title, [uses(30)]))).toBe("WidNet");
+    expect(ownMethodOf(paper(title, [uses(10)]))).toBeNull();
+    // a blend whose first part begins no title word
+    expect(ownMethodOf(paper("Deep Learning for Gadget Recognition", [uses(30)]))).toBeNull();
+  });
+
+  it("the one model a title names is the paper's subject when the paper names it most", () => {
+    const body = (model: string, other: string) =>
+      `${Array.from({ length: 35 }, () => `${model} attends here.`).join(" ")} ${Array.from({ length: 10 }, () => `${other} too.`).join(" ")}`;
+    const title = "What Does GadgetLM Look At? An Analysis of GadgetLM's Attention";
+    expect(ownMethodOf(paper(title, [body("GadgetLM", "SEP")]))).toBe("GadgetLM");
+    // another name the paper uses nearly as often: no clear subject
+    expect(
+      ownMethodOf(paper(title, [`${body("GadgetLM", "SEP")} ${Array.from({ length: 20 }, () => "SEP.").join(" ")}`])),
+    ).toBeNull();
+  });
+
+  it("a list of names in a sentence of ours is read, however many capitalised names it has", () => {
+    const edges = edgesOf("Gizmo: Widgets", [
+      "Following earlier work, we evaluate Gizmo on the following benchmarks: FooQA, Bar-2, Bar-5, BazPedia, AG, Qux-2, and Qux-5.",
+    ]);
+    expect(edges).toEqual(expect.arrayContaining(["evaluates_on Gizmo -> FooQA", "evaluates_on Gizmo -> Qux-5"]));
+    // the same run of names outside our voice is a legend or an author list
+    expect(
+      edgesOf("Gizmo: Widgets", ["FooQA Bar-2 Bar-5 BazPedia Qux-2 Qux-5 Quux evaluated on WidgetQA here."]),
+    ).toEqual([]);
+  });
+
+  it("a claim of ours followed by its settings is read up to them", () => {
+    const edges = edgesOf("Gizmo: Widgets", [
+      "5.3 Optimizer\nWe used the Adam optimizer [20] with β1 = 0.9, β2 = 0.98 and ϵ = 10−9. Then it ends.",
+    ]);
+    expect(edges).toEqual(["uses Gizmo -> Adam"]);
+    // names inside the settings are not objects
+    expect(
+      edgesOf("Gizmo: Widgets", ["We used the schedule of, WidgetNet = 0.9, β2 = 0.98, ϵ = 10−9 and 1e-4 here."]),
+    ).toEqual([]);
+  });
+
+  it("a generic abbreviation stays with the plain word it follows, not with a name", () => {
+    expect(findNames("Strong performance of Gizmo on Knowledge QA tasks.").map((n) => n.name)).toContain(
+      "Knowledge QA",
+    );
+    expect(findNames("We compare with the GizmoNet QA system here.").map((n) => n.name)).toContain("GizmoNet");
+  });
+});

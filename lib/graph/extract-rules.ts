@@ -260,8 +260,10 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
         j++;
       else break;
     }
-    // "PaLM-540B LLM", "DPR QA": a generic abbreviation after a name is not part of it
-    while (j - i > 1 && GENERIC_ABBREVIATIONS.has((ts[j - 1] as Token).text.toLowerCase())) j--;
+    // "PaLM-540B LLM", "DPR QA": a generic abbreviation after a name is not part of it; after a plain word it is
+    // ("Knowledge QA", "Open-domain QA": the word alone names nothing)
+    const plainBefore = (k: number) => /^\p{Lu}[\p{Ll}-]+$/u.test((ts[k - 2] as Token).text);
+    while (j - i > 1 && GENERIC_ABBREVIATIONS.has((ts[j - 1] as Token).text.toLowerCase()) && !plainBefore(j)) j--;
     const start = t.start;
     const end = (ts[j - 1] as Token).end;
     const name = masked.slice(start, end).replace(/\s+/g, " ");
@@ -737,7 +739,7 @@ const CATEGORY_HEAD = /^(?:technique|method|approach|algorithm|strategy|scheme|m
 const PART_HEAD =
   /^(?:block|layer|module|objective|loss|encoder|decoder|attention|network|architecture|dataset|benchmark|corpus|metric|task|policy|tree|traversal|index|retriever|reader|generator|ranker|verifier)s?$/i;
 const ADJECTIVES =
-  /^(?:a|an|the|new|novel|simple|simpler|effective|efficient|general|unified|more|most|demanding|challenging|distinct|two|three|four|several|high-quality|large-scale|first|also|further|yet|comprehensive|automatic|automated|principled|lightweight|scalable|robust|flexible|practical|systematic|holistic|powerful|strong|alternative|generic|various|different|multiple)$/i;
+  /^(?:a|an|the|our|this|new|novel|simple|simpler|effective|efficient|general|unified|more|most|demanding|challenging|distinct|two|three|four|several|high-quality|large-scale|first|also|further|yet|comprehensive|automatic|automated|principled|lightweight|scalable|robust|flexible|practical|systematic|holistic|powerful|strong|alternative|generic|various|different|multiple)$/i;
 
 /**
  * What the paper introduces when it has no capitalised name: a lower-case noun phrase after "we propose / introduce"
@@ -816,6 +818,24 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
     if (/[.,;:]$/.test((words[j] as RegExpMatchArray)[0])) return [];
   }
   return [];
+}
+
+/**
+ * Where the settings that follow a claim of ours begin ("… with β1 = 0.9, β2 = 0.98", "… of value ls = 0.1", "with a
+ * beam size of 4 and length penalty α = 0.6"): the first clause-level "with", "of" or "," before a token with "=" — when
+ * the sentence opens in our voice and what comes before is prose. Else null.
+ */
+function settingsTail(flat: string, masked: string): number | null {
+  if (!/^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked)) return null;
+  const eq = flat.search(/\S*=/);
+  if (eq < 0) return null;
+  const head = flat.slice(0, eq);
+  let cut = -1;
+  for (const m of head.matchAll(/\s(?:with|of)\s|,\s/g)) cut = m.index ?? cut;
+  if (cut < 0) return null;
+  // the claim itself must read as prose (however short)
+  const shape = notProse(`${flat.slice(0, cut).trim()}.`);
+  return shape === null || shape === "too_short" || shape === "no_verb" ? cut : null;
 }
 
 /** Words that never begin or make up a technique's lower-case name. */
@@ -1043,8 +1063,63 @@ export function ownMethodOf(paper: PaperText): string | null {
     acronymOfTitle(paper, title) ??
     definedByPaper(paper) ??
     quotedCoinage(paper, flatOpening, title) ??
-    dominantAcronym(paper, defined, titleTerms)
+    dominantAcronym(paper, defined, titleTerms) ??
+    blendOfTitle(paper, title) ??
+    studiedInTitle(paper, title)
   );
+}
+
+/** Name-shaped words of a text (capitals inside or digits: "ResNet-101", "BERT", "GPT-3") and how often each occurs. */
+function nameCounts(paper: PaperText): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of paper.pages) {
+    for (const m of p.text.matchAll(/(?<![\p{L}\d-])\p{Lu}[\p{L}\d]*[\p{Lu}\d][\p{L}\d]*(?:-[\p{L}\d]+)*/gu)) {
+      counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/**
+ * "Deep Residual Learning for Image Recognition" names no method, but the paper calls its networks "ResNet",
+ * "ResNets", "ResNet-34", "ResNet-101" (91 times in all): a blend whose first part begins a title word ("Res" of
+ * "Residual") and that the paper uses, with its variants, at least 50 times — more than any other such name.
+ */
+function blendOfTitle(paper: PaperText, title: string): string | null {
+  const words = title
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w.length >= 4);
+  const families = new Map<string, number>();
+  for (const [name, n] of nameCounts(paper)) {
+    const m = /^(\p{Lu}\p{Ll}{2,})(\p{Lu}[\p{L}]*?)(?:s|-[\p{L}\d]+)?$/u.exec(name);
+    if (!m) continue;
+    const head = (m[1] as string).toLowerCase();
+    if (!words.some((w) => w.startsWith(head) && w !== head)) continue;
+    const base = `${m[1]}${m[2]}`;
+    families.set(base, (families.get(base) ?? 0) + n);
+  }
+  const [top, next] = [...families].sort((a, b) => b[1] - a[1]);
+  if (!top || top[1] < 50 || (next && next[1] * 2 > top[1])) return null;
+  return top[0];
+}
+
+/**
+ * "What Does BERT Look At? An Analysis of BERT's Attention": a paper about a model its title names. The title's one
+ * name (capitals inside or digits) when it is the name the paper uses most — at least 30 times, and half again as
+ * often as any other.
+ */
+function studiedInTitle(paper: PaperText, title: string): string | null {
+  const inTitle = [
+    ...new Set(
+      [...title.matchAll(/(?<![\p{L}\d-])\p{Lu}[\p{L}\d]*[\p{Lu}\d][\p{L}\d]*(?:-[\p{L}\d]+)*/gu)].map((m) => m[0]),
+    ),
+  ].filter((n) => !GENERIC_ABBREVIATIONS.has(n.toLowerCase()) && !/^LLMs?$/.test(n));
+  if (inTitle.length !== 1) return null;
+  const name = inTitle[0] as string;
+  const [top, next] = [...nameCounts(paper)].sort((a, b) => b[1] - a[1]);
+  if (!top || top[0] !== name || top[1] < 30 || (next && next[1] * 1.5 > top[1])) return null;
+  return name;
 }
 
 /**
@@ -1231,8 +1306,8 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       const caption = CAPTION.test(flat) || /\b(?:Table|Tab\.)\s*[A-Z]?\d+\s*[:.|]/.test(flat.slice(1));
       // table cells run into a caption ("BM25 57.3 49.9 … Table 5: Results on …"): only the caption is read
       const captionAt = flat.search(/\b(?:Table|Tab\.)\s*[A-Z]?\d+\s*[:.|]/);
-      const masked = maskHeading(maskCitations(captionAt > 0 ? " ".repeat(captionAt) + flat.slice(captionAt) : flat));
-      const names = citedTermNames(withTermNames(findNames(masked, known), masked, acronyms), flat, masked);
+      let masked = maskHeading(maskCitations(captionAt > 0 ? " ".repeat(captionAt) + flat.slice(captionAt) : flat));
+      let names = citedTermNames(withTermNames(findNames(masked, known), masked, acronyms), flat, masked);
       const opening = names[0];
       // (only a sentence that names one thing: "SparseNet is outperformed by WidgetNet. It also …" is ambiguous)
       if (
@@ -1250,9 +1325,19 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       // claims only from prose (and table captions): not from tables, formulas, author lists
       // (the pattern's verb is there: prose's own verb test does not know every form, "outperforms", "use")
       const shape = caption ? null : notProse(flat.trim());
-      // "We evaluate our model on 16 tasks: HellaSwag (…), StoryCloze (…), …": a list of names in a sentence of ours
-      const ourList = shape === "no_function_words" && /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked);
-      if (shape !== null && shape !== "no_verb" && !ourList) continue;
+      // "We evaluate our model on 16 tasks: HellaSwag (…), StoryCloze (…), …", "we evaluate XLNet on the following
+      // benchmarks: IMDB, Yelp-2, Yelp-5, DBpedia, AG, Amazon-2, and Amazon-5": a list of names in a sentence of ours
+      const ourList =
+        (shape === "no_function_words" || shape === "capitalised_run") &&
+        /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked);
+      // "We used the Adam optimizer [20] with β1 = 0.9, β2 = 0.98 and ϵ = 10−9": a claim of ours in prose, then its
+      // settings; only the prose before them is read
+      const settings = shape === "symbols" || shape === "label_run" ? settingsTail(flat, masked) : null;
+      if (settings !== null) {
+        masked = masked.slice(0, settings) + " ".repeat(masked.length - settings);
+        names = names.filter((n) => n.end <= settings);
+      }
+      if (shape !== null && shape !== "no_verb" && !ourList && settings === null) continue;
       // what the sentence as a whole says, read once a sentence rather than once a claim (a long sentence has many)
       let sentenceFacts: {
         digits: number;
