@@ -827,8 +827,10 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
  */
 function settingsTail(flat: string, masked: string): number | null {
   if (!/^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked)) return null;
-  const eq = flat.search(/\S*=/);
-  if (eq < 0) return null;
+  // (the token holding the first "=": found by index, not by a pattern that rescans a long token at every start)
+  const at = flat.indexOf("=");
+  if (at < 0) return null;
+  const eq = Math.max(flat.lastIndexOf(" ", at), 0);
   const head = flat.slice(0, eq);
   let cut = -1;
   for (const m of head.matchAll(/\s(?:with|of)\s|,\s/g)) cut = m.index ?? cut;
