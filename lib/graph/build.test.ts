@@ -41,7 +41,9 @@ describe("validateExtraction (pure)", () => {
     const a = paper("a", "Gizmo: Widgets", [
       "We fine-tune the WidgetNet model for two epochs in all of our experiments here.\n" +
         "We fine-tune the BazNet model for two epochs in all of our experiments here.\n" +
-        "Earlier, Sprocket outperforms Cog on WidgetNet and BazNet in every setting they report.",
+        "The WidgetNet model and the BazNet model are initialised from the same checkpoint in every run.\n" +
+        "In their experiments, Sprocket outperforms Cog on WidgetNet and BazNet in every setting they report.\n" +
+        "For WidgetNet and BazNet, we report scores of Gizmo in every setting that we tried here.",
     ]);
     const x = extractWithRules(a);
     const typeOf = settleTypes([x], new Map());
@@ -50,7 +52,12 @@ describe("validateExtraction (pure)", () => {
       validateExtraction(a, extraction, { typeOf }).valid.map(
         (e) => `${e.relation} ${e.source.name} -> ${e.target.name}`,
       );
+    // another method's results on models (the sentence evaluates), and ours where nothing is evaluated
     expect(edges(x).filter((e) => e.startsWith("uses Sprocket"))).toEqual([]);
+    expect(edges(x).filter((e) => e.startsWith("uses Gizmo"))).toEqual([
+      "uses Gizmo -> WidgetNet",
+      "uses Gizmo -> BazNet",
+    ]);
     // the same claim from a model: the relation it gave is kept, and fails the type check
     const model = {
       ...x,

@@ -730,8 +730,18 @@ describe("round 7: own methods without a name in the title, lists and settings o
     const title = "Deep Widening Learning for Gadget Recognition";
     expect(ownMethodOf(paper(title, [uses(30)]))).toBe("WidNet");
     expect(ownMethodOf(paper(title, [uses(10)]))).toBeNull();
-    // a blend whose first part begins no title word
+    // a blend whose first part begins no title word, or only a form of it ("Deep" of "Deeper"), or a title word that
+    // is the blend itself
     expect(ownMethodOf(paper("Deep Learning for Gadget Recognition", [uses(30)]))).toBeNull();
+    expect(
+      ownMethodOf(paper("Thinking Wider about Gadget Recognition", [uses(30).replace(/WidNet/g, "WideNet")])),
+    ).toBeNull();
+    expect(ownMethodOf(paper("Widnetting the Gadgets Revisited", [uses(30)]))).toBeNull();
+    // a blend the paper cites in its reference list is someone else's
+    const refs = "[1] A. Author. WidNet: a large gadget database. 2019.";
+    const cited = paper(title, [`${uses(30)}\nReferences\n${refs}`]);
+    const start = (cited.pages[0]?.text ?? "").indexOf("[1]");
+    expect(ownMethodOf({ ...cited, skip: [{ page: 1, start, end: start + refs.length }] })).toBeNull();
   });
 
   it("the one model a title names is the paper's subject when the paper names it most", () => {
@@ -739,6 +749,11 @@ describe("round 7: own methods without a name in the title, lists and settings o
       `${Array.from({ length: 35 }, () => `${model} attends here.`).join(" ")} ${Array.from({ length: 10 }, () => `${other} too.`).join(" ")}`;
     const title = "What Does GadgetLM Look At? An Analysis of GadgetLM's Attention";
     expect(ownMethodOf(paper(title, [body("GadgetLM", "SEP")]))).toBe("GadgetLM");
+    // a title that improves on the model, or does not study it: the paper's method is another
+    expect(
+      ownMethodOf(paper("Improving GadgetLM with Self-Supervised Attention", [body("GadgetLM", "SEP")])),
+    ).toBeNull();
+    expect(ownMethodOf(paper("Rethinking GadgetLM Pre-training", [body("GadgetLM", "SEP")]))).toBeNull();
     // another name the paper uses nearly as often: no clear subject
     expect(
       ownMethodOf(paper(title, [`${body("GadgetLM", "SEP")} ${Array.from({ length: 20 }, () => "SEP.").join(" ")}`])),
@@ -750,6 +765,12 @@ describe("round 7: own methods without a name in the title, lists and settings o
       "Following earlier work, we evaluate Gizmo on the following benchmarks: FooQA, Bar-2, Bar-5, BazPedia, AG, Qux-2, and Qux-5.",
     ]);
     expect(edges).toEqual(expect.arrayContaining(["evaluates_on Gizmo -> FooQA", "evaluates_on Gizmo -> Qux-5"]));
+    // the people an acknowledgement thanks are no list of ours
+    expect(
+      edgesOf("Gizmo: Widgets", [
+        "We thank Percy Liang, Tatsu Hashimoto, Rishi Bommasani, Ananya Kumar, Sewon Min and Alice Oh for evaluating Gizmo on the FooQA and BarQA benchmarks.",
+      ]),
+    ).toEqual([]);
     // the same run of names outside our voice is a legend or an author list
     expect(
       edgesOf("Gizmo: Widgets", ["FooQA Bar-2 Bar-5 BazPedia Qux-2 Qux-5 Quux evaluated on WidgetQA here."]),
@@ -772,5 +793,10 @@ describe("round 7: own methods without a name in the title, lists and settings o
       "Knowledge QA",
     );
     expect(findNames("We compare with the GizmoNet QA system here.").map((n) => n.name)).toContain("GizmoNet");
+    // only a task's abbreviation: "Llama LLM", "Wikipedia API" are Llama and Wikipedia
+    expect(findNames("We prompt the Llama LLM through the Wikipedia API here.").map((n) => n.name)).toEqual([
+      "Llama",
+      "Wikipedia",
+    ]);
   });
 });

@@ -76,6 +76,8 @@ const SENTENCE_OPENERS = new Set(
 );
 
 /** Abbreviations of the field's own vocabulary (not of any method): never an entity on their own. */
+/** Generic abbreviations that name a task, and with a plain word before them name one ("Knowledge QA"). */
+const TASK_ABBREVIATIONS = new Set(["qa", "nli", "ir", "mt", "nmt", "asr"]);
 const GENERIC_ABBREVIATIONS = new Set(
   (
     "nlp nlu nlg ai ml dl llm llms lm lms plm plms qa rl gpu gpus tpu tpus cpu cpus api apis sota ir cv asr mt nmt " +
@@ -262,8 +264,11 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
     }
     // "PaLM-540B LLM", "DPR QA": a generic abbreviation after a name is not part of it; after a plain word it is
     // ("Knowledge QA", "Open-domain QA": the word alone names nothing)
-    const plainBefore = (k: number) => /^\p{Lu}[\p{Ll}-]+$/u.test((ts[k - 2] as Token).text);
-    while (j - i > 1 && GENERIC_ABBREVIATIONS.has((ts[j - 1] as Token).text.toLowerCase()) && !plainBefore(j)) j--;
+    // ("Llama LLM", "Wikipedia API", "Nvidia GPUs" are still Llama, Wikipedia and Nvidia: only a task's abbreviation)
+    const taskAfterPlain = (k: number) =>
+      TASK_ABBREVIATIONS.has((ts[k - 1] as Token).text.toLowerCase()) &&
+      /^\p{Lu}[\p{Ll}-]+$/u.test((ts[k - 2] as Token).text);
+    while (j - i > 1 && GENERIC_ABBREVIATIONS.has((ts[j - 1] as Token).text.toLowerCase()) && !taskAfterPlain(j)) j--;
     const start = t.start;
     const end = (ts[j - 1] as Token).end;
     const name = masked.slice(start, end).replace(/\s+/g, " ");
@@ -822,7 +827,7 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
 
 /**
  * Where the settings that follow a claim of ours begin ("… with β1 = 0.9, β2 = 0.98", "… of value ls = 0.1", "with a
- * beam size of 4 and length penalty α = 0.6"): the first clause-level "with", "of" or "," before a token with "=" — when
+ * beam size of 4 and length penalty α = 0.6"): the last "with", "of" or "," before the first token with "=" — when
  * the sentence opens in our voice and what comes before is prose. Else null.
  */
 function settingsTail(flat: string, masked: string): number | null {
@@ -1097,14 +1102,36 @@ function blendOfTitle(paper: PaperText, title: string): string | null {
     const m = /^(\p{Lu}\p{Ll}{2,})(\p{Lu}[\p{L}]*?)(?:s|-[\p{L}\d]+)?$/u.exec(name);
     if (!m) continue;
     const head = (m[1] as string).toLowerCase();
-    if (!words.some((w) => w.startsWith(head) && w !== head)) continue;
     const base = `${m[1]}${m[2]}`;
+    // "Res" of "Residual"; not "Deep" of "Deeper" (a form of the word), nor a title word that is the blend itself
+    // ("ImageNet" in a title about ImageNet)
+    const begins = (w: string) =>
+      w.startsWith(head) &&
+      w.length - head.length >= 3 &&
+      !/^(?:ers?|est|s|es|ly|ed|ing|ness)$/.test(w.slice(head.length)) &&
+      !w.startsWith(base.toLowerCase());
+    if (!words.some(begins)) continue;
     families.set(base, (families.get(base) ?? 0) + n);
   }
   const [top, next] = [...families].sort((a, b) => b[1] - a[1]);
   if (!top || top[1] < 50 || (next && next[1] * 2 > top[1])) return null;
+  // a name the paper cites in its reference list is someone else's ("WordNet", "DeepSeek-V3")
+  if (citedInReferences(paper, top[0])) return null;
   return top[0];
 }
+
+/** Does the name occur in the paper's reference list (its skipped spans)? */
+function citedInReferences(paper: PaperText, name: string): boolean {
+  const re = new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(name)}`, "u");
+  return (paper.skip ?? []).some((s) => {
+    const text = paper.pages.find((p) => p.pageNumber === s.page)?.text ?? "";
+    return re.test(text.slice(s.start, s.end));
+  });
+}
+
+/** Titles that announce a study of something rather than a method. */
+const STUDY_TITLE =
+  /^(?:what|how|why|when|does|do|is|are|can)\b|\b(?:analys[ie]s|analy[sz]ing|probing|dissecting|understanding|investigating|interpreting|inside|study|look at)\b/i;
 
 /**
  * "What Does BERT Look At? An Analysis of BERT's Attention": a paper about a model its title names. The title's one
@@ -1112,6 +1139,10 @@ function blendOfTitle(paper: PaperText, title: string): string | null {
  * often as any other.
  */
 function studiedInTitle(paper: PaperText, title: string): string | null {
+  // a title that studies the model ("What Does BERT Look At?", "An Analysis of …", "Probing …"), not one that improves
+  // on it ("Improving BERT with …": the paper's method is another) or rethinks a dataset
+  if (!STUDY_TITLE.test(title) || /\b(?:improv|extend|enhanc|boost|compress|distill|augment)\w*/i.test(title))
+    return null;
   const inTitle = [
     ...new Set(
       [...title.matchAll(/(?<![\p{L}\d-])\p{Lu}[\p{L}\d]*[\p{Lu}\d][\p{L}\d]*(?:-[\p{L}\d]+)*/gu)].map((m) => m[0]),
@@ -1331,7 +1362,9 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       // benchmarks: IMDB, Yelp-2, Yelp-5, DBpedia, AG, Amazon-2, and Amazon-5": a list of names in a sentence of ours
       const ourList =
         (shape === "no_function_words" || shape === "capitalised_run") &&
-        /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked);
+        /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked) &&
+        // (not the names of the people an acknowledgement thanks)
+        !/\bwe\s+(?:would\s+like\s+to\s+)?(?:thank|acknowledge|are\s+(?:very\s+)?grateful|gratefully)\b/i.test(masked);
       // "We used the Adam optimizer [20] with β1 = 0.9, β2 = 0.98 and ϵ = 10−9": a claim of ours in prose, then its
       // settings; only the prose before them is read
       const settings = shape === "symbols" || shape === "label_run" ? settingsTail(flat, masked) : null;
