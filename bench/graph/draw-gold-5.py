@@ -70,39 +70,46 @@ def candidates(here):
     return cands, n_papers, n_used, len(cands4), len(excluded)
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    cands, n_papers, n_used, n_cands4, n_excl = candidates(here)
+def report(here, cands, header, seed, out, rejected, no_edge, stop_after):
+    """Prints the drawn order of `cands` shuffled with `seed`, and what became of each page (the edges `out` keeps, or
+    why it was skipped); stops at `stop_after` unless --all. draw-gold-6.py prints its draw with this too."""
     order = list(cands)
-    random.Random(SEED).shuffle(order)
+    random.Random(seed).shuffle(order)
 
     kept = {}
-    out_path = os.path.join(here, OUT)
+    out_path = os.path.join(here, out)
     if os.path.exists(out_path):
         for e in json.load(open(out_path, encoding="utf-8"))["edges"]:
             key = (e["paper_id"], int(e["page"]))
             kept[key] = kept.get(key, 0) + 1
 
-    print(
-        f"papers: {n_papers}; pages used by earlier gold files: {n_used}; fourth set's candidates: {n_cands4}; "
-        f"drawn or used by the fourth set: {n_excl}; candidate pages: {len(cands)}"
-    )
-    print(f"seed {SEED}; drawn order:")
+    print(header)
+    print(f"seed {seed}; drawn order:")
     total = 0
-    stop = order.index(STOP_AFTER) if STOP_AFTER in order else None
+    stop = order.index(stop_after) if stop_after in order else None
     for i, key in enumerate(order, 1):
-        if key in REJECTED:
-            status = f"skipped: {REJECTED[key]}"
+        if key in rejected:
+            status = f"skipped: {rejected[key]}"
         elif key in kept:
             total += kept[key]
             status = f"{kept[key]} edges (running total {total})"
         elif stop is None or i - 1 > stop:
             status = "not reached"
         else:
-            status = "read, no edge" + (f": {NO_EDGE[key]}" if key in NO_EDGE else "")
+            status = "read, no edge" + (f": {no_edge[key]}" if key in no_edge else "")
         print(f"{i:4d}  {key[0]:<62} p.{key[1]:<3d} {status}")
-        if key == STOP_AFTER and "--all" not in sys.argv:
+        if key == stop_after and "--all" not in sys.argv:
             break
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    cands, n_papers, n_used, n_cands4, n_excl = candidates(here)
+    header = (
+        f"papers: {n_papers}; pages used by earlier gold files: {n_used}; fourth set's candidates: {n_cands4}; "
+        f"drawn or used by the fourth set: {n_excl}; candidate pages: {len(cands)}"
+    )
+    report(here, cands, header, SEED, OUT, REJECTED, NO_EDGE, STOP_AFTER)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ import importlib.util
 import json
 import os
 import random
-import sys
 
 SEED = 20261205
 OUT = "gold-heldout-6.json"
@@ -73,36 +72,12 @@ def candidates(here):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     cands, n_papers, n_used, n_cands5, n_excl = candidates(here)
-    order = list(cands)
-    random.Random(SEED).shuffle(order)
-
-    kept = {}
-    out_path = os.path.join(here, OUT)
-    if os.path.exists(out_path):
-        for e in json.load(open(out_path, encoding="utf-8"))["edges"]:
-            key = (e["paper_id"], int(e["page"]))
-            kept[key] = kept.get(key, 0) + 1
-
-    print(
+    header = (
         f"papers: {n_papers}; pages used by earlier gold files: {n_used}; fifth set's candidates: {n_cands5}; "
         f"drawn or used by the fifth set: {n_excl}; candidate pages: {len(cands)}"
     )
-    print(f"seed {SEED}; drawn order:")
-    total = 0
-    stop = order.index(STOP_AFTER) if STOP_AFTER in order else None
-    for i, key in enumerate(order, 1):
-        if key in REJECTED:
-            status = f"skipped: {REJECTED[key]}"
-        elif key in kept:
-            total += kept[key]
-            status = f"{kept[key]} edges (running total {total})"
-        elif stop is None or i - 1 > stop:
-            status = "not reached"
-        else:
-            status = "read, no edge" + (f": {NO_EDGE[key]}" if key in NO_EDGE else "")
-        print(f"{i:4d}  {key[0]:<62} p.{key[1]:<3d} {status}")
-        if key == STOP_AFTER and "--all" not in sys.argv:
-            break
+    # the fifth set's script prints the draw the same way
+    load_fifth(here).report(here, cands, header, SEED, OUT, REJECTED, NO_EDGE, STOP_AFTER)
 
 
 if __name__ == "__main__":
