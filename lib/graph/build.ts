@@ -124,13 +124,13 @@ export interface ValidatedPaper {
   mentions: { canonicalName: string; page: number; count: number }[];
 }
 
+/** A sentence that says its method was evaluated or experimented with. */
+const EVALUATING = /\b(?:evaluat\w*|experiment\w*|tested|stud(?:y|ies|ied))\b/i;
+
 /**
  * Types, validates and deduplicates one paper's candidates (pure: no database). `typeOf` is the batch's settled type
  * per name (settleTypes); `storedAliases` the names already linked to a name; rejections are counted into `rejected`.
  */
-/** A sentence that says its method was evaluated or experimented with. */
-const EVALUATING = /\b(?:evaluat\w*|experiment\w*|tested|stud(?:y|ies|ied))\b/i;
-
 export function validateExtraction(
   text: PaperText,
   x: PaperExtraction,

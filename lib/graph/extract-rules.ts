@@ -75,9 +75,9 @@ const SENTENCE_OPENERS = new Set(
   ).split(" "),
 );
 
-/** Abbreviations of the field's own vocabulary (not of any method): never an entity on their own. */
 /** Generic abbreviations that name a task, and with a plain word before them name one ("Knowledge QA"). */
 const TASK_ABBREVIATIONS = new Set(["qa", "nli", "ir", "mt", "nmt", "asr"]);
+/** Abbreviations of the field's own vocabulary (not of any method): never an entity on their own. */
 const GENERIC_ABBREVIATIONS = new Set(
   (
     "nlp nlu nlg ai ml dl llm llms lm lms plm plms qa rl gpu gpus tpu tpus cpu cpus api apis sota ir cv asr mt nmt " +
