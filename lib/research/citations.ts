@@ -218,8 +218,13 @@ export function quotableSentences(text: string): QuotableSentence[] {
       let a = from;
       let b = end;
       from = next;
-      const heading = HEADING_LINE.exec(whole.slice(a, b));
-      if (heading) a += heading[0].length;
+      // a section's heading line, and a subsection's right after it ("4 Methodology\n4.1 Overview\nAs illustrated …")
+      let heading = HEADING_LINE.exec(whole.slice(a, b));
+      const afterHeading = heading !== null;
+      while (heading) {
+        a += heading[0].length;
+        heading = HEADING_LINE.exec(whole.slice(a, b));
+      }
       a += BULLET.exec(whole.slice(a, b))?.[0].length ?? 0;
       while (a < b && /\s/.test(whole[a] as string)) a++;
       while (b > a && /\s/.test(whole[b - 1] as string)) b--;
@@ -228,7 +233,7 @@ export function quotableSentences(text: string): QuotableSentence[] {
         text: whole.slice(a, b).replace(/\s+/g, " "),
         start: s.start + a,
         end: s.start + b,
-        afterHeading: heading !== null,
+        afterHeading,
         last: i === spans.length - 1 && end === whole.length,
       });
     }

@@ -281,6 +281,22 @@ describe("synthesizeExtractive", () => {
     expect(texts.some((t) => t.includes("3.2.2"))).toBe(false);
   });
 
+  it("quotes a sentence without the section and subsection headings above it", () => {
+    const p = passage(
+      "A",
+      4,
+      "The widget search runs over fifty instances only.\n4 Methodology\n4.1 Overview\nAs illustrated in Figure 1, " +
+        "the widget system consists of two agents: a crawler and a selector.",
+    );
+    const texts = pickSentences("What agents does the widget system consist of?", [p], {
+      intent: "unknown",
+      keywords: [],
+    }).map((x) => x.text);
+    expect(texts[0]).toBe(
+      "As illustrated in Figure 1, the widget system consists of two agents: a crawler and a selector.",
+    );
+  });
+
   it("does not quote a passage's last sentence when the passage ends before it does", () => {
     const p = passage(
       "A",
