@@ -800,3 +800,48 @@ describe("round 7: own methods without a name in the title, lists and settings o
     ]);
   });
 });
+
+describe("round 8: baselines named as ours, likeness", () => {
+  const edgesOf = (title: string, pages: string[]) =>
+    extractWithRules(paper(title, pages)).candidates.map((c) => `${c.relation} ${c.source.name} -> ${c.target.name}`);
+
+  it("the paper's method is compared with what it calls its baseline", () => {
+    expect(
+      edgesOf("Gizmo: Widgets", [
+        "Our baseline model is the biattentive widget network (BWN) from Smith et al. (2017), which held the record.",
+      ]),
+    ).toContain("compares_to Gizmo -> BWN");
+    expect(
+      edgesOf("Gizmo: Widgets", [
+        "Our baseline, the FooNet sequence model from Chen et al. (2017), uses a biLSTM here.",
+      ]),
+    ).toContain("compares_to Gizmo -> FooNet");
+    // someone else's baseline is not the paper's comparison
+    expect(
+      edgesOf("Gizmo: Widgets", ["Their baseline model is the BarNet network of Smith et al. (2017) in every run."]),
+    ).not.toContain("compares_to Gizmo -> BarNet");
+  });
+
+  it("what is added to a model and improves it improves on it; an addition that improves nothing does not", () => {
+    expect(
+      edgesOf("Gizmo: Widgets", [
+        "Overall, adding GizmoLayer to the WidgetNet model improved accuracy by 0.7% on average.",
+      ]),
+    ).toContain("improves_on GizmoLayer -> WidgetNet");
+    expect(
+      edgesOf("Gizmo: Widgets", ["Adding GizmoLayer to the WidgetNet model improved nothing we could measure here."]),
+    ).not.toContain("improves_on GizmoLayer -> WidgetNet");
+    expect(
+      edgesOf("Gizmo: Widgets", ["Adding GizmoLayer to the WidgetNet model made training slower in every run."]),
+    ).toEqual([]);
+  });
+
+  it("a named method similar to another is compared with it; an unnamed subject is not", () => {
+    expect(edgesOf("Gizmo: Widgets", ["MDHA is similar to Convolutional Attention in how it mixes heads."])).toContain(
+      "compares_to MDHA -> Convolutional Attention",
+    );
+    expect(
+      edgesOf("Gizmo: Widgets", ["The idea is similar to Convolutional Attention in how it mixes heads."]),
+    ).toEqual([]);
+  });
+});

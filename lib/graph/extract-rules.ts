@@ -420,7 +420,8 @@ const PATTERNS: Pattern[] = [
     reach: 30,
     selfOnly: true,
   },
-  // "DIVERSE employs DeBERTa as its verifier": a named method's own components, in the third person
+  // "DIVERSE employs DeBERTa as its verifier": a named method's own components, in the third person (not in the past
+  // tense: "used" is as often a participle, "the most commonly used activation functions")
   {
     relation: "uses",
     verb: /\b(?:uses|employs|adopts|leverages|utili[sz]es|relies\s+on|is\s+initiali[sz]ed\s+(?:with|from))\b/gi,
@@ -513,6 +514,32 @@ const PATTERNS: Pattern[] = [
     verb: /\b(?:compar(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?(?:with|to|against)|comparisons?\s+(?:\S+\s+){0,2}?(?:with|to|against)|in comparison (?:with|to)|comparable\s+(?:(?:performance|results|accuracy|quality)\s+)?(?:to|with)|benchmark(?:s|ed)?\s+(?:\S+\s+){0,3}?against|on par with|as (?:effective|good|accurate|strong) as|(?:performs?|performed) (?:similarly|comparably) (?:to|with)|(?:is|are|was|were)\s+(?:very\s+|also\s+)?close\s+to)\b/gi,
     confidence: 0.7,
     reach: 30,
+  },
+  // "Our baseline model is the biattentive classification network (BCN)", "Our baseline, the ESIM sequence model …":
+  // the paper's method is compared with its baseline
+  {
+    relation: "compares_to",
+    verb: /\b[Oo]ur\s+(?:[\p{Ll}-]+\s+){0,2}?baselines?(?:\s+[\p{Ll}-]+){0,2}?\s*(?:is|are|was|were|,|:)\s/gu,
+    confidence: 0.7,
+    selfSubject: true,
+    reach: 60,
+  },
+  // "adding ELMo to the ESIM model improved accuracy by 0.7%": what is added improves on what it is added to
+  {
+    relation: "improves_on",
+    verb: /\b(?:adding|add|adds|added)\b(?=[^.;]{0,100}?\b(?:improv(?:es|ed|ing)|increas(?:es|ed|ing)|boost(?:s|ed)?|raise[sd]?)\b(?!\s+(?:nothing|little|no|neither)\b))/gi,
+    confidence: 0.7,
+    reach: 10,
+    pairAfter: true,
+    pairJoin: /^\s+to\s+(?:the\s+|a\s+|an\s+)?$/,
+  },
+  // "MDHA is similar to Convolutional Attention"
+  {
+    relation: "compares_to",
+    verb: /\b(?:is|are|was|were)\s+(?:very\s+|quite\s+|most\s+|closely\s+)?similar\s+to\b/gi,
+    confidence: 0.7,
+    reach: 20,
+    namedOnly: true,
   },
   // "we compare SL-CAI models and RLHF models"
   {
