@@ -836,6 +836,16 @@ describe("round 8: baselines named as ours, likeness", () => {
     ).toEqual([]);
   });
 
+  it("a method that scores on data was evaluated on each; 'with scores of' someone else's is not", () => {
+    expect(edgesOf("Gizmo: Widgets", ["In our runs, Gizmo scored 80.1 on FooQA and 70.2 on BarQA overall."])).toEqual([
+      "evaluates_on Gizmo -> FooQA",
+      "evaluates_on Gizmo -> BarQA",
+    ]);
+    expect(
+      edgesOf("Gizmo: Widgets", ["Gizmo outperforms BarNet with scores of 90.8 on FooQA in all our runs."]),
+    ).not.toContain("evaluates_on BarNet -> FooQA");
+  });
+
   it("a named method similar to another is compared with it; an unnamed subject is not", () => {
     expect(edgesOf("Gizmo: Widgets", ["MDHA is similar to Convolutional Attention in how it mixes heads."])).toContain(
       "compares_to MDHA -> Convolutional Attention",

@@ -450,7 +450,7 @@ const PATTERNS: Pattern[] = [
   },
   {
     relation: "evaluates_on",
-    verb: /\b(?:(?:evaluat(?:e|ed|ing|ions?)|test(?:ed)?|experiments?|results?|performance|effectiveness|efficacy|benchmark(?:ed)?|measure[sd]?|assess(?:es|ed)?|compute[sd]?)\s+(?:\S+\s+){0,3}?(?:on|across)|achiev(?:e|es|ed)\s+(?:\S+\s+){0,5}?on)\b/gi,
+    verb: /\b(?:(?:evaluat(?:e|ed|ing|ions?)|test(?:ed)?|experiments?|results?|performance|effectiveness|efficacy|benchmark(?:ed)?|measure[sd]?|assess(?:es|ed)?|compute[sd]?)\s+(?:\S+\s+){0,3}?(?:on|across)|achiev(?:e|es|ed)\s+(?:\S+\s+){0,5}?on|(?<!\b(?:with|similar|the|of|F-?1|BLEU|ROUGE\S*)\s+)scor(?:es|ed)\s+(?:an?\s+(?:average\s+)?(?:of\s+)?)?\d[\d.,]*\s*%?\s+on)\b/gi,
     confidence: 0.75,
     targetType: "Dataset",
     reach: 30,
@@ -740,7 +740,9 @@ function objectsAfter(
       .replace(/^\s*(?:models?|methods?|systems?|variants?|baselines?|datasets?|benchmarks?)\b/i, " ")
       .replace(/^\s*by\s+[+-]?\d+(?:\.\d+)?\s*(?:%|points?)?/i, " ")
       // "outperforms ANCE on 14/18 and DPR on 17/18 datasets": a count of the datasets won
-      .replace(/^\s*on\s+\d+\s*\/\s*\d+(?:\s+(?:datasets|tasks|benchmarks))?/i, " ");
+      .replace(/^\s*on\s+\d+\s*\/\s*\d+(?:\s+(?:datasets|tasks|benchmarks))?/i, " ")
+      // "scores 72.6% on AIME 2024, 94.3% on MATH-500, and 57.2% on LiveCodeBench": each score's data
+      .replace(/^\s*(?:,\s*|,?\s*and\s+)(?:and\s+)?\d+(?:\.\d+)?\s*%?\s+on\s*$/i, ", ");
     if (/^\s*(?:,\s*)?(?:and|or|as well as|versus|vs\.?)?\s*(?:the\s+)?$/.test(between) && between.trim().length > 0)
       out.push(n);
     else if (/^\s*,\s*$/.test(between)) out.push(n);
@@ -1639,7 +1641,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
           if (
             p.relation === "evaluates_on" &&
             !subject.self &&
-            !/^(?:evaluat|test|experiment|achiev|outperform|surpass|improve|beat)/i.test(v[0])
+            !/^(?:evaluat|test|experiment|achiev|scor|outperform|surpass|improve|beat)/i.test(v[0])
           )
             continue;
           // "the TREC WebTrack 2009–12 have been evaluated on …": what is evaluated in the passive is data, not a method
