@@ -854,13 +854,16 @@ function phrasesAfter(rest: string): { name: string; start: number; end: number 
   return [];
 }
 
+/** A sentence that opens in the paper's own voice ("We use …", "In this section we compare …"). */
+const OUR_VOICE = /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu;
+
 /**
  * Where the settings that follow a claim of ours begin ("… with β1 = 0.9, β2 = 0.98", "… of value ls = 0.1", "with a
  * beam size of 4 and length penalty α = 0.6"): the last "with", "of" or "," before the first token with "=" — when
  * the sentence opens in our voice and what comes before is prose. Else null.
  */
 function settingsTail(flat: string, masked: string): number | null {
-  if (!/^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked)) return null;
+  if (!OUR_VOICE.test(masked)) return null;
   // (the token holding the first "=": found by index, not by a pattern that rescans a long token at every start)
   const at = flat.indexOf("=");
   if (at < 0) return null;
@@ -1105,14 +1108,21 @@ export function ownMethodOf(paper: PaperText): string | null {
   );
 }
 
-/** Name-shaped words of a text (capitals inside or digits: "ResNet-101", "BERT", "GPT-3") and how often each occurs. */
+/** A name-shaped word: a capital first, and capitals inside or digits ("ResNet-101", "BERT", "GPT-3"). */
+const NAME_SHAPED = /(?<![\p{L}\d-])\p{Lu}[\p{L}\d]*[\p{Lu}\d][\p{L}\d]*(?:-[\p{L}\d]+)*/gu;
+
+/** Counts already made for a paper (the own-method fallbacks both ask). */
+const namesCounted = new WeakMap<PaperText, Map<string, number>>();
+
+/** The paper's name-shaped words and how often each occurs. */
 function nameCounts(paper: PaperText): Map<string, number> {
+  const known = namesCounted.get(paper);
+  if (known) return known;
   const counts = new Map<string, number>();
   for (const p of paper.pages) {
-    for (const m of p.text.matchAll(/(?<![\p{L}\d-])\p{Lu}[\p{L}\d]*[\p{Lu}\d][\p{L}\d]*(?:-[\p{L}\d]+)*/gu)) {
-      counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
-    }
+    for (const m of p.text.matchAll(NAME_SHAPED)) counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
   }
+  namesCounted.set(paper, counts);
   return counts;
 }
 
@@ -1172,11 +1182,9 @@ function studiedInTitle(paper: PaperText, title: string): string | null {
   // on it ("Improving BERT with …": the paper's method is another) or rethinks a dataset
   if (!STUDY_TITLE.test(title) || /\b(?:improv|extend|enhanc|boost|compress|distill|augment)\w*/i.test(title))
     return null;
-  const inTitle = [
-    ...new Set(
-      [...title.matchAll(/(?<![\p{L}\d-])\p{Lu}[\p{L}\d]*[\p{Lu}\d][\p{L}\d]*(?:-[\p{L}\d]+)*/gu)].map((m) => m[0]),
-    ),
-  ].filter((n) => !GENERIC_ABBREVIATIONS.has(n.toLowerCase()) && !/^LLMs?$/.test(n));
+  const inTitle = [...new Set([...title.matchAll(NAME_SHAPED)].map((m) => m[0]))].filter(
+    (n) => !GENERIC_ABBREVIATIONS.has(n.toLowerCase()) && !/^LLMs?$/.test(n),
+  );
   if (inTitle.length !== 1) return null;
   const name = inTitle[0] as string;
   const [top, next] = [...nameCounts(paper)].sort((a, b) => b[1] - a[1]);
@@ -1391,7 +1399,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       // benchmarks: IMDB, Yelp-2, Yelp-5, DBpedia, AG, Amazon-2, and Amazon-5": a list of names in a sentence of ours
       const ourList =
         (shape === "no_function_words" || shape === "capitalised_run") &&
-        /^\s*(?:\S+\s+){0,8}?we\s+\p{Ll}+/iu.test(masked) &&
+        OUR_VOICE.test(masked) &&
         // (not the names of the people an acknowledgement thanks)
         !/\bwe\s+(?:would\s+like\s+to\s+)?(?:thank|acknowledge|are\s+(?:very\s+)?grateful|gratefully)\b/i.test(masked);
       // "We used the Adam optimizer [20] with β1 = 0.9, β2 = 0.98 and ϵ = 10−9": a claim of ours in prose, then its

@@ -147,17 +147,21 @@ export function lexicalSupport(claim: string, text: string): number {
   return supportIn(stems(claim), textStems(text));
 }
 
+/** The value kept for `key`, made and kept on the first ask (the cache emptied when it holds 256). */
+function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= 256) cache.clear();
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
+}
+
 /** A text's stems, kept for the texts asked about again (a passage is checked once per citation of its page). */
 const stemCache = new Map<string, Set<string>>();
 function textStems(text: string): Set<string> {
-  if (text.length < 200) return stems(text);
-  let t = stemCache.get(text);
-  if (!t) {
-    if (stemCache.size >= 256) stemCache.clear();
-    t = stems(text);
-    stemCache.set(text, t);
-  }
-  return t;
+  return text.length < 200 ? stems(text) : remembered(stemCache, text, () => stems(text));
 }
 
 function supportIn(claim: Set<string>, text: Set<string>): number {
@@ -244,13 +248,7 @@ export function quotableSentences(text: string): QuotableSentence[] {
 /** A passage's quotable sentences with their stems, kept for the passages asked about again (once per citation). */
 const sentenceCache = new Map<string, (QuotableSentence & { stems: Set<string> })[]>();
 function sentencesOf(text: string): (QuotableSentence & { stems: Set<string> })[] {
-  let out = sentenceCache.get(text);
-  if (!out) {
-    if (sentenceCache.size >= 256) sentenceCache.clear();
-    out = quotableSentences(text).map((s) => ({ ...s, stems: stems(s.text) }));
-    sentenceCache.set(text, out);
-  }
-  return out;
+  return remembered(sentenceCache, text, () => quotableSentences(text).map((s) => ({ ...s, stems: stems(s.text) })));
 }
 
 /** Of two quotes, the one that supports the claim more; on a tie, the one the claim holds more of (is the claim). */

@@ -151,6 +151,7 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     }
     // the extractive answer arrives section by section
     for (const part of text.split(/(?=\n\n## )/)) ctx.delta(part);
+    const pageContext = evidence.filter((e) => e.pageContext).length;
     return {
       result: text,
       patch: {
@@ -165,8 +166,8 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
             : ""),
         data: {
           method: "extractive",
-          evidence: evidence.filter((e) => !e.pageContext).length + web.length,
-          ...(evidence.some((e) => e.pageContext) ? { pageContext: evidence.filter((e) => e.pageContext).length } : {}),
+          evidence: evidence.length - pageContext + web.length,
+          ...(pageContext > 0 ? { pageContext } : {}),
         },
       },
     };
