@@ -1,6 +1,7 @@
 /**
  * Research runs on the library in LECTERN_DATA_DIR (or DATABASE_URL): `npm run bench:research [-- questions.json …]
- * [--json] [--rounds N] [--mock-rounds N] [--latency MS] [--skip-app] [--skip-mock] [--offline-only]`.
+ * [--json] [--rounds N] [--mock-rounds N] [--latency MS] [--skip-app] [--skip-mock] [--offline-only]
+ * [--save-evidence FILE]`.
  *
  * Uses the question files given (each a set, reported separately and, with several, together), else the dev
  * questions when present (../shared/corpus/dev-questions.json), else a few built-in questions, and measures the
@@ -23,6 +24,10 @@
  * - unanswerable declined: questions of type `none` without a cited answer (no papers or passages found, or an
  *   answer without citations);
  * - citation validity: citations whose quote is on the page they name (read from the database).
+ *
+ * `--save-evidence FILE` writes, per question of the first measured offline round, what its answer was composed from
+ * (the passages as the composer read them, the analysis): one JSON line each, after a line of the papers' file
+ * names. bench/answers/fit-weights.ts fits the sentence scorer's weights on it.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -34,6 +39,7 @@ import { getEnv } from "@/lib/env";
 import { runLibraryUpgrades } from "@/lib/library/upgrades";
 import type { ResearchDeps } from "@/lib/research/deps";
 import { declinedRun, evidenceInAnswer, formatShare, type Share, shareOf } from "@/lib/research/eval-answers";
+import type { ComposedFrom } from "@/lib/research/lifecycle";
 import { runResearch } from "@/lib/research/orchestrator";
 import { startRun, waitForRun } from "@/lib/research/runs";
 import type { Citation, ResearchEvent, ResearchRunState, RetrievedRecord } from "@/lib/research/types";
@@ -64,6 +70,8 @@ interface Args {
   latencyMs: number;
   app: boolean;
   mock: boolean;
+  /** Writes what each offline answer was composed from (the first measured round), one JSON line per question. */
+  saveEvidence: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -75,6 +83,7 @@ function parseArgs(argv: string[]): Args {
     latencyMs: 300,
     app: true,
     mock: true,
+    saveEvidence: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
@@ -85,6 +94,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--skip-app") args.app = false;
     else if (a === "--skip-mock") args.mock = false;
     else if (a === "--offline-only") args.app = args.mock = false;
+    else if (a === "--save-evidence") args.saveEvidence = path.resolve(argv[++i] as string);
     else if (!a.startsWith("--")) args.files.push(path.resolve(a));
     else throw new Error(`Unknown option ${a}`);
   }
@@ -131,7 +141,12 @@ interface Timed {
   modelCalls: Partial<Record<CallKind, number>>;
 }
 
-async function timedRun(deps: ResearchDeps, q: Question, calls?: ModelCall[]): Promise<Timed> {
+async function timedRun(
+  deps: ResearchDeps,
+  q: Question,
+  calls?: ModelCall[],
+  onComposed?: (input: ComposedFrom) => void,
+): Promise<Timed> {
   const before = calls?.length ?? 0;
   let firstEventMs = -1;
   let firstStepDoneMs: number | null = null;
@@ -163,6 +178,7 @@ async function timedRun(deps: ResearchDeps, q: Question, calls?: ModelCall[]): P
     onRetrieved: (r) => {
       retrieved = r;
     },
+    ...(onComposed ? { onComposed } : {}),
   });
   const wallMs = performance.now() - t0;
   const modelMsByStep: Record<string, number> = {};
@@ -493,6 +509,11 @@ async function main() {
     llmTimeoutMs: env.LECTERN_LLM_TIMEOUT_MS,
     runTimeoutMs: env.LECTERN_RESEARCH_TIMEOUT_MS,
   };
+  if (args.saveEvidence) {
+    // the papers' file names first: question sets name papers by their arXiv file name
+    const names = Object.fromEntries((await listPaperFileNames(handle.db)).map((p) => [p.id, p.fileName]));
+    fs.writeFileSync(args.saveEvidence, `${JSON.stringify({ fileNames: names })}\n`);
+  }
   const loadAtStart = os.loadavg()[0] ?? 0;
   try {
     log(`${handle.driver} at ${handle.location}; ${questions.length} questions from ${source}`);
@@ -505,7 +526,14 @@ async function main() {
 
     const runs: Timed[] = [];
     for (let r = 0; r < args.rounds; r++) {
-      for (const q of questions) runs.push(await timedRun(offline, q));
+      for (const q of questions) {
+        const save =
+          args.saveEvidence && r === 0
+            ? (c: ComposedFrom) =>
+                fs.appendFileSync(args.saveEvidence as string, `${JSON.stringify({ qid: q.qid, ...c })}\n`)
+            : undefined;
+        runs.push(await timedRun(offline, q, undefined, save));
+      }
       log(`offline round ${r + 1}/${args.rounds} done`);
     }
     const offlineCitations = await checkCitations(handle.db, runs.slice(0, questions.length));

@@ -221,8 +221,8 @@ describe("synthesizeExtractive", () => {
         "Low-rank adapters add no inference latency once merged into the weights. " +
           "Merged low-rank adapters keep inference latency equal to the base model.",
       ),
-      passage("B", 2, "Adapters had some inference latency in early work."),
-      passage("C", 3, "Inference latency of adapters depends on the batch size."),
+      passage("B", 2, "Merged low-rank adapters had some inference latency in early work."),
+      passage("C", 3, "Inference latency of low-rank adapters depends on the batch size once merged."),
     ];
     const ask = (bestFirst: number) =>
       pickSentences("Do low-rank adapters add inference latency once merged?", evidence, {

@@ -12,6 +12,7 @@ import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
 import { tokenize } from "@/lib/text/terms";
 import { type EvidencePassage, quotableSentences } from "./citations";
+import { type ScoreWeights, type SentenceFeatures, scoreOf } from "./sentence-score";
 
 export type QuestionKind = "reason" | "quantity" | "comparison" | "mechanism" | "general";
 
@@ -93,6 +94,10 @@ export interface ComposeOptions {
   bestFirst?: number;
   /** Sentences not to use (already quoted elsewhere). */
   exclude?: string[];
+  /** The scorer's weights (lib/research/sentence-score.ts); absent: the fitted ones. */
+  weights?: ScoreWeights;
+  /** Hears every candidate's features (bench/fit-answer-weights.ts). */
+  onFeatures?: (text: string, passage: EvidencePassage, f: SentenceFeatures) => void;
 }
 
 export interface PickedSentence {
@@ -110,8 +115,9 @@ export interface PickedSentence {
 
 /** Passages of the retrieval's top ranks that each get a sentence in the answer when one bears on the question. */
 const TOP_PASSAGES = 8;
-/** …when their best sentence scores at least this share of the best sentence's score. */
-const TOP_PASSAGE_SHARE = 0.4;
+/** …when their best sentence scores at least this share of the best sentence's score (0.4 before the fitted scorer;
+ *  chosen with it by the fit's leave-one-set-out check, docs/benchmarks.md "A fitted sentence scorer"). */
+const TOP_PASSAGE_SHARE = 0.6;
 
 interface Candidate extends PickedSentence {
   rank: number;
@@ -235,6 +241,9 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
   if (wanted.length === 0) return [];
   const kind = questionKind(question, intent);
   const pairs = new Set(questionPairs(question));
+  const namedStems = namedTerms(question)
+    .map((n) => tokenize(n))
+    .filter((n) => n.length > 0);
   const excluded = new Set(exclude);
   const sentences = candidateSentences(evidence).filter((s) => !excluded.has(s.text));
   const tokens = sentences.map((s) => tokenize(s.text));
@@ -245,6 +254,18 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
     Math.log(1 + (sentences.length + 1) / (1 + (df.get(w) ?? 0))) * (around.includes(w) ? 0.5 : 1);
   const total = wanted.reduce((sum, w) => sum + weight(w), 0);
 
+  const passageStems = new Map<EvidencePassage, Set<string>>();
+  sentences.forEach((s, i) => {
+    const set = passageStems.get(s.passage) ?? new Set<string>();
+    for (const t of tokens[i] as string[]) set.add(t);
+    passageStems.set(s.passage, set);
+  });
+  const maxWeight = Math.max(...wanted.map(weight));
+  const tokensOf = new Map(sentences.map((s, i) => [s.text, tokens[i] as string[]]));
+  const coverageOf = (words: Iterable<string>) => {
+    const have = new Set(words);
+    return wanted.reduce((sum, w) => sum + (have.has(w) ? weight(w) : 0), 0) / total;
+  };
   const candidates: Candidate[] = [];
   sentences.forEach((s, i) => {
     const toks = tokens[i] as string[];
@@ -265,13 +286,41 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
     const cue = givesKind(kind, s.text) || reasonAfter !== null;
     const rankPrior = 0.2 / (1 + s.rank * 0.2);
     const leans = s.previous && ANAPHORIC.test(s.text) ? s.previous : null;
+    const f: SentenceFeatures = {
+      coverage,
+      phrase: Math.min(0.16, phrase),
+      proximity,
+      kindCue: cue ? KIND_BONUS[kind] : 0,
+      rankPrior,
+      focusShare: matched.filter((w) => focus.includes(w)).length / focus.length,
+      named:
+        namedStems.length === 0 ? 0 : namedStems.filter((n) => n.every((t) => stems.has(t))).length / namedStems.length,
+      length: Math.log(1 + toks.length) / 4,
+      density: matched.length / Math.max(1, toks.length),
+      ourVoice: /\b(?:we|our)\b/i.test(s.text) ? 1 : 0,
+      number: NUMBER.test(s.text.replace(NOT_QUANTITY, " ")) ? 1 : 0,
+      reason: REASON_CUE.test(s.text) ? 1 : 0,
+      comparative: COMPARATIVE.test(s.text) ? 1 : 0,
+      firstPage: s.passage.page === 1 ? 1 : 0,
+      pageContext: s.passage.pageContext ? 1 : 0,
+      leans: leans ? 1 : 0,
+      topRank: s.rank === 0 ? 1 : 0,
+      idfMax: Math.max(0, ...matched.map(weight)) / maxWeight,
+      phraseRaw: phrase,
+      prevCoverage: s.previous ? coverageOf(tokensOf.get(s.previous) ?? tokenize(s.previous)) : 0,
+      passageCoverage: coverageOf(passageStems.get(s.passage) ?? []),
+      rankLinear: Math.min(s.rank, 20) / 20,
+      bracketCite: /\[\d+(?:[,–-]\s*\d+)*\]|\(\p{Lu}[\p{L}-]+(?: et al\.)?,? (?:19|20)\d{2}\)/u.test(s.text) ? 1 : 0,
+      definition: /^(?:[\w-]+\s+){0,6}(?:is|are|refers to|denotes)\s+(?:a|an|the)\b/i.test(s.text) ? 1 : 0,
+    };
+    if (opts.onFeatures) opts.onFeatures(s.text, s.passage, f);
     candidates.push({
       text: s.text,
       ...(leans ? { previous: leans } : {}),
       ...(reasonAfter ? { next: reasonAfter } : {}),
       passage: s.passage,
       rank: s.rank,
-      score: 0.65 * coverage + Math.min(0.16, phrase) + proximity + (cue ? KIND_BONUS[kind] : 0) + rankPrior,
+      score: scoreOf(f, opts.weights),
       cue,
       stems: leans ? new Set([...stems, ...tokenize(leans)]) : stems,
       order: i,
@@ -452,7 +501,9 @@ function list(items: string[]): string {
  * answers cite as many sentences as before (891 against 882), docs/benchmarks.md "Round 4".
  */
 const ANSWER_SENTENCES = 8;
-const ANSWER_BEST_FIRST = 2;
+/** The best sentences overall that lead, before the top passages each speak (2 before the fitted scorer, which ranks
+ *  evidence sentences higher: docs/benchmarks.md "A fitted sentence scorer"). */
+const ANSWER_BEST_FIRST = 4;
 
 /**
  * The offline answer: the sentence that answers most directly first (one per part of a multi-part question), then the
@@ -473,7 +524,14 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
   for (const { part, context } of parts) {
     // each part of a multi-part question is answered from its own words (the question's keywords span all parts)
     const keywords = parts.length > 1 ? [] : opts.keywords;
-    const lead = { ...opts, keywords, context, maxSentences: 3, answerKindOnly: true };
+    const lead = {
+      ...opts,
+      keywords,
+      context,
+      maxSentences: 3,
+      bestFirst: ANSWER_BEST_FIRST,
+      answerKindOnly: true,
+    };
     const best = pickSentences(part, evidence, lead).find((p) => !direct.some((d) => overlaps(d, p)));
     if (best) direct.push(best);
   }

@@ -1,6 +1,8 @@
 import type { LanguageModel } from "ai";
 import { isTimeout, timeoutSignal } from "@/lib/abort";
 import { asDatabaseUnavailable, LecternError, userMessage } from "@/lib/errors";
+import type { Intent } from "@/lib/search/intent";
+import type { EvidencePassage } from "./citations";
 import { modelIdOf, type ResearchDeps } from "./deps";
 import {
   applyEvent,
@@ -29,6 +31,18 @@ export interface RunHooks {
   onEvent: (event: ResearchEvent) => void;
   /** Called with everything retrieved so far, whenever it grows. */
   onRetrieved?: (records: RetrievedRecord[]) => void;
+  /** Called with what the offline answer is composed from (for evaluation: bench/answers/fit-weights.ts). */
+  onComposed?: (input: ComposedFrom) => void;
+}
+
+/** What the offline answer of a run was composed from: the passages as the composer read them, and the analysis. */
+export interface ComposedFrom {
+  question: string;
+  intent: Intent;
+  keywords: string[];
+  evidence: EvidencePassage[];
+  /** The graph's part of the answer, which leads it (lineage questions), or null. */
+  graph: string | null;
 }
 
 /** A runner: a question in, every event out through the hooks, the final state back. Never throws for a research failure. */
@@ -83,6 +97,8 @@ export interface RunContext {
   delta(text: string): void;
   /** What a search returned (kept with the run, for evaluation). */
   record(records: RetrievedRecord[]): void;
+  /** What the offline answer is composed from (for evaluation). */
+  composed(input: ComposedFrom): void;
 }
 
 /** What a runner's body returns: the answer, which the lifecycle emits and the run then finishes with. */
@@ -176,6 +192,7 @@ export async function executeRun(
       retrieved.push(...records);
       hooks.onRetrieved?.([...retrieved]);
     },
+    composed: (input) => hooks.onComposed?.(input),
   };
   const step = async <S extends ResearchStep, In, Out, Key>(
     def: StepDefinition<S, In, Out, Key>,

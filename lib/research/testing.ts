@@ -150,6 +150,7 @@ export function testStepContext<S extends ResearchStep>(deps: ResearchDeps, ques
     warn: () => {},
     delta: () => {},
     record: () => {},
+    composed: () => {},
     progress: () => {},
   };
 }

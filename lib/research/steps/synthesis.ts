@@ -73,14 +73,15 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
       });
     }
     const offline = async () => {
-      const fromPassages =
-        evidence.length > 0
-          ? synthesizeExtractive(
-              ctx.question,
-              await markFootnotes(ctx.deps.db, passagesOf(evidence), ctx.warn),
-              analysis,
-            )
-          : "";
+      const marked = evidence.length > 0 ? await markFootnotes(ctx.deps.db, passagesOf(evidence), ctx.warn) : [];
+      ctx.composed({
+        question: ctx.question,
+        intent: analysis.intent,
+        keywords: analysis.keywords,
+        evidence: marked,
+        graph: graph?.markdown ?? null,
+      });
+      const fromPassages = evidence.length > 0 ? synthesizeExtractive(ctx.question, marked, analysis) : "";
       // the graph's relations lead (they answer a lineage question directly); the passages follow under their heading
       const library = graph?.markdown
         ? [graph.markdown, withoutGraphQuotes(fromPassages, graph).replace(/^## Answer\n/, "## From the passages\n")]

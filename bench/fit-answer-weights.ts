@@ -1,0 +1,185 @@
+/**
+ * Fits the offline answer's sentence scorer (lib/research/sentence-score.ts) on what the benchmark's answers were
+ * composed from, and checks the fit on question sets it was not fitted on:
+ *
+ *   npm run bench:research -- <question files…> --offline-only --rounds 1 --save-evidence evidence.jsonl
+ *   npx tsx bench/fit-answer-weights.ts --evidence evidence.jsonl <the same question files…> [--l2 0.01] [--json]
+ *
+ * - Each candidate sentence of a question (every one `pickSentences` scores) is labelled against the question's
+ *   evidence quotes (`isEvidenceSentence`, lib/research/sentence-fit.ts), and the weights fitted by pairwise logistic
+ *   regression (`fitPairwise`, the same file).
+ * - The check: leave one question set out, fit on the others, compose the left-out set's answers with those weights,
+ *   and count what the benchmark counts (an evidence page cited, the evidence sentence in the answer), against the
+ *   weights in the code now. The weights fitted on every set are printed last, to paste into sentence-score.ts.
+ * A set's figures here are the composer's alone on the saved passages: `npm run bench:research` gives the same counts
+ * when the saved passages are the ones it retrieves (same library, same retrieval).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseCitations } from "@/lib/research/citation-format";
+import type { EvidencePassage } from "@/lib/research/citations";
+import { pickSentences, synthesizeExtractive } from "@/lib/research/compose";
+import { evidenceInAnswer, shareOf } from "@/lib/research/eval-answers";
+import type { ComposedFrom } from "@/lib/research/lifecycle";
+import { fitPairwise, isEvidenceSentence, type LabelledCandidate } from "@/lib/research/sentence-fit";
+import { FEATURES, SCORE_WEIGHTS, type ScoreWeights } from "@/lib/research/sentence-score";
+import { samePaper } from "@/lib/search/eval";
+import { type BenchQuestion, loadBenchQuestions } from "./questions";
+
+interface Args {
+  evidence: string;
+  files: string[];
+  l2: number;
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { evidence: "", files: [], l2: 0.01, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--evidence") args.evidence = path.resolve(argv[++i] ?? "");
+    else if (a === "--l2") args.l2 = Number(argv[++i]);
+    else if (a === "--json") args.json = true;
+    else if (!a.startsWith("--")) args.files.push(path.resolve(a));
+    else throw new Error(`Unknown option ${a}`);
+  }
+  if (!args.evidence || !fs.existsSync(args.evidence))
+    throw new Error("--evidence FILE (from bench:research) is needed");
+  if (args.files.length === 0) throw new Error("Give the question files the evidence was saved for");
+  if (!(args.l2 >= 0)) throw new Error("--l2 must be a number ≥ 0");
+  return args;
+}
+
+interface Item {
+  set: string;
+  question: BenchQuestion;
+  composed: ComposedFrom;
+}
+
+type Row = LabelledCandidate;
+
+/** The question sets as bench:research labels them (qids prefixed with the set's label when there are several). */
+function loadItems(args: Args): { items: Item[]; fileNames: Map<string, string> } {
+  const lines = fs.readFileSync(args.evidence, "utf8").trim().split("\n");
+  const head = JSON.parse(lines[0] as string) as { fileNames?: Record<string, string> };
+  if (!head.fileNames) throw new Error(`${args.evidence} does not start with the papers' file names`);
+  const composed = new Map<string, ComposedFrom>();
+  for (const line of lines.slice(1)) {
+    const c = JSON.parse(line) as ComposedFrom & { qid: string };
+    composed.set(c.qid, c);
+  }
+  const items: Item[] = [];
+  const labels = new Set<string>();
+  for (const file of args.files) {
+    let label = path.basename(file).replace(/\.json$/i, "");
+    while (labels.has(label)) label = `${label}+`;
+    labels.add(label);
+    for (const q of loadBenchQuestions(file).questions) {
+      const qid = args.files.length > 1 ? `${label}:${q.qid}` : q.qid;
+      if (q.type === "none" || q.evidence.length === 0) continue;
+      // a question whose run never reached the composer (declined) has no answer: it counts as missed
+      items.push({
+        set: label,
+        question: q,
+        composed: composed.get(qid) ?? {
+          question: q.question,
+          intent: "unknown",
+          keywords: [],
+          evidence: [],
+          graph: null,
+        },
+      });
+    }
+  }
+  const fileNames = new Map(Object.entries(head.fileNames).map(([id, f]) => [id, f.replace(/\.pdf$/i, "")]));
+  return { items, fileNames };
+}
+
+function quotesOf(q: BenchQuestion): string[] {
+  return q.evidence.map((e) => e.quote).filter((x): x is string => typeof x === "string" && x.trim() !== "");
+}
+
+function rowsOf(item: Item): Row[] {
+  const quotes = quotesOf(item.question);
+  const rows: Row[] = [];
+  const { question, intent, keywords, evidence } = item.composed;
+  pickSentences(question, evidence as EvidencePassage[], {
+    intent,
+    keywords,
+    maxSentences: 1,
+    onFeatures: (text, _passage, f) => rows.push({ x: FEATURES.map((k) => f[k]), y: isEvidenceSentence(text, quotes) }),
+  });
+  return rows;
+}
+
+/** What the benchmark counts for these questions' answers composed with `weights`. */
+function answers(items: Item[], weights: ScoreWeights, fileNames: Map<string, string>) {
+  const isPaper = (id: string, want: string) => samePaper(id, want) || samePaper(fileNames.get(id) ?? "", want);
+  let page = 0;
+  let sentence = 0;
+  for (const { question: q, composed: c } of items) {
+    const body =
+      c.evidence.length > 0
+        ? synthesizeExtractive(c.question, c.evidence as EvidencePassage[], {
+            intent: c.intent,
+            keywords: c.keywords,
+            weights,
+          })
+        : "";
+    const answer = c.graph ? `${c.graph}\n\n${body}` : body;
+    const cites = parseCitations(answer);
+    if (cites.some((x) => q.evidence.some((e) => isPaper(x.paperId, e.paper_id) && x.page === e.page))) page++;
+    const quotes = quotesOf(q);
+    if (quotes.length > 0 && answer && evidenceInAnswer(quotes, answer).met) sentence++;
+  }
+  return { n: items.length, page: shareOf(page, items.length), sentence: shareOf(sentence, items.length) };
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const { items, fileNames } = loadItems(args);
+  const sets = [...new Set(items.map((i) => i.set))];
+  const rows = new Map(items.map((i) => [i, rowsOf(i)]));
+  const groupsOf = (its: Item[]) => its.map((i) => rows.get(i) as Row[]);
+  const withEvidence = items.filter((i) => (rows.get(i) as Row[]).some((r) => r.y)).length;
+  const perSet = sets.map((set) => {
+    const held = items.filter((i) => i.set === set);
+    const weights = fitPairwise(groupsOf(items.filter((i) => i.set !== set)), args.l2);
+    return { set, now: answers(held, SCORE_WEIGHTS, fileNames), fitted: answers(held, weights, fileNames) };
+  });
+  const sum = (k: "now" | "fitted", m: "page" | "sentence") => perSet.reduce((s, x) => s + x[k][m].k, 0);
+  const n = items.length;
+  const weights = fitPairwise(groupsOf(items), args.l2);
+  const result = {
+    questions: n,
+    withEvidenceCandidate: withEvidence,
+    l2: args.l2,
+    leaveOneSetOut: {
+      now: { page: shareOf(sum("now", "page"), n), sentence: shareOf(sum("now", "sentence"), n) },
+      fitted: { page: shareOf(sum("fitted", "page"), n), sentence: shareOf(sum("fitted", "sentence"), n) },
+      perSet: perSet.map((p) => ({
+        set: p.set,
+        n: p.now.n,
+        page: [p.now.page.k, p.fitted.page.k],
+        sentence: [p.now.sentence.k, p.fitted.sentence.k],
+      })),
+    },
+    weights: Object.fromEntries(Object.entries(weights).map(([k, v]) => [k, Number(v.toFixed(3))])),
+  };
+  if (args.json) {
+    console.log(JSON.stringify(result, null, 2));
+    return;
+  }
+  const pct = (s: { k: number; n: number }) => `${s.k}/${s.n}`;
+  console.log(`${n} answerable questions; ${withEvidence} have their evidence sentence among the candidates`);
+  console.log("set: evidence page cited (now → fitted elsewhere) · evidence sentence in the answer (now → fitted)");
+  for (const p of result.leaveOneSetOut.perSet)
+    console.log(`  ${p.set}: ${p.page[0]} → ${p.page[1]} · ${p.sentence[0]} → ${p.sentence[1]} (of ${p.n})`);
+  const { now, fitted } = result.leaveOneSetOut;
+  console.log(
+    `all: page ${pct(now.page)} → ${pct(fitted.page)}; sentence ${pct(now.sentence)} → ${pct(fitted.sentence)}`,
+  );
+  console.log(`weights fitted on every set (l2 ${args.l2}):\n${JSON.stringify(result.weights, null, 2)}`);
+}
+
+main();
