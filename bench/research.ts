@@ -27,7 +27,7 @@
  *
  * `--save-evidence FILE` writes, per question of the first measured offline round, what its answer was composed from
  * (the passages as the composer read them, the analysis): one JSON line each, after a line of the papers' file
- * names. bench/answers/fit-weights.ts fits the sentence scorer's weights on it.
+ * names. bench/fit-answer-weights.ts fits the sentence scorer's weights on it.
  */
 import fs from "node:fs";
 import os from "node:os";

@@ -10,6 +10,7 @@ import {
   synthesizeExtractive,
 } from "./compose";
 import { lexicalRelevance } from "./relevance";
+import { FEATURES, type ScoreWeights } from "./sentence-score";
 
 function passage(paperId: string, page: number, text: string, title = `Paper ${paperId}`): EvidencePassage {
   return { chunkUid: `${paperId}-${page}`, paperId, title, page, charStart: 0, charEnd: text.length, text };
@@ -233,6 +234,73 @@ describe("synthesizeExtractive", () => {
       }).map((p) => p.passage.paperId);
     expect(ask(0)).toEqual(["A", "B", "C"]);
     expect(ask(2)).toEqual(["A", "A", "B"]);
+  });
+
+  describe("with the scorer's weights given", () => {
+    // with only the sentence's length weighed, scores are ±log(1 + words) / 4: the order is known without the fit
+    const noWeights = Object.fromEntries(FEATURES.map((k) => [k, 0])) as unknown as ScoreWeights;
+    const W = (
+      "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec " +
+      "romeo sierra tango uniform victor whiskey xray yankee zulu amber basalt cobalt dune ember fjord granite " +
+      "harbor iris jasper kelp lagoon marble nectar onyx pebble quartz reef slate tundra umber vale willow yarrow"
+    ).split(" ");
+    /** A sentence of n + 2 words ("latency", "measured" and n of W's from `from` on). */
+    const on = (from: number, n: number) =>
+      `The latency was measured on ${W.slice(from, from + n).join(", ")} and the others.`;
+    const ids = (evidence: EvidencePassage[], weights: ScoreWeights, maxSentences: number, bestFirst = 0) =>
+      pickSentences("How was latency measured?", evidence, {
+        intent: "technical",
+        keywords: [],
+        weights,
+        maxSentences,
+        bestFirst,
+      }).map((p) => p.passage.paperId);
+
+    it("orders the candidates by those weights", () => {
+      const evidence = [passage("S", 1, on(0, 2)), passage("L", 2, on(10, 13))];
+      expect(ids(evidence, { ...noWeights, length: 1 }, 2)).toEqual(["L", "S"]);
+      expect(ids(evidence, { ...noWeights, length: -1 }, 2)).toEqual(["S", "L"]);
+    });
+
+    it("lets a top passage speak only when its sentence scores at least 0.6 of the best", () => {
+      // the best is L (29 words, 0.85); the first passage's sentence scores 0.45 (0.53 of it), the second's 0.55 (0.65)
+      const evidence = [passage("R0", 1, on(0, 3)), passage("R1", 1, on(3, 6)), passage("L", 1, on(20, 27))];
+      expect(ids(evidence, { ...noWeights, length: 1 }, 2, 1)).toEqual(["L", "R1"]);
+    });
+
+    it("measures that share below a best score that is negative", () => {
+      // scores −log(1 + words) / 4: the best is −0.40 (4 words); the first passage's −0.49 (6 words) is within 0.4 of
+      // it in proportion, the second's −0.85 (29 words) is not
+      const evidence = [
+        passage("P0", 1, on(0, 4)),
+        passage("L", 1, on(20, 27)),
+        passage("D", 1, on(4, 2)),
+        passage("H", 1, on(6, 2)),
+        passage("R", 1, on(8, 3)),
+      ];
+      expect(ids(evidence, { ...noWeights, length: -1 }, 3)).toEqual(["D", "H", "P0"]);
+    });
+
+    it("leads the answer with the best sentence overall and quotes the four best before the top passages", () => {
+      // eight top passages with a sentence of 7 words each (0.52, 0.75 of the best), then one with the four longest
+      const top = Array.from({ length: 8 }, (_, r) => passage(`T${r}`, 1, on(r * 5, 5)));
+      const longest = [0, 12, 24, 36].map((from) => on(from, 13));
+      const answer = synthesizeExtractive("How was latency measured?", [...top, passage("Z", 3, longest.join(" "))], {
+        intent: "technical",
+        keywords: [],
+        weights: { ...noWeights, length: 1 },
+      });
+      const [lead, ...rest] = answer.split("\n\n").slice(1);
+      expect(lead).toContain(longest[0]);
+      for (const s of longest.slice(1)) expect(rest.join("\n")).toContain(s);
+      // eight sentences: the four longest and the first four top passages'
+      expect(answer.match(/\[T\d, page 1\]/g)).toEqual([
+        "[T0, page 1]",
+        "[T1, page 1]",
+        "[T2, page 1]",
+        "[T3, page 1]",
+      ]);
+    });
   });
 
   it("lets the quick answer quote more than five sentences of the one paper that answers, eight at most", () => {

@@ -1,10 +1,12 @@
 /**
  * The offline answer, composed from sentences: every prose sentence of the retrieved passages is a candidate, scored
- * for the question — how much of its key terms it covers (terms that are rare among the candidates weigh more), the
- * question's phrases it repeats, how close together its matches are, whether it gives what the question's kind asks
- * for (a reason for "why", a number for "how much"), and its passage's retrieval rank. Text that is not prose (labels,
- * author lists, references…: lib/text/prose.ts) is never used. A sentence that leans on the one before it ("To
- * counteract this effect, …") brings that sentence along.
+ * for the question by a weighted sum of features (lib/research/sentence-score.ts: how much of its key terms it covers
+ * — terms rare among the candidates weigh more — and how much the sentence before it and its passage cover, the
+ * question's phrases it repeats, whether it gives what the question's kind asks for (a reason for "why", a number for
+ * "how much"), its passage's retrieval rank, whether it defines or sits on a first page…), with weights fitted on the
+ * benchmark's questions (bench/fit-answer-weights.ts). Text that is not prose (labels, author lists, references…:
+ * lib/text/prose.ts) is never used. A sentence that leans on the one before it ("To counteract this effect, …") brings
+ * that sentence along.
  */
 import type { Intent } from "@/lib/search/intent";
 import { FOOTNOTE_START } from "@/lib/text/footnotes";
@@ -250,21 +252,34 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
   // a term's weight: rarer among the candidates → more telling (a smoothed inverse document frequency)
   const df = new Map<string, number>();
   for (const t of tokens) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
-  const weight = (w: string) =>
-    Math.log(1 + (sentences.length + 1) / (1 + (df.get(w) ?? 0))) * (around.includes(w) ? 0.5 : 1);
+  const aroundSet = new Set(around);
+  const weights = new Map(
+    wanted.map((w) => [
+      w,
+      Math.log(1 + (sentences.length + 1) / (1 + (df.get(w) ?? 0))) * (aroundSet.has(w) ? 0.5 : 1),
+    ]),
+  );
+  const weight = (w: string) => weights.get(w) ?? 0;
   const total = wanted.reduce((sum, w) => sum + weight(w), 0);
-
+  const maxWeight = Math.max(...wanted.map(weight));
+  const coverageOf = (have: Set<string>) => wanted.reduce((sum, w) => sum + (have.has(w) ? weight(w) : 0), 0) / total;
+  // the coverage of each candidate's passage and of the sentence before it, once per passage and per sentence
   const passageStems = new Map<EvidencePassage, Set<string>>();
   sentences.forEach((s, i) => {
     const set = passageStems.get(s.passage) ?? new Set<string>();
     for (const t of tokens[i] as string[]) set.add(t);
     passageStems.set(s.passage, set);
   });
-  const maxWeight = Math.max(...wanted.map(weight));
+  const passageCoverage = new Map([...passageStems].map(([p, stems]) => [p, coverageOf(stems)]));
   const tokensOf = new Map(sentences.map((s, i) => [s.text, tokens[i] as string[]]));
-  const coverageOf = (words: Iterable<string>) => {
-    const have = new Set(words);
-    return wanted.reduce((sum, w) => sum + (have.has(w) ? weight(w) : 0), 0) / total;
+  const sentenceCoverage = new Map<string, number>();
+  const coverageOfSentence = (text: string) => {
+    let c = sentenceCoverage.get(text);
+    if (c === undefined) {
+      c = coverageOf(new Set(tokensOf.get(text) ?? tokenize(text)));
+      sentenceCoverage.set(text, c);
+    }
+    return c;
   };
   const candidates: Candidate[] = [];
   sentences.forEach((s, i) => {
@@ -307,8 +322,8 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
       topRank: s.rank === 0 ? 1 : 0,
       idfMax: Math.max(0, ...matched.map(weight)) / maxWeight,
       phraseRaw: phrase,
-      prevCoverage: s.previous ? coverageOf(tokensOf.get(s.previous) ?? tokenize(s.previous)) : 0,
-      passageCoverage: coverageOf(passageStems.get(s.passage) ?? []),
+      prevCoverage: s.previous ? coverageOfSentence(s.previous) : 0,
+      passageCoverage: passageCoverage.get(s.passage) ?? 0,
       rankLinear: Math.min(s.rank, 20) / 20,
       bracketCite: /\[\d+(?:[,–-]\s*\d+)*\]|\(\p{Lu}[\p{L}-]+(?: et al\.)?,? (?:19|20)\d{2}\)/u.test(s.text) ? 1 : 0,
       definition: /^(?:[\w-]+\s+){0,6}(?:is|are|refers to|denotes)\s+(?:a|an|the)\b/i.test(s.text) ? 1 : 0,
@@ -352,11 +367,14 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
   // the best sentences overall (`bestFirst` of them), then the retrieval's best passages each speak (by their best
   // sentence, unless it bears on the question much less than the best one): the search ranked whole passages with the
   // library's statistics, which a sentence's own word overlap cannot see; then the rest by score
+  // ("much less": below TOP_PASSAGE_SHARE of the best score when that is positive; the fitted score has no intercept,
+  // so a best score ≤ 0 is possible, and then the same relative gap is measured below it)
   const best = candidates[0]?.score ?? 0;
+  const floor = best - (1 - TOP_PASSAGE_SHARE) * Math.abs(best);
   for (const c of candidates.slice(0, bestFirst)) take(c);
   for (let rank = 0; rank < TOP_PASSAGES; rank++) {
     const own = candidates.find((c) => c.rank === rank);
-    if (own && own.score >= best * TOP_PASSAGE_SHARE) take(own);
+    if (own && own.score >= floor) take(own);
   }
   for (const c of candidates) take(c);
   picked.sort((a, b) => b.score - a.score || a.order - b.order);

@@ -31,7 +31,8 @@ export interface RunHooks {
   onEvent: (event: ResearchEvent) => void;
   /** Called with everything retrieved so far, whenever it grows. */
   onRetrieved?: (records: RetrievedRecord[]) => void;
-  /** Called with what the offline answer is composed from (for evaluation: bench/answers/fit-weights.ts). */
+  /** Called with what the offline answer is composed from (for evaluation: bench/fit-answer-weights.ts). It gets
+   *  copies of the passages; if it throws, the run goes on and warns. */
   onComposed?: (input: ComposedFrom) => void;
 }
 
@@ -192,7 +193,14 @@ export async function executeRun(
       retrieved.push(...records);
       hooks.onRetrieved?.([...retrieved]);
     },
-    composed: (input) => hooks.onComposed?.(input),
+    composed: (input) => {
+      if (!hooks.onComposed) return;
+      try {
+        hooks.onComposed({ ...input, keywords: [...input.keywords], evidence: input.evidence.map((e) => ({ ...e })) });
+      } catch (e) {
+        warnings.push(`The run's onComposed hook failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
   };
   const step = async <S extends ResearchStep, In, Out, Key>(
     def: StepDefinition<S, In, Out, Key>,

@@ -46,6 +46,15 @@ describe("fitPairwise", () => {
     expect(fitPairwise([], 0.01)).toEqual(Object.fromEntries(FEATURES.map((k) => [k, 0])));
   });
 
+  it("fits on standardised features and returns the weights on the features' own scale", () => {
+    // one pair: the evidence differs by 1 in coverage (spread 0.5) and by 4 in length (spread 2); descent from zero on
+    // the standardised differences (2, 2) moves along them, so back on the own scale w = c·d/sd²: coverage 1/0.25,
+    // length 4/4, a ratio of 4 (1 if the weights stayed standardised, 1/4 without standardising)
+    const w = fitPairwise([[candidate(true, { coverage: 1, length: 4 }), candidate(false, {})]], 0.01);
+    expect(w.coverage).toBeGreaterThan(0);
+    expect(w.coverage / w.length).toBeCloseTo(4, 6);
+  });
+
   it("shrinks the weights as the penalty grows", () => {
     const loose = fitPairwise(groups, 0.001);
     const tight = fitPairwise(groups, 1);
