@@ -478,10 +478,11 @@ export function absentSubjects(question: string, evidence: EvidencePassage[]): s
  * them, and at least a tenth of the question's search terms (one unknown word is a typo or a paraphrase), in a library
  * of at least `minPassages` passages (a handful of papers lacks plain words such as "method" or "improve"), and the
  * passages found cover little of the question's other words (two typos in a question the library answers do not end
- * it) — or, whatever the passages cover, when three or more are unknown and they are a quarter of its terms: the
+ * it) — or, whatever the passages cover, when three or more are unknown and they are a third of its terms: the
  * question's own subject is then what the library lacks, and the words it shares with the library are the general
- * ones ("How accurately do convolutional networks classify skin lesions as melanoma from dermoscopic images…"). Else
- * null.
+ * ones ("How accurately do convolutional networks classify skin lesions as melanoma from dermoscopic images…", 5 of
+ * 13). Fewer beside a question the passages answer leave it answered ("Why are the dot products scaled by the square
+ * root of the key dimension on neuromorphic Loihi chips?", 3 of 10). Else null.
  */
 export function absentFromLibrary(
   question: string,
@@ -490,7 +491,7 @@ export function absentFromLibrary(
   minPassages = ABSENT_WORDS_MIN_PASSAGES,
 ): string[] | null {
   if (passages < minPassages || absent.length < 2 || absent.length < 0.1 * terms) return null;
-  if (absent.length >= ABSENT_WORDS_DECISIVE && absent.length >= 0.25 * terms) return absent;
+  if (absent.length >= ABSENT_WORDS_DECISIVE && 3 * absent.length >= terms) return absent;
   const unknown = new Set(absent.flatMap((w) => tokenize(w)));
   const rest = questionTerms(question).filter((t) => !unknown.has(t));
   const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
