@@ -873,7 +873,7 @@ function settingsTail(flat: string, masked: string): number | null {
   for (const m of head.matchAll(/\s(?:with|of)\s|,\s/g)) cut = m.index ?? cut;
   if (cut < 0) return null;
   // the claim itself must read as prose (however short)
-  const shape = notProse(`${flat.slice(0, cut).trim()}.`);
+  const shape = notProse(`${flat.slice(0, cut).trim()}.`, { strictLabelRuns: true });
   return shape === null || shape === "too_short" || shape === "no_verb" ? cut : null;
 }
 
@@ -1394,7 +1394,7 @@ export function extractWithRules(paper: PaperText): PaperExtraction {
       if (!ANY_VERB.test(masked) || (names.length === 0 && !INTRODUCING.test(masked))) continue;
       // claims only from prose (and table captions): not from tables, formulas, author lists
       // (the pattern's verb is there: prose's own verb test does not know every form, "outperforms", "use")
-      const shape = caption ? null : notProse(flat.trim());
+      const shape = caption ? null : notProse(flat.trim(), { strictLabelRuns: true });
       // "We evaluate our model on 16 tasks: HellaSwag (…), StoryCloze (…), …", "we evaluate XLNet on the following
       // benchmarks: IMDB, Yelp-2, Yelp-5, DBpedia, AG, Amazon-2, and Amazon-5": a list of names in a sentence of ours
       const ourList =

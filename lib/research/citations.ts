@@ -181,6 +181,11 @@ const HEADING_LINE = new RegExp(String.raw`${NUMBERED_HEADING_START}[^\n]{1,80}\
  *  Attention\n"). */
 const INNER_HEADING = new RegExp(String.raw`\n(?<=[.!?]["”’)]?[ \t]*\n)(?=${NUMBERED_HEADING}\S[^\n]{0,79}\n)`);
 
+/** The abstract's own heading line ("Abstract", "ABSTRACT:"), unnumbered: it ends the title page's header (title,
+ *  authors, affiliations and their † ‡ marks), which the splitter runs into the abstract's first sentence. */
+const ABSTRACT_LINE = /^[ \t]*(?:Abstract|ABSTRACT)[ \t]*[.:—–-]?[ \t]*\n/;
+const ABSTRACT_BREAK = /\n(?=[ \t]*(?:Abstract|ABSTRACT)[ \t]*[.:—–-]?[ \t]*\n)/;
+
 /** A list item's bullet inside a sentence's text. */
 const INLINE_BULLET = /(?<=\S)\s+[•◦▪‣]\s+/gu;
 
@@ -193,7 +198,7 @@ export interface QuotableSentence {
   /** Its offsets in the passage's text. */
   start: number;
   end: number;
-  /** A numbered section heading's line stood before it (and is not part of it). */
+  /** A numbered section heading's line, or the abstract's, stood before it (and is not part of it). */
   afterHeading: boolean;
   /** The sentence the splitter found it in ends the passage. */
   last: boolean;
@@ -201,7 +206,8 @@ export interface QuotableSentence {
 
 /**
  * The sentences of a passage as the answer quotes them and verification highlights them: the splitter's sentences,
- * and within one, a sentence that ends where a section heading's own line follows ("… by 1/√dk.\n3.2.2 Multi-Head
+ * and within one, the title page's header before the abstract's heading line, a sentence that ends where a section
+ * heading's own line follows ("… by 1/√dk.\n3.2.2 Multi-Head
  * Attention\nInstead of …": the splitter wants a capital after the full stop) and the items of a list run into the
  * sentence that announces them ("… in three different ways: • In …") are sentences of their own; a heading's line
  * and a list item's bullet are not part of the sentence.
@@ -215,6 +221,8 @@ export function quotableSentences(text: string): QuotableSentence[] {
     const breaks: [number, number][] = [];
     const inner = INNER_HEADING.exec(whole);
     if (inner) breaks.push([inner.index + 1, inner.index + 1]);
+    const abstract = ABSTRACT_BREAK.exec(whole);
+    if (abstract) breaks.push([abstract.index + 1, abstract.index + 1]);
     for (const m of whole.matchAll(INLINE_BULLET)) breaks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
     breaks.sort((a, b) => a[0] - b[0]);
     let from = 0;
@@ -223,11 +231,11 @@ export function quotableSentences(text: string): QuotableSentence[] {
       let b = end;
       from = next;
       // a section's heading line, and a subsection's right after it ("4 Methodology\n4.1 Overview\nAs illustrated …")
-      let heading = HEADING_LINE.exec(whole.slice(a, b));
+      let heading = HEADING_LINE.exec(whole.slice(a, b)) ?? ABSTRACT_LINE.exec(whole.slice(a, b));
       const afterHeading = heading !== null;
       while (heading) {
         a += heading[0].length;
-        heading = HEADING_LINE.exec(whole.slice(a, b));
+        heading = HEADING_LINE.exec(whole.slice(a, b)) ?? ABSTRACT_LINE.exec(whole.slice(a, b));
       }
       a += BULLET.exec(whole.slice(a, b))?.[0].length ?? 0;
       while (a < b && /\s/.test(whole[a] as string)) a++;

@@ -24,6 +24,23 @@ describe("notProse", () => {
     );
   });
 
+  it("keeps a sentence with a formula or symbols inline, or with citations in parentheses", () => {
+    for (const s of [
+      "When deployed in production, we can explicitly compute and store W = W0 + BA and perform inference as usual.",
+      "In the Transformer architecture, there are four weight matrices in the self-attention module (Wq , Wk, Wv , Wo) and two in the MLP module.",
+      "Various strategies of correction have been proposed, including self-training (Huang et al., 2022; Bai et al., 2022b), generate-then-rank (He et al., 2023; Weng et al., 2023), feedback-guided decoding (Yang et al., 2022a; Xie et al., 2023).",
+    ]) {
+      expect(notProse(s), s).toBeNull();
+    }
+    // a run of numbers is ticks or cells, whatever prose is around it; a formula alone is not prose
+    expect(notProse("The scores of the model are reported for each of the settings 0.1 0.2 0.3 0.4 0.5 here.")).toBe(
+      "label_run",
+    );
+    expect(
+      notProse("(Huang et al., 2022; Bai et al., 2022b) (He et al., 2023) (Yang et al., 2022a) 2023 data"),
+    ).not.toBeNull();
+  });
+
   it("drops author lists, affiliations, footnotes, reference entries and running heads", () => {
     expect(notProse("Ashish Vaswani Noam Shazeer Niki Parmar Jakob Uszkoreit Llion Jones Aidan Gomez")).not.toBeNull();
     expect(

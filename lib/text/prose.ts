@@ -57,8 +57,14 @@ export type NotProse =
   | "reference_entry"
   | "running_head";
 
+export interface ProseOptions {
+  /** A run of five label-like tokens is a label run even in a sentence that reads as prose (the graph's rules read
+   *  the prose before a run of settings, "We use Adam with β1 = 0.9, β2 = 0.999, …", on this verdict). */
+  strictLabelRuns?: boolean;
+}
+
 /** Why a sentence is not prose, or null when it is. */
-export function notProse(sentence: string): NotProse | null {
+export function notProse(sentence: string, { strictLabelRuns = false }: ProseOptions = {}): NotProse | null {
   const s = sentence.normalize("NFKC").replace(/\s+/g, " ").trim();
   const tokens = s.split(" ").filter(Boolean);
   if (tokens.length < 6 || s.length < 40) return "too_short";
@@ -86,8 +92,15 @@ export function notProse(sentence: string): NotProse | null {
   const letters = visible.match(/\p{L}/gu)?.length ?? 0;
   if (letters / visible.length < 0.65) return "symbols";
 
-  const lower = tokens.map((t) => t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
-  const functionShare = lower.filter((t) => FUNCTION_WORDS.has(t)).length / tokens.length;
+  // the shares and runs below are the sentence's own words': a citation in parentheses ("(Huang et al., 2022; Bai et
+  // al., 2022b)") is names and years, not the sentence's prose
+  const own = s
+    .replace(/\s*\((?=[^()]*\p{Lu})[^()]*\b(?:19|20)\d{2}[a-z]?\)/gu, "")
+    .split(" ")
+    .filter(Boolean);
+  const words = own.length >= 6 ? own : tokens;
+  const lower = words.map((t) => t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  const functionShare = lower.filter((t) => FUNCTION_WORDS.has(t)).length / words.length;
   if (functionShare < (tokens.length >= 12 ? 0.12 : 0.08)) return "no_function_words";
 
   // affiliations and addresses: institutions, e-mail addresses, with few function words
@@ -97,20 +110,28 @@ export function notProse(sentence: string): NotProse | null {
 
   // runs of label-like tokens (numbers, 1–2 character tokens, symbols): axis ticks, table cells, split formulas
   let run = 0;
+  let numbers = 0;
   let longestLabelRun = 0;
+  let numbersInLongest = 0;
   // runs of capitalised words that are not function words: author lists, legends ("BERT RoBERTa XLNet ALBERT")
   let caps = 0;
   let longestCapsRun = 0;
-  tokens.forEach((t, i) => {
+  words.forEach((t, i) => {
     const word = lower[i] as string;
     const labelLike = !FUNCTION_WORDS.has(word) && (/^[^\p{L}]*$/u.test(t) || word.length <= 2);
     run = labelLike ? run + 1 : 0;
-    longestLabelRun = Math.max(longestLabelRun, run);
+    numbers = labelLike ? numbers + (/\p{N}/u.test(t) && !/\p{L}/u.test(t) ? 1 : 0) : 0;
+    if (run > longestLabelRun) {
+      longestLabelRun = run;
+      numbersInLongest = numbers;
+    }
     const capitalised = /^[^\p{L}]*\p{Lu}/u.test(t) && !FUNCTION_WORDS.has(word);
     caps = capitalised ? caps + 1 : 0;
     longestCapsRun = Math.max(longestCapsRun, caps);
   });
-  if (longestLabelRun >= 5) return "label_run";
+  // …unless it is a formula or a list of symbols inside a sentence that reads as prose ("store W = W0 + BA and
+  // perform inference as usual", "four weight matrices (Wq , Wk, Wv , Wo) and two"): ticks and cells are numbers
+  if (longestLabelRun >= 5 && (strictLabelRuns || numbersInLongest >= 3 || functionShare < 0.25)) return "label_run";
   if (longestCapsRun >= 6) return "capitalised_run";
 
   if (!AUXILIARY.test(s) && !VERB_FORM.test(s) && !PRESENT_VERB.test(s) && !IRREGULAR_VERB.test(s)) return "no_verb";
