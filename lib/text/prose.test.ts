@@ -78,6 +78,8 @@ describe("notProse", () => {
       "Notably, the average pass@1 score on AIME 2024 shows a significant increase over the first checkpoint.",
       "So with the right bias, the distilled model gets 98.6% of the test 3s correct.",
       "On the harder split our retriever consistently outperforms sparse retrieval on recall.",
+      "In Table 5, we show that removing NSP hurts performance significantly on QNLI, MNLI, and SQuAD 1.1.",
+      "For all our experiments we use float32 precision and the same random seed.",
     ]) {
       expect(notProse(s), s).toBeNull();
     }

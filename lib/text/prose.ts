@@ -32,6 +32,10 @@ const PRESENT_VERB = new RegExp(
     "more|less|much|many|several|tens|hundreds|thousands)\\b|[a-z]{2,}[^\\Wsu]s \\d+(?:\\.\\d+\\s?%?|\\s?%)|[a-z]{3,}(?:ally|ively|ently|antly|ously|ably|ibly|ctly|(?<!fam)ily) " +
     "[a-z]{2,}s\\b)",
 );
+/** "We" or "they" and the word after it (or after an adverb: "we first compare"): a clause's subject and its verb,
+ *  whatever the verb's form ("we use", "we show that", "they adopt"). */
+const PRONOUN_SUBJECT = /\b(?:we|they)\s+\p{Ll}{2,}/iu;
+
 /** English irregular verbs (past and present forms), which carry no suffix: "scheduling cut packet loss". */
 const IRREGULAR_VERB = new RegExp(
   `\\b(?:${(
@@ -134,7 +138,14 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
   if (longestLabelRun >= 5 && (strictLabelRuns || numbersInLongest >= 3 || functionShare < 0.25)) return "label_run";
   if (longestCapsRun >= 6) return "capitalised_run";
 
-  if (!AUXILIARY.test(s) && !VERB_FORM.test(s) && !PRESENT_VERB.test(s) && !IRREGULAR_VERB.test(s)) return "no_verb";
+  if (
+    !AUXILIARY.test(s) &&
+    !VERB_FORM.test(s) &&
+    !PRESENT_VERB.test(s) &&
+    !IRREGULAR_VERB.test(s) &&
+    !PRONOUN_SUBJECT.test(s)
+  )
+    return "no_verb";
   return null;
 }
 
