@@ -11,8 +11,8 @@ answers-heldout-8.json and answers-heldout-9.json are also skip lists (their evi
 their synthesis pairs), set 9's REJECTED_PAGES and REJECTED_PAIRS are kept (so this set skips
 everything the set-9 script skips), and the `none` questions are on topics none of the earlier
 sets' `none` questions cover. Its question ids start with K (K01.., KY1.., KN1..), as asked; note
-that heldout.json's sibling heldout-2.json also uses K01..K11, KY1..KY3, KN1, KN2, so a tool that
-merges sets must keep each question's set with its qid.
+that heldout-2.json also uses K01..K11, KY1..KY3, KN1 and KN2, so a tool that merges sets must keep
+each question's set with its qid.
 
     python3 bench/questions/draw-answers-heldout-10.py [--corpus ../shared/corpus]
 
@@ -38,10 +38,11 @@ needs `pdftotext` (poppler-utils). It prints
    choose) are skipped; the first 4 are kept. The evidence page in each paper was then chosen by
    hand: a page (not already evidence anywhere, nor a single page of this set) where the citing
    paper uses / compares to the other, and the other paper's page that states the fact the
-   question joins to it. Nine pairs were rejected in this draw (their entries below say why; one,
-   LoRA and BERT, repeats set 1's rejection, which no later script carried); most of them cite
-   the other paper only on pages that are already evidence. Hand choices forced by pages already
-   being evidence or taken by this set:
+   question joins to it. Ten pairs were rejected in this draw (their entries below say why; one,
+   LoRA and BERT, repeats set 1's rejection, which no later script carried); in most of them the
+   citing paper names the other only on pages that are already evidence. Seven earlier sets'
+   rejections came up too. Hand choices forced by pages already being evidence or taken by this
+   set:
    - KY1 (ELMo, S2ORC): S2ORC compares its size with ELMo's training data only in its appendix
      (page 14, Table 9 and the sentence estimating S2ORC's tokens); ELMo's page on its own
      pre-training data (page 4, the 1B Word Benchmark) is evidence already, so its page 12 is
@@ -52,13 +53,14 @@ needs `pdftotext` (poppler-utils). It prints
      14: heads apparently involved in anaphora resolution), as set 9 used a caption for DPR.
    - KY3 (BERT, S2ORC): S2ORC's SciBERT model uses BERT's code and configuration on page 7, but
      that page is a single page of this set (K07), so its page 15 is used (which BERT layers give
-     the embeddings it visualises); BERT's only page not yet evidence that is not references or
-     figures is page 9 (the feature-based NER experiment), which is used.
-   - KY4 (Logic-LM, the self-correction survey): the survey describes Logic-LM by name on pages 2
-     and 9 (evidence already) and lists it in Table 2 (page 6); page 3, where it cites it as
-     Pan et al. (2023) among works that verify reasoning and rectify errors against unfaithful
-     reasoning, is used, with Logic-LM's page 7 (its gain over chain-of-thought and the
-     faithfulness claim; page 3 of Logic-LM is K02's).
+     the embeddings it visualises); of BERT's pages not yet evidence (9, 10, 11, 15) only page 9
+     (the feature-based NER experiment) says anything about its layers, and it is used.
+   - KY4 (Logic-LM, the self-correction survey): the survey cites Logic-LM on pages 2, 9 and 11
+     (evidence already) and lists it as a row of Table 2 (page 6, no sentence); page 3, where it
+     cites it as Pan et al. (2023), its only Pan et al. 2023 reference, among works that verify
+     reasoning and rectify errors against unfaithful reasoning, is used, with Logic-LM's page 7
+     (its average gain over chain-of-thought and the faithfulness claim; Logic-LM's page 3 is
+     K02's).
 3. for `none` questions: how often each key term occurs in the pdftotext text of all 40 PDFs
    (must be 0). Their topics (streamflow and flood forecasting, deepfake / face-forgery
    detection, keyword spotting on microcontrollers, autonomous drone navigation) are not those of
@@ -87,8 +89,8 @@ set9 = base.load_script("draw-answers-heldout-9.py")
 
 SEED = 20261205
 
-# Pages drawn but not usable (read by hand on 2026-11-28); three of the earlier sets' (2305.13048 p10, 2004.13313 p12,
-# 2010.11929 p12, all reference lists) and set 4's 1503.02531 p9 came up in this draw too.
+# Pages drawn but not usable (read by hand on 2026-11-28); four of the earlier sets' (2305.13048 p10, 2004.13313 p12 and
+# 2010.11929 p12, reference lists, and 1503.02531 p9, acknowledgments and references) came up in this draw too.
 REJECTED_PAGES = {
     **set9.REJECTED_PAGES,
     ("1906.04341", 11): "reference list only",
@@ -100,7 +102,8 @@ REJECTED_PAGES = {
 }
 
 # Pairs that cite each other but where neither uses / extends / compares to the other, and pairs whose only pages of
-# use are already evidence, so that no page can be chosen for them (set 1's LoRA and BERT came up in this draw too).
+# use are already evidence, so that no page can be chosen for them (set 1's LoRA and BERT came up in this draw too, and
+# seven of the rejections kept from sets 2-8).
 REJECTED_PAIRS = {
     **set9.REJECTED_PAIRS,
     ("2205.14135", "2305.13048"): "RWKV names FlashAttention only on its page 2 (among recent works that share similarities with its chunked computation scheme, already evidence) and in its references; FlashAttention does not cite RWKV: no page can be chosen",
