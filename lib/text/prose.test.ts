@@ -32,6 +32,17 @@ describe("notProse", () => {
     ]) {
       expect(notProse(s), s).toBeNull();
     }
+    // two axes' ticks, each run too short alone, are labels; numbers listed with their commas are prose
+    expect(
+      notProse(
+        "The greatest drop in recall occurred between the ground truth (57.1) and 80 accuracy gold 80 60 40 20 Retrieval Accuracy 20 40 60 80 Score",
+      ),
+    ).toBe("label_run");
+    expect(
+      notProse(
+        "In particular four attention heads (in layers 2, 4, 7, and 8) on average put most of their attention on the previous token and five (in layers 1, 2, 2, 3, and 6) on the next.",
+      ),
+    ).toBeNull();
     // a run of numbers is ticks or cells, whatever prose is around it; a formula alone is not prose
     expect(notProse("The scores of the model are reported for each of the settings 0.1 0.2 0.3 0.4 0.5 here.")).toBe(
       "label_run",

@@ -117,6 +117,10 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
   let numbers = 0;
   let longestLabelRun = 0;
   let numbersInLongest = 0;
+  // numbers in runs of three label-like tokens or more, over the whole sentence: ticks of two axes, "80 60 40 20 …
+  // Retrieval Accuracy 20 40 60 80", each run too short to tell alone
+  let runNumbers = 0;
+  let bareInRun = 0;
   // runs of capitalised words that are not function words: author lists, legends ("BERT RoBERTa XLNet ALBERT")
   let caps = 0;
   let longestCapsRun = 0;
@@ -124,7 +128,13 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
     const word = lower[i] as string;
     const labelLike = !FUNCTION_WORDS.has(word) && (/^[^\p{L}]*$/u.test(t) || word.length <= 2);
     run = labelLike ? run + 1 : 0;
-    numbers = labelLike ? numbers + (/\p{N}/u.test(t) && !/\p{L}/u.test(t) ? 1 : 0) : 0;
+    const number = /\p{N}/u.test(t) && !/\p{L}/u.test(t);
+    // (bare numbers: "2, 4, 7, and 8" in prose is a list, its numbers with their commas)
+    const bare = labelLike && /^[+-−]?\d+(?:\.\d+)?%?$/u.test(t);
+    bareInRun = labelLike ? bareInRun + (bare ? 1 : 0) : 0;
+    if (run === 3) runNumbers += bareInRun;
+    else if (run > 3 && bare) runNumbers += 1;
+    numbers = labelLike ? numbers + (number ? 1 : 0) : 0;
     if (run > longestLabelRun) {
       longestLabelRun = run;
       numbersInLongest = numbers;
@@ -136,6 +146,7 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
   // …unless it is a formula or a list of symbols inside a sentence that reads as prose ("store W = W0 + BA and
   // perform inference as usual", "four weight matrices (Wq , Wk, Wv , Wo) and two"): ticks and cells are numbers
   if (longestLabelRun >= 5 && (strictLabelRuns || numbersInLongest >= 3 || functionShare < 0.25)) return "label_run";
+  if (runNumbers >= 6) return "label_run";
   if (longestCapsRun >= 6) return "capitalised_run";
 
   if (
