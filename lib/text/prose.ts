@@ -34,7 +34,7 @@ const PRESENT_VERB = new RegExp(
 );
 /** "We" or "they" and the word after it (or after an adverb: "we first compare"): a clause's subject and its verb,
  *  whatever the verb's form ("we use", "we show that", "they adopt"). */
-const PRONOUN_SUBJECT = /\b(?:we|they)\s+\p{Ll}{2,}/iu;
+const PRONOUN_SUBJECT = /\b(?:[Ww]e|WE|[Tt]hey|THEY)\s+\p{Ll}{2,}/u;
 
 /** English irregular verbs (past and present forms), which carry no suffix: "scheduling cut packet loss". */
 const IRREGULAR_VERB = new RegExp(
@@ -130,7 +130,7 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
     run = labelLike ? run + 1 : 0;
     const number = /\p{N}/u.test(t) && !/\p{L}/u.test(t);
     // (bare numbers: "2, 4, 7, and 8" in prose is a list, its numbers with their commas)
-    const bare = labelLike && /^[+-−]?\d+(?:\.\d+)?%?$/u.test(t);
+    const bare = labelLike && /^[+\-−]?\d+(?:\.\d+)?%?$/u.test(t);
     bareInRun = labelLike ? bareInRun + (bare ? 1 : 0) : 0;
     if (run === 3) runNumbers += bareInRun;
     else if (run > 3 && bare) runNumbers += 1;
