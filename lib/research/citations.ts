@@ -183,8 +183,11 @@ const INNER_HEADING = new RegExp(String.raw`\n(?<=[.!?]["”’)]?[ \t]*\n)(?=${
 
 /** The abstract's own heading line ("Abstract", "ABSTRACT:"), unnumbered: it ends the title page's header (title,
  *  authors, affiliations and their † ‡ marks), which the splitter runs into the abstract's first sentence. */
-const ABSTRACT_LINE = /^[ \t]*(?:Abstract|ABSTRACT)[ \t]*[.:—–-]?[ \t]*\n/;
-const ABSTRACT_BREAK = /\n(?=[ \t]*(?:Abstract|ABSTRACT)[ \t]*[.:—–-]?[ \t]*\n)/;
+const ABSTRACT_LINE = /^[ \t]*(?:Abstract|ABSTRACT)[ \t]*(?:[.:—–-][ \t]*)?\n/;
+const ABSTRACT_BREAK = /\n(?=[ \t]*(?:Abstract|ABSTRACT)[ \t]*(?:[.:—–-][ \t]*)?\n)/;
+
+/** A numbered section heading's line, or the abstract's, at the start of the text. */
+const headingLine = (text: string) => HEADING_LINE.exec(text) ?? ABSTRACT_LINE.exec(text);
 
 /** A list item's bullet inside a sentence's text. */
 const INLINE_BULLET = /(?<=\S)\s+[•◦▪‣]\s+/gu;
@@ -231,11 +234,11 @@ export function quotableSentences(text: string): QuotableSentence[] {
       let b = end;
       from = next;
       // a section's heading line, and a subsection's right after it ("4 Methodology\n4.1 Overview\nAs illustrated …")
-      let heading = HEADING_LINE.exec(whole.slice(a, b)) ?? ABSTRACT_LINE.exec(whole.slice(a, b));
+      let heading = headingLine(whole.slice(a, b));
       const afterHeading = heading !== null;
       while (heading) {
         a += heading[0].length;
-        heading = HEADING_LINE.exec(whole.slice(a, b)) ?? ABSTRACT_LINE.exec(whole.slice(a, b));
+        heading = headingLine(whole.slice(a, b));
       }
       a += BULLET.exec(whole.slice(a, b))?.[0].length ?? 0;
       while (a < b && /\s/.test(whole[a] as string)) a++;

@@ -4,6 +4,7 @@ import { asDatabaseUnavailable, LecternError, userMessage } from "@/lib/errors";
 import type { Intent } from "@/lib/search/intent";
 import type { EvidencePassage } from "./citations";
 import { modelIdOf, type ResearchDeps } from "./deps";
+import { errorMessage } from "./step-kit";
 import {
   applyEvent,
   type Citation,
@@ -198,7 +199,7 @@ export async function executeRun(
       try {
         hooks.onComposed({ ...input, keywords: [...input.keywords], evidence: input.evidence.map((e) => ({ ...e })) });
       } catch (e) {
-        warnings.push(`The run's onComposed hook failed: ${e instanceof Error ? e.message : String(e)}`);
+        warnings.push(`The run's onComposed hook failed: ${errorMessage(e)}`);
       }
     },
   };
