@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { notProse } from "../text/prose";
 import { acronymDefinitions, extractWithRules, findNames, maskCitations, ownMethodOf } from "./extract-rules";
 
 const paper = (title: string, pages: string[], skip?: { page: number; start: number; end: number }[]) => ({
@@ -853,5 +854,23 @@ describe("round 8: baselines named as ours, likeness", () => {
     expect(
       edgesOf("Gizmo: Widgets", ["The idea is similar to Convolutional Attention in how it mixes heads."]),
     ).toEqual([]);
+  });
+});
+
+describe("claims only from prose, with the strict rule for runs of symbols", () => {
+  it("reads no claim from a sentence with a run of symbols inside it, which answers may still quote", () => {
+    const text =
+      "Frobnicator outperforms WidgetNet where W = W0 + BA holds in each of the layers of the model we trained.";
+    expect(notProse(text)).toBeNull();
+    const x = extractWithRules(paper("Frobnicator: Fast Widgets for Everyone", [text]));
+    expect(x.candidates.filter((c) => c.relation === "improves_on")).toEqual([]);
+    const plain = extractWithRules(
+      paper("Frobnicator: Fast Widgets for Everyone", [
+        "Frobnicator outperforms WidgetNet in each of the layers of the model we trained on the data.",
+      ]),
+    );
+    expect(plain.candidates.map((c) => `${c.relation} ${c.source.name} -> ${c.target.name}`)).toContain(
+      "improves_on Frobnicator -> WidgetNet",
+    );
   });
 });

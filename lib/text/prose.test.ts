@@ -95,4 +95,36 @@ describe("notProse", () => {
       expect(notProse(s), s).toBeNull();
     }
   });
+  it("forgives a run of symbols only inside prose: not at the sentence's edge, not in a caption, not in strict mode", () => {
+    const inside =
+      "When deployed in production, we can explicitly compute and store W = W0 + BA and perform inference as usual.";
+    expect(notProse(inside)).toBeNull();
+    expect(notProse(inside, { strictLabelRuns: true })).toBe("label_run");
+    // the same kind of run ending the sentence, or opening it, is a table row or a legend, not an inline formula
+    expect(notProse("The variants of the method compare as follows on the five tasks: ✓ ✓ ✗ ✓ ✓")).toBe("label_run");
+    expect(notProse("✓ ✓ ✗ ✓ ✓ marks the variants of the method that we compare on the five tasks")).toBe("label_run");
+    // a caption's run of symbols is its table's, whatever prose surrounds it
+    expect(notProse("Table 3: Results where we compare W = W0 + BA and the other variants on the tasks.")).toBe(
+      "label_run",
+    );
+    // few function words around the run (a fifth of the words): a line of labels and settings, not prose
+    expect(
+      notProse("Adapted weight W = W0 + BA of the frozen pretrained matrix and trainable low-rank factors in layers"),
+    ).toBe("label_run");
+  });
+
+  it("counts numbers in every long run, not only in the first of the longest", () => {
+    // the first run of five (symbols) has no numbers, the second (ticks) has five
+    expect(
+      notProse("We store W = W0 + BA and then plot how the loss falls over the steps 10 20 30 40 50 of the run."),
+    ).toBe("label_run");
+  });
+
+  it("does not join cited names across their citations into a capitalised run", () => {
+    expect(
+      notProse(
+        "We compare against BERT (Devlin et al., 2019), RoBERTa (Liu et al., 2019), XLNet (Yang et al., 2019), ALBERT (Lan et al., 2020), ELECTRA (Clark et al., 2020), DeBERTa (He et al., 2021), GPT-2 (Radford et al., 2019) as baselines.",
+      ),
+    ).toBeNull();
+  });
 });

@@ -49,6 +49,9 @@ const IRREGULAR_VERB = new RegExp(
   "i",
 );
 
+/** Stands where a citation in parentheses was removed (no sentence holds it: a private-use character). */
+const CITATION_MARK = "\uE000";
+
 export type NotProse =
   | "too_short"
   | "symbols"
@@ -98,13 +101,19 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
 
   // the shares and runs below are the sentence's own words': a citation in parentheses ("(Huang et al., 2022; Bai et
   // al., 2022b)") is names and years, not the sentence's prose
-  const own = s
-    .replace(/\s*\((?=[^()]*\p{Lu})[^()]*\b(?:19|20)\d{2}[a-z]?\)/gu, "")
+  // (it leaves a marker behind that ends any run, so six cited names in a row do not join into one capitalised run)
+  const ownWithMarkers = s
+    .replace(/\s*\((?=[^()]*\p{Lu})[^()]*\b(?:19|20)\d{2}[a-z]?\)/gu, ` ${CITATION_MARK} `)
+    // (numbered citations too, after a word: "al. [ 49 ]", "work [51, 60]"; not an interval, "∈ [0, 1]")
+    .replace(/(?<=\p{L}[.,;:]?)\s*\[\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*\]/gu, ` ${CITATION_MARK} `)
     .split(" ")
-    .filter(Boolean);
-  const words = own.length >= 6 ? own : tokens;
+    // (the punctuation that followed a citation goes with it: "BERT (Devlin et al., 2019), RoBERTa")
+    .filter((t, i, all) => t !== "" && !(all[i - 1] === CITATION_MARK && /^[,;.:]+$/.test(t)));
+  const ownCount = ownWithMarkers.filter((t) => t !== CITATION_MARK).length;
+  const words = ownCount >= 6 ? ownWithMarkers : tokens;
   const lower = words.map((t) => t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
-  const functionShare = lower.filter((t) => FUNCTION_WORDS.has(t)).length / words.length;
+  const wordCount = words === tokens ? tokens.length : ownCount;
+  const functionShare = lower.filter((t) => FUNCTION_WORDS.has(t)).length / wordCount;
   if (functionShare < (tokens.length >= 12 ? 0.12 : 0.08)) return "no_function_words";
 
   // affiliations and addresses: institutions, e-mail addresses, with few function words
@@ -115,8 +124,14 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
   // runs of label-like tokens (numbers, 1–2 character tokens, symbols): axis ticks, table cells, split formulas
   let run = 0;
   let numbers = 0;
-  let longestLabelRun = 0;
-  let numbersInLongest = 0;
+  // a run of five or more label-like tokens is forgiven only inside prose (words on both sides of it, and not a
+  // caption's): the most numbers any such run holds, and whether one touches the sentence's start or end
+  let longRun = false;
+  let longRunNumbers = 0;
+  let longRunAtEdge = false;
+  let lettered = 0;
+  const firstWord = words.findIndex((t) => t !== CITATION_MARK);
+  const lastWord = words.findLastIndex((t) => t !== CITATION_MARK);
   // numbers in runs of three label-like tokens or more, over the whole sentence: ticks of two axes, "80 60 40 20 …
   // Retrieval Accuracy 20 40 60 80", each run too short to tell alone
   let runNumbers = 0;
@@ -125,9 +140,15 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
   let caps = 0;
   let longestCapsRun = 0;
   words.forEach((t, i) => {
+    if (t === CITATION_MARK) {
+      // a removed citation: ends every run, counts in no share
+      run = numbers = bareInRun = caps = lettered = 0;
+      return;
+    }
     const word = lower[i] as string;
     const labelLike = !FUNCTION_WORDS.has(word) && (/^[^\p{L}]*$/u.test(t) || word.length <= 2);
     run = labelLike ? run + 1 : 0;
+    lettered = labelLike ? lettered + (/\p{L}/u.test(t) ? 1 : 0) : 0;
     const number = /\p{N}/u.test(t) && !/\p{L}/u.test(t);
     // (bare numbers: "2, 4, 7, and 8" in prose is a list, its numbers with their commas)
     const bare = labelLike && /^[+\-−]?\d+(?:\.\d+)?%?$/u.test(t);
@@ -135,17 +156,23 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
     if (run === 3) runNumbers += bareInRun;
     else if (run > 3 && bare) runNumbers += 1;
     numbers = labelLike ? numbers + (number ? 1 : 0) : 0;
-    if (run > longestLabelRun) {
-      longestLabelRun = run;
-      numbersInLongest = numbers;
+    if (run >= 5) {
+      longRun = true;
+      longRunNumbers = Math.max(longRunNumbers, numbers);
+      // (at the edge, a formula's variables still read as math, "… to a sequence z = (z1, ..., zn)."; a row of
+      // marks or cells has none)
+      if ((i === lastWord || i + 1 - run === firstWord) && lettered < 2) longRunAtEdge = true;
     }
     const capitalised = /^[^\p{L}]*\p{Lu}/u.test(t) && !FUNCTION_WORDS.has(word);
     caps = capitalised ? caps + 1 : 0;
     longestCapsRun = Math.max(longestCapsRun, caps);
   });
   // …unless it is a formula or a list of symbols inside a sentence that reads as prose ("store W = W0 + BA and
-  // perform inference as usual", "four weight matrices (Wq , Wk, Wv , Wo) and two"): ticks and cells are numbers
-  if (longestLabelRun >= 5 && (strictLabelRuns || numbersInLongest >= 3 || functionShare < 0.25)) return "label_run";
+  // perform inference as usual", "four weight matrices (Wq , Wk, Wv , Wo) and two"): ticks and cells are numbers, a
+  // run that ends the sentence ("… ✓ ✓ ✗ ✓ ✓") or a caption's run is not inside prose
+  const caption = /^(?:Fig\.|Figure|Table|Tab\.|Algorithm)\s*\d/i.test(s);
+  if (longRun && (strictLabelRuns || caption || longRunAtEdge || longRunNumbers >= 3 || functionShare < 0.25))
+    return "label_run";
   if (runNumbers >= 6) return "label_run";
   if (longestCapsRun >= 6) return "capitalised_run";
 
