@@ -458,6 +458,17 @@ export async function getChunkTexts(
   return new Map(r.map((row) => [row.chunk_uid, row.text]));
 }
 
+/** Whether any of the papers has a searchable page chunk (text and vector; its reference list aside). */
+export async function hasSearchableChunks(db: Database, { paperIds }: { paperIds: string[] }): Promise<boolean> {
+  if (paperIds.length === 0) return false;
+  const r = await queryRows<{ found: boolean }>(
+    db,
+    sql`select exists (select 1 from chunks c where c.paper_id = any(${sqlArrayParam(paperIds, "text")})
+      and not c.bibliography and c.embedding is not null) as found`,
+  );
+  return r[0]?.found === true;
+}
+
 /** Page chunks by uid, with their paper's title and which of `lexemes` they contain (not their text: getChunkTexts). */
 export async function getContentRows(
   db: Database,

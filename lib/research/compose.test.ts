@@ -443,6 +443,20 @@ describe("absentFromLibrary", () => {
     expect(absentFromLibrary(q, [found], { ...words, terms: 10 })).toBeNull();
   });
 
+  it("does not take typos of the passages' words for an absent subject", () => {
+    const q = "What is the diffrence betwen dense retreival and sparse retrieval of passages?";
+    const found = passage(
+      "D",
+      3,
+      "The difference between dense retrieval and sparse retrieval of passages is the index.",
+    );
+    const typos = { absent: ["diffrence", "betwen", "retreival"], terms: 8, ...library };
+    expect(absentFromLibrary(q, [found], typos)).toBeNull();
+    // three words that are no slip of the passages' words still decline it
+    const far = { absent: ["melanoma", "dermoscopic", "lesions"], terms: 8, ...library };
+    expect(absentFromLibrary(q, [found], far)).toEqual(["melanoma", "dermoscopic", "lesions"]);
+  });
+
   it("needs them to be a tenth of the question, and a library of some size", () => {
     const q = "How much energy do spiking networks save on neuromorphic Loihi chips?";
     expect(absentFromLibrary(q, [attention], { absent: ["a", "b"], terms: 21, ...library })).toBeNull();

@@ -9,6 +9,7 @@
  * that sentence along.
  */
 import type { Intent } from "@/lib/search/intent";
+import { osaDistance, typoAllowance } from "@/lib/text/distance";
 import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
@@ -482,7 +483,8 @@ export function absentSubjects(question: string, evidence: EvidencePassage[]): s
  * question's own subject is then what the library lacks, and the words it shares with the library are the general
  * ones ("How accurately do convolutional networks classify skin lesions as melanoma from dermoscopic images…", 5 of
  * 13). Fewer beside a question the passages answer leave it answered ("Why are the dot products scaled by the square
- * root of the key dimension on neuromorphic Loihi chips?", 3 of 10). Else null.
+ * root of the key dimension on neuromorphic Loihi chips?", 3 of 10). An unknown word a typing slip away from a word of
+ * the passages ("retreival", "betwen") counts as a typo there, not as a subject. Else null.
  */
 export function absentFromLibrary(
   question: string,
@@ -491,12 +493,23 @@ export function absentFromLibrary(
   minPassages = ABSENT_WORDS_MIN_PASSAGES,
 ): string[] | null {
   if (passages < minPassages || absent.length < 2 || absent.length < 0.1 * terms) return null;
-  if (absent.length >= ABSENT_WORDS_DECISIVE && 3 * absent.length >= terms) return absent;
+  // (a word a typing slip away from a word of the passages found is a typo of it, not a subject the library lacks:
+  // "diffrence betwen retreival")
+  const vocabulary = new Set(evidence.flatMap((e) => e.text.toLowerCase().match(/\p{L}{2,}/gu) ?? []));
+  const unknownWords = absent.filter((w) => !nearWordOf(w.toLowerCase(), vocabulary));
+  if (unknownWords.length >= ABSENT_WORDS_DECISIVE && 3 * unknownWords.length >= terms) return absent;
   const unknown = new Set(absent.flatMap((w) => tokenize(w)));
   const rest = questionTerms(question).filter((t) => !unknown.has(t));
   const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
   const covered = rest.filter((t) => text.has(t)).length / Math.max(1, rest.length);
   return covered < ABSENT_TOPIC_COVERAGE ? absent : null;
+}
+
+/** A word within a typo's distance of a word of the vocabulary (not itself: an absent word is in no passage). */
+function nearWordOf(word: string, vocabulary: ReadonlySet<string>): boolean {
+  const max = typoAllowance(word);
+  for (const v of vocabulary) if (v !== word && osaDistance(word, v, max) <= max) return true;
+  return false;
 }
 
 /** About ten papers' passages: the least library whose vocabulary says what it is not about (the 40-paper corpus has

@@ -14,7 +14,7 @@ import { INTERRUPTED_ERROR, recoverInterruptedRuns } from "./recovery";
 import { cancelRun, startRun, subscribeRun, waitForRun } from "./runs";
 import { analysisStep } from "./steps/analysis";
 import { expansionStep } from "./steps/expansion";
-import { NO_CONTENT_MESSAGE } from "./steps/search-content";
+import { contentSearchStep, NO_CONTENT_MESSAGE, NO_MATCH_MESSAGE } from "./steps/search-content";
 import { noPapersMessage, SUMMARY_SEARCH, summarySearchStep } from "./steps/search-summaries";
 import { synthesisStep } from "./steps/synthesis";
 import { mockModel, sourcesInPrompt, testResearchDeps, testStepContext } from "./testing";
@@ -618,6 +618,47 @@ describe("runs: background, persisted, replayable", () => {
     const stored = await getRun(handle.db, started.runId);
     expect(stored?.status).toBe("cancelled");
     expect(stored?.error?.code).toBe("cancelled");
+  });
+});
+
+describe("the full-text step when nothing matches the question well enough", () => {
+  it("says so, not that the index is broken", async () => {
+    const question = "Why are the dot products divided by the square root of the key dimension?";
+    const [lora] = await queryRows<{ id: string }>(handle.db, sql`select id from papers where title like 'Low-Rank%'`);
+    expect(lora).toBeDefined();
+    const warnings: string[] = [];
+    const ctx = { ...testStepContext<never>(deps(), question), warn: (m: string) => warnings.push(m) };
+    // only the adapters paper shortlisted: it is indexed, and none of its passages is about dot products
+    const shortlist = [
+      {
+        paperId: lora?.id as string,
+        title: "",
+        year: null,
+        authors: [],
+        score: 1,
+        relevance: 1,
+        passages: [],
+        queries: [],
+      },
+    ];
+    const failure = await contentSearchStep
+      .run(ctx, { queries: [question], papers: shortlist, analysis: analyzeWithRules(question) })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(failure).toBeInstanceOf(StepError);
+    expect((failure as StepError).detail).toMatchObject({ code: "no_content", message: NO_MATCH_MESSAGE });
+    expect((failure as StepError).detail.hint).not.toMatch(/reembed/);
+    // …and with the web to fall back on, no index warning either
+    const fallback = await contentSearchStep.run(ctx, {
+      queries: [question],
+      papers: shortlist,
+      analysis: analyzeWithRules(question),
+      orElse: "web",
+    });
+    expect(fallback.result).toEqual([]);
+    expect(warnings).toEqual([]);
   });
 });
 

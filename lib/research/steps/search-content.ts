@@ -1,3 +1,4 @@
+import { hasSearchableChunks } from "@/db/queries/search";
 import { FACT_SEEKING } from "@/lib/search/intent";
 import { type PaperResult, searchContent } from "@/lib/search/search";
 import type { QueryAnalysis } from "../analysis";
@@ -12,6 +13,11 @@ export const NO_CONTENT_MESSAGE =
   "No detailed content found in the selected papers. Papers may not be properly indexed.";
 export const REBUILD_HINT =
   "Rebuild the search index with `npm run cli -- reembed`, or re-upload the papers from the library.";
+/** The papers are indexed, but none of their passages matches the question well enough to quote. */
+export const NO_MATCH_MESSAGE =
+  "No passage of the shortlisted papers matches the question closely enough: the library may not hold an answer.";
+export const NO_MATCH_HINT =
+  "Check the spelling of the question's terms, or ask with the words the papers use (names, methods, datasets).";
 
 export interface ContentSearchInput {
   queries: string[];
@@ -56,20 +62,24 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       // analysis (the rules, or the model) saw it
       sentenceRanking: FACT_SEEKING.has(analysis.intent),
     });
+    // nothing found: the shortlisted papers have no searchable text (an index problem worth saying, even if the web
+    // answers), or they have and none of it matches the question well enough (its words are not the papers')
+    const indexed =
+      found.length > 0 || (await hasSearchableChunks(ctx.deps.db, { paperIds: papers.map((p) => p.paperId) }));
+    const [message, hint] = indexed ? [NO_MATCH_MESSAGE, NO_MATCH_HINT] : [NO_CONTENT_MESSAGE, REBUILD_HINT];
     if (found.length === 0 && orElse) {
-      // the shortlisted papers have no searchable text: an index problem worth saying, even if the web answers
-      ctx.warn(`${NO_CONTENT_MESSAGE} ${REBUILD_HINT}`);
+      if (!indexed) ctx.warn(`${message} ${hint}`);
       return {
         result: [],
         patch: {
           title: "No passages found",
-          reasoning: `${NO_CONTENT_MESSAGE} ${ELSEWHERE[orElse]}`,
+          reasoning: `${message} ${ELSEWHERE[orElse]}`,
           data: { passages: 0 },
         },
       };
     }
     if (found.length === 0) {
-      throw new StepError({ code: "no_content", message: NO_CONTENT_MESSAGE, hint: REBUILD_HINT });
+      throw new StepError({ code: "no_content", message, hint });
     }
     const ranked = rerank(found, { intent: analysis.intent, keywords: analysis.keywords });
     ctx.record(
