@@ -181,10 +181,13 @@ const HEADING_LINE = new RegExp(String.raw`${NUMBERED_HEADING_START}[^\n]{1,80}\
  *  Attention\n"). */
 const INNER_HEADING = new RegExp(String.raw`\n(?<=[.!?]["”’)]?[ \t]*\n)(?=${NUMBERED_HEADING}\S[^\n]{0,79}\n)`);
 
-/** The abstract's own heading line ("Abstract", "ABSTRACT:"), unnumbered: it ends the title page's header (title,
- *  authors, affiliations and their † ‡ marks), which the splitter runs into the abstract's first sentence. */
-const ABSTRACT_LINE = /^[ \t]*(?:Abstract|ABSTRACT)[ \t]*(?:[.:—–-][ \t]*)?\n/;
-const ABSTRACT_BREAK = /\n(?=[ \t]*(?:Abstract|ABSTRACT)[ \t]*(?:[.:—–-][ \t]*)?\n)/;
+/** The abstract's own heading ("Abstract", "ABSTRACT:" on a line of its own, or "Abstract—", "Abstract:" opening the
+ *  abstract's first line), unnumbered and followed by a capital: it ends the title page's header (title, authors,
+ *  affiliations and their † ‡ marks), which the splitter runs into the abstract's first sentence. ("…the\nAbstract\nand
+ *  …", the word inside a sentence broken across lines, is no heading.) */
+const ABSTRACT_HEAD = String.raw`[ \t]*(?:Abstract|ABSTRACT)(?:[ \t]*(?:[.:—–-][ \t]*)?\n|[ \t]*[.:—–-][ \t]*)(?=[ \t]*\p{Lu})`;
+const ABSTRACT_LINE = new RegExp(`^${ABSTRACT_HEAD}`, "u");
+const ABSTRACT_BREAK = new RegExp(`\\n(?=${ABSTRACT_HEAD})`, "u");
 
 /** A numbered section heading's line, or the abstract's, at the start of the text. */
 const headingLine = (text: string) => HEADING_LINE.exec(text) ?? ABSTRACT_LINE.exec(text);
