@@ -82,12 +82,15 @@ function loadItems(args: Args): { items: Item[]; fileNames: Map<string, string>;
   const items: Item[] = [];
   const unsaved: string[] = [];
   const labels = new Set<string>();
+  // every question of the files, unanswerable ones too (an answered one has its evidence saved)
+  const asked = new Set<string>();
   for (const file of args.files) {
     let label = path.basename(file).replace(/\.json$/i, "");
     while (labels.has(label)) label = `${label}+`;
     labels.add(label);
     for (const q of loadBenchQuestions(file).questions) {
       const qid = args.files.length > 1 ? `${label}:${q.qid}` : q.qid;
+      asked.add(qid);
       if (q.type === "none" || q.evidence.length === 0) continue;
       const saved = composed.get(qid);
       if (saved && saved.question !== q.question)
@@ -107,6 +110,16 @@ function loadItems(args: Args): { items: Item[]; fileNames: Map<string, string>;
       });
     }
   }
+  // the labels are bench:research's: the same files in the same order (one file: its bare qids)
+  if (composed.size > 0 && ![...composed.keys()].some((qid) => asked.has(qid)))
+    throw new Error(
+      `No question of the given files is in ${args.evidence}: give the question files bench:research saved it for, in the same order`,
+    );
+  const unused = [...composed.keys()].filter((qid) => !asked.has(qid));
+  if (unused.length > 0)
+    process.stderr.write(
+      `warning: ${unused.length} question(s) of the evidence file are in none of the given files (${unused.slice(0, 3).join(", ")}${unused.length > 3 ? ", …" : ""})\n`,
+    );
   const fileNames = new Map(Object.entries(head.fileNames).map(([id, f]) => [id, f.replace(/\.pdf$/i, "")]));
   return { items, fileNames, unsaved };
 }
