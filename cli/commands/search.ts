@@ -3,7 +3,7 @@ import type { DbHandle } from "@/db";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
-import { searchContent, searchSummaries } from "@/lib/search/search";
+import { searchContent, searchedRespelled, searchSummaries } from "@/lib/search/search";
 import { info, printJson } from "../output";
 
 const USAGE =
@@ -103,6 +103,10 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
           })),
         );
   const ms = performance.now() - started;
+  // words looked for under the library's spelling: said on stderr (stdout stays the results)
+  for (const r of await searchedRespelled(handle.db, query, index === "content" ? "chunks" : "summary_chunks")) {
+    info(`searched “${r.written}” as “${r.searched}”: no paper spells it so`);
+  }
   if (json) {
     printJson(rows.map(({ fts: _f, vector: _v, sentence: _s, ...r }) => r));
     info(`${rows.length} results in ${ms.toFixed(0)} ms`);

@@ -11,7 +11,7 @@ import { SearchForm } from "./search-form";
 import { EmptyLibraryState, ErrorState, IdleState, NoResultsState } from "./search-states";
 import { searchHref } from "./search-url";
 import { SummaryResults } from "./summary-results";
-import type { SearchLibrary, SearchResponse, SearchState } from "./types";
+import type { Respelled, SearchLibrary, SearchResponse, SearchState } from "./types";
 
 function countLine(response: SearchResponse): string {
   if (response.index === "summaries") {
@@ -111,10 +111,17 @@ export function SearchView({
   else if (!library && libraryError && !response)
     body = <ErrorState title="The library could not be read" message={libraryError} onRetry={retry} />;
   else if (!response) body = <IdleState library={library} />;
-  else if (count === 0) body = <NoResultsState state={state} />;
+  else if (count === 0)
+    body = (
+      <div className="space-y-4">
+        <RespelledLine respelled={response.respelled} />
+        <NoResultsState state={state} />
+      </div>
+    );
   else
     body = (
       <div className="space-y-4">
+        <RespelledLine respelled={response.respelled} />
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
           <p className="text-sm" data-testid="result-count">
             {countLine(response)}
@@ -156,5 +163,21 @@ export function SearchView({
         {announcement}
       </div>
     </div>
+  );
+}
+
+/** The words the search looked for under the library's spelling: said, so a wrong guess can be seen and retyped. */
+function RespelledLine({ respelled }: { respelled?: Respelled[] }) {
+  if (!respelled || respelled.length === 0) return null;
+  return (
+    <p className="text-muted-foreground text-sm" data-testid="respelled">
+      Searched{" "}
+      {respelled.map((r, i) => (
+        <span key={r.written}>
+          {i > 0 ? ", " : ""}“{r.written}” as “<span className="font-medium text-foreground">{r.searched}</span>”
+        </span>
+      ))}
+      : no paper in the library spells it so.
+    </p>
   );
 }

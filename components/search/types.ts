@@ -96,9 +96,15 @@ export interface SummaryHit {
   passages: SummaryPassageHit[];
 }
 
+/** A word of the query the search looked for under the library's spelling ("atention" as "attention"). */
+export interface Respelled {
+  written: string;
+  searched: string;
+}
+
 export type SearchResponse =
-  | { index: "content"; hits: PassageHit[]; tookMs: number }
-  | { index: "summaries"; papers: SummaryHit[]; tookMs: number };
+  | { index: "content"; hits: PassageHit[]; tookMs: number; respelled?: Respelled[] }
+  | { index: "summaries"; papers: SummaryHit[]; tookMs: number; respelled?: Respelled[] };
 
 /** A paper the picker offers. */
 export interface PaperOption {

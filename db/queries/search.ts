@@ -154,6 +154,34 @@ export async function getDocumentFrequencies(
   return out;
 }
 
+/**
+ * The table's search terms that at least `minRows` rows hold, with how many rows hold each (Postgres's `ts_stat`: one
+ * pass over every row's tsvector; the caller caches it).
+ */
+export async function getVocabulary(
+  db: Database,
+  { table, minRows }: { table: SearchTable; minRows: number },
+): Promise<Map<string, number>> {
+  const rows = await queryRows<{ word: string; ndoc: number }>(
+    db,
+    sql`select word, ndoc from ts_stat(${`select tsv from ${table === "chunks" ? "chunks" : "summary_chunks"}`}) where ndoc >= ${minRows}`,
+  );
+  return new Map(rows.map((r) => [r.word, Number(r.ndoc)]));
+}
+
+/** The text of one row that holds the search term (null: none does). */
+export async function getTextWithTerm(
+  db: Database,
+  { table, term }: { table: SearchTable; term: string },
+): Promise<string | null> {
+  if (!SAFE_LEXEME.test(term)) return null;
+  const r = await queryRows<{ text: string }>(
+    db,
+    sql`select text from ${tableSql(table)} where tsv @@ to_tsquery('simple', ${`'${term}'`}) limit 1`,
+  );
+  return r[0]?.text ?? null;
+}
+
 export interface FullTextHit {
   chunkUid: string;
   paperId: string;

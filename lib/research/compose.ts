@@ -9,7 +9,7 @@
  * that sentence along.
  */
 import type { Intent } from "@/lib/search/intent";
-import { osaDistance, typoAllowance } from "@/lib/text/distance";
+import { typoAllowance, typoDistance } from "@/lib/text/distance";
 import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
@@ -508,7 +508,7 @@ export function absentFromLibrary(
 /** A word within a typo's distance of a word of the vocabulary (not itself: an absent word is in no passage). */
 function nearWordOf(word: string, vocabulary: ReadonlySet<string>): boolean {
   const max = typoAllowance(word);
-  for (const v of vocabulary) if (v !== word && osaDistance(word, v, max) <= max) return true;
+  for (const v of vocabulary) if (v !== word && typoDistance(word, v, max) <= max) return true;
   return false;
 }
 

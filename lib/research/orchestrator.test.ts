@@ -621,6 +621,18 @@ describe("runs: background, persisted, replayable", () => {
   });
 });
 
+describe("runResearch with a misspelt question", () => {
+  it("searches the word as the library spells it, says so on the full-text card, and answers", async () => {
+    const { state } = await run(
+      "Why are the dot products divided by the square root of the key dimension in atention?",
+    );
+    const content = state.steps.find((s) => s.id === "search_content");
+    expect(content?.reasoning).toContain("Searched “atention” as “attention”");
+    expect(state.status).toBe("completed");
+    expect(state.answer).toContain("square root of the key dimension");
+  });
+});
+
 describe("the full-text step when nothing matches the question well enough", () => {
   it("says so, not that the index is broken", async () => {
     const question = "Why are the dot products divided by the square root of the key dimension?";

@@ -112,6 +112,32 @@ describe("searchContent", () => {
     expect(await searchContent(handle.db, "How was the crop rotation schedule devised?", embedder)).toEqual([]);
   });
 
+  it("searches a misspelt word by the library's term, unless the question writes it as a name", async () => {
+    const asked = (q: string) => searchContent(handle.db, q, embedder, { retriever: "fts" });
+    const right = await asked("How does attention scale the dot products?");
+    expect(right[0]).toMatchObject({ paperId: "2001.00001v1" });
+    const typo = await asked("How does atention scale the dot products?");
+    expect(typo.map((r) => r.chunkUid)).toEqual(right.map((r) => r.chunkUid));
+    expect(typo[0]?.fts?.score).toBeCloseTo(right[0]?.fts?.score ?? 0, 6);
+    // written with a capital inside the sentence it is a name the library does not hold
+    expect((await asked("How does Atention scale the dot products?")).map((r) => r.chunkUid)).not.toEqual(
+      right.map((r) => r.chunkUid),
+    );
+    // …in every query of the search: the lower-cased keywords of an expansion do not make it a plain word
+    const ids = async (qs: string[]) =>
+      (await searchContent(handle.db, qs, embedder, { retriever: "fts" })).map((r) => r.chunkUid);
+    expect(await ids(["How does Atention scale the dot products?", "atention dot products"])).toEqual(
+      await ids(["How does Atention scale the dot products?", "Atention dot products"]),
+    );
+    expect(await ids(["How does atention scale the dot products?", "atention dot products"])).not.toEqual(
+      await ids(["How does Atention scale the dot products?", "Atention dot products"]),
+    );
+    expect((await wordsAbsentFromLibrary(handle.db, "How does atention scale the dot products?")).absent).toEqual([]);
+    expect((await wordsAbsentFromLibrary(handle.db, "How does Atention scale the dot products?")).absent).toEqual([
+      "Atention",
+    ]);
+  });
+
   it("names the question's words no paper contains, as written, its British spellings of library words not among them", async () => {
     const r = await wordsAbsentFromLibrary(
       handle.db,

@@ -10,6 +10,8 @@ import {
   getPairwiseSimilarities,
   getQueryLexemes,
   getSummaryRows,
+  getTextWithTerm,
+  getVocabulary,
   type LexemeStats,
   type SearchFilters,
   type SearchTable,
@@ -21,11 +23,12 @@ import { EMBEDDING_META_KEY, ensureEmbeddingSignature } from "@/lib/embeddings/g
 import type { EmbeddingProvider, EmbeddingSignature } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { escapeRegExp } from "@/lib/text/regexp";
-import { americanTerms, searchText, termOf, tokenize } from "@/lib/text/terms";
+import { americanTerms, forEachWord, searchText, termOf, tokenize } from "@/lib/text/terms";
 import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, reciprocalRankFusion } from "./fusion";
 import { classifyIntent, FACT_SEEKING } from "./intent";
 import { type ParsedQuery, parseQueries, queryTerms } from "./query";
 import { bestSentenceScore } from "./sentences";
+import { correctable, correctionOf, type Vocabulary, vocabularyOf } from "./spelling";
 
 export type Retriever = "fts" | "vector" | "hybrid";
 
@@ -359,7 +362,7 @@ export async function wordsAbsentFromLibrary(
     lexemeLists: [lexemes = []],
     stats,
     spelled,
-  } = await lexemesWithStats(db, "chunks", [words]);
+  } = await lexemesWithStats(db, "chunks", [words], undefined, [question]);
   const wordOf = new Map<string, string>();
   for (const w of words) {
     const t = termOf(w);
@@ -375,11 +378,85 @@ export async function wordsAbsentFromLibrary(
   return { absent: [...new Set(absent)], terms: new Set(lexemes).size, passages: stats.total };
 }
 
+/**
+ * The words of a query the search looks for under another term of the library — a British spelling by its American
+ * one, a misspelt word by the term it was meant to be (lib/search/spelling.ts) — each as the query wrote it and as a
+ * word of the library that has that term ("atention" → "attention").
+ */
+export async function searchedRespelled(
+  db: Database,
+  text: string,
+  table: SearchTable = "chunks",
+): Promise<{ written: string; searched: string }[]> {
+  const words = queryTerms(text);
+  const { spelled } = await lexemesWithStats(db, table, [words], undefined, [text]);
+  if (spelled.size === 0) return [];
+  const normalized = text.normalize("NFKC");
+  const out: { written: string; searched: string }[] = [];
+  for (const [from, to] of spelled) {
+    const word = words.find((w) => termOf(w) === from) ?? from;
+    const written =
+      new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "iu").exec(normalized)?.[0] ?? word;
+    out.push({ written, searched: (await wordWithTerm(db, table, to)) ?? to });
+  }
+  return out;
+}
+
+/** A word of the library whose term is `term` ("attention" for `attention`, "difference" for `differenc`). */
+async function wordWithTerm(db: Database, table: SearchTable, term: string): Promise<string | null> {
+  const text = await getTextWithTerm(db, { table, term });
+  if (!text) return null;
+  let found: string | null = null;
+  forEachWord(text, (w) => {
+    if (found === null && termOf(w) === term) found = w;
+  });
+  return found;
+}
+
 /** Robertson–Spärck Jones IDF, floored at a small positive value so very common words still count a little. */
 function idfOf(stats: LexemeStats, lexeme: string): number {
   const n = stats.total;
   const df = Math.min(stats.df.get(lexeme) ?? 0, n);
   return Math.max(0.05, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+}
+
+/**
+ * The terms of the words the texts write in lower case (or capitalise only as their first word), and never otherwise:
+ * a name one query writes ("Frobnicatr") stays a name in the lower-cased keywords of another.
+ */
+function plainTerms(texts: string[]): Set<string> {
+  const plain = new Set<string>();
+  const named = new Set<string>();
+  for (const text of texts) {
+    let first = true;
+    for (const m of text.normalize("NFKC").matchAll(/[\p{L}\p{N}]+/gu)) {
+      const w = m[0];
+      const rest = first ? w.slice(1) : w;
+      first = false;
+      const t = termOf(w.toLowerCase());
+      if (t) (rest === rest.toLowerCase() ? plain : named).add(t);
+    }
+  }
+  for (const t of named) plain.delete(t);
+  return plain;
+}
+
+/** The library's vocabulary per database and table, for spelling correction: read once per row count and epoch. */
+const vocabularyCache = new WeakMap<Database, Map<SearchTable, { key: string; vocabulary: Promise<Vocabulary> }>>();
+function vocabularyFor(db: Database, table: SearchTable, total: number, epoch: number): Promise<Vocabulary> {
+  let byTable = vocabularyCache.get(db);
+  if (!byTable) {
+    byTable = new Map();
+    vocabularyCache.set(db, byTable);
+  }
+  const key = `${total}:${epoch}`;
+  const cached = byTable.get(table);
+  if (cached && cached.key === key) return cached.vocabulary;
+  const vocabulary = getVocabulary(db, { table, minRows: 1 }).then(vocabularyOf);
+  // (a failed read is not kept: the next search tries again)
+  vocabulary.catch(() => byTable.delete(table));
+  byTable.set(table, { key, vocabulary });
+  return vocabulary;
 }
 
 /**
@@ -393,6 +470,7 @@ async function lexemesWithStats(
   table: SearchTable,
   wordLists: string[][],
   metaKey?: string,
+  texts: string[] = [],
 ): Promise<{ lexemeLists: string[][]; stats: LexemeStats; spelled: Map<string, string>; meta: unknown }> {
   const epoch = getContentEpoch();
   const fresh = freshStats(db, table);
@@ -415,6 +493,27 @@ async function lexemesWithStats(
   for (const [l, a] of american) {
     if ((stats.df.get(l) ?? 0) === 0 && (stats.df.get(a) ?? 0) > 0) spelled.set(l, a);
   }
+  // …and a misspelt word by the library's term it was meant to be (lib/search/spelling.ts): only words the query
+  // writes in lower case (a name is what it is), looked up in the library's vocabulary only when one is missing
+  const plain = plainTerms(texts);
+  const missing = asked.filter(
+    (l) => (stats.df.get(l) ?? 0) === 0 && !spelled.has(l) && plain.has(l) && correctable(l),
+  );
+  if (missing.length > 0) {
+    const vocabulary = await vocabularyFor(db, table, stats.total, epoch);
+    const corrected = new Map<string, string>();
+    for (const l of missing) {
+      const c = correctionOf(l, vocabulary);
+      if (c) corrected.set(l, c);
+    }
+    if (corrected.size > 0) {
+      const more = await lexemeStats(db, table, { total: stats.total, epoch }, [...corrected.values()]);
+      for (const [l, c] of corrected) {
+        stats.df.set(c, more.df.get(c) ?? 0);
+        spelled.set(l, c);
+      }
+    }
+  }
   return { lexemeLists, stats, spelled, meta };
 }
 
@@ -429,6 +528,7 @@ async function prepareQueries(
     table,
     queries.map((q) => q.terms),
     metaKey,
+    queries.map((q) => q.text),
   );
   const rows = stats.total;
   const works = queries.map((query, i) => {

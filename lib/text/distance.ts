@@ -1,9 +1,11 @@
 /**
- * Optimal string alignment distance (Levenshtein with transpositions of neighbours, each substring edited once):
- * "retreival" → "retrieval" is 1, as a typist's slip is. Returns `max + 1` as soon as the distance must exceed `max`
- * (the length difference, or a row whose least value is past it), so comparing a word with a vocabulary costs little.
+ * Typo distance: the optimal string alignment distance (insertions, deletions, substitutions and a swap of
+ * neighbouring letters, each substring edited once), where a substitution costs 1 only between keys that touch on a
+ * QWERTY keyboard and 2 otherwise — a typing slip ("retreival", "transfomer", "atention", "dimensoin") is 1 away from
+ * what was meant, while another word ("optical" → "optimal", "overnight" → "oversight") is 2 away. Returns `max + 1` as
+ * soon as the distance must exceed `max`, so comparing a word with a vocabulary costs little.
  */
-export function osaDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
+export function typoDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a === b) return 0;
   let before: number[] = [];
@@ -12,11 +14,11 @@ export function osaDistance(a: string, b: string, max = Number.POSITIVE_INFINITY
     const cur = [i];
     let least = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const x = a[i - 1] as string;
+      const y = b[j - 1] as string;
+      const cost = x === y ? 0 : adjacentKeys(x, y) ? 1 : 2;
       let d = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, (before[j - 2] as number) + 1);
-      }
+      if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) d = Math.min(d, (before[j - 2] as number) + 1);
       cur[j] = d;
       if (d < least) least = d;
     }
@@ -27,7 +29,29 @@ export function osaDistance(a: string, b: string, max = Number.POSITIVE_INFINITY
   return Math.min(prev[b.length] as number, max + 1);
 }
 
-/** The typo distance a word of this length is allowed: 1, or 2 from eight letters on ("retreival", "diffrence"). */
-export function typoAllowance(word: string): number {
-  return word.length >= 8 ? 2 : 1;
+/** The typo distance a word is allowed: one slip. Two would reach other words too often ("overnight" and
+ *  "oversight", "persistence" and "persistent" are two apart). */
+export function typoAllowance(_word: string): number {
+  return 1;
+}
+
+const ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
+/** Each letter's touching keys: beside it on its row, and the two it sits between on the rows above and below. */
+const NEIGHBOURS = new Map<string, string>();
+ROWS.forEach((row, r) => {
+  [...row].forEach((key, c) => {
+    const near = [
+      row[c - 1],
+      row[c + 1],
+      ROWS[r - 1]?.[c],
+      ROWS[r - 1]?.[c + 1],
+      ROWS[r + 1]?.[c - 1],
+      ROWS[r + 1]?.[c],
+    ];
+    NEIGHBOURS.set(key, near.filter((k): k is string => k !== undefined).join(""));
+  });
+});
+
+function adjacentKeys(x: string, y: string): boolean {
+  return NEIGHBOURS.get(x)?.includes(y) ?? false;
 }

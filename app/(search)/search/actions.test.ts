@@ -60,6 +60,16 @@ describe("searchAction", () => {
     expect(Object.keys(top ?? {})).not.toContain("embedding");
   });
 
+  it("says which misspelt words it searched under the library's spelling", async () => {
+    const r = await searchAction({ q: "retrieval over long scientfic documents" });
+    if (!r.ok || r.data.index !== "content") throw new Error("expected content results");
+    expect(r.data.respelled).toEqual([{ written: "scientfic", searched: "scientific" }]);
+    expect(r.data.hits[0]?.paperId).toBe("2401.01234v2");
+    const right = await searchAction({ q: "retrieval over long scientific documents" });
+    if (!right.ok || right.data.index !== "content") throw new Error("expected content results");
+    expect(right.data.respelled).toBeUndefined();
+  });
+
   it("searches the summaries, one result per paper", async () => {
     const r = await searchAction({ q: "retrieval over long scientific documents", index: "summaries" });
     if (!r.ok || r.data.index !== "summaries") throw new Error("expected summary results");

@@ -6,7 +6,7 @@ import type { SessionUser } from "@/lib/auth/session";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { type Result, toErrorResult } from "@/lib/errors";
-import { type SearchOptions, searchContent, searchSummaries } from "@/lib/search/search";
+import { type SearchOptions, searchContent, searchedRespelled, searchSummaries } from "@/lib/search/search";
 import { toPassageHit, toSummaryHit } from "./rows";
 import { searchInputSchema } from "./schema";
 
@@ -46,17 +46,31 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
     );
     const embedder = getEmbeddingProvider(getEnv());
     const started = performance.now();
+    // (the words looked for under the library's spelling, said above the results; its statistics are the search's own,
+    // cached, so this costs a lookup only when a word was respelled)
     if (index === "summaries") {
       const results = await searchSummaries(db, q, embedder, opts);
+      const respelled = await searchedRespelled(db, q, "summary_chunks");
       return {
         ok: true,
-        data: { index, papers: results.map(toSummaryHit), tookMs: Math.round(performance.now() - started) },
+        data: {
+          index,
+          papers: results.map(toSummaryHit),
+          tookMs: Math.round(performance.now() - started),
+          ...(respelled.length > 0 ? { respelled } : {}),
+        },
       };
     }
     const results = await searchContent(db, q, embedder, { ...opts, k: CONTENT_RESULTS });
+    const respelled = await searchedRespelled(db, q, "chunks");
     return {
       ok: true,
-      data: { index, hits: results.map(toPassageHit), tookMs: Math.round(performance.now() - started) },
+      data: {
+        index,
+        hits: results.map(toPassageHit),
+        tookMs: Math.round(performance.now() - started),
+        ...(respelled.length > 0 ? { respelled } : {}),
+      },
     };
   } catch (e) {
     return toErrorResult(e);

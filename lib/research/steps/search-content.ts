@@ -1,6 +1,6 @@
 import { hasSearchableChunks } from "@/db/queries/search";
 import { FACT_SEEKING } from "@/lib/search/intent";
-import { type PaperResult, searchContent } from "@/lib/search/search";
+import { type PaperResult, searchContent, searchedRespelled } from "@/lib/search/search";
 import type { QueryAnalysis } from "../analysis";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
 import { type RerankedResult, rerank } from "../rerank";
@@ -82,6 +82,12 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       throw new StepError({ code: "no_content", message, hint });
     }
     const ranked = rerank(found, { intent: analysis.intent, keywords: analysis.keywords });
+    // words of the question the search looked for under another spelling, said on the card
+    const respelled = await searchedRespelled(ctx.deps.db, ctx.question);
+    const respelling =
+      respelled.length > 0
+        ? ` Searched ${respelled.map((r) => `“${r.written}” as “${r.searched}”`).join(", ")}: no paper spells it so.`
+        : "";
     ctx.record(
       ranked.map((r, i) => ({
         chunkUid: r.chunkUid,
@@ -103,7 +109,8 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
             ? " and numbers (a performance question)."
             : analysis.intent === "comparison"
               ? " and comparative wording (a comparison)."
-              : "."),
+              : ".") +
+          respelling,
         sources: ranked.map(passageSource),
         confidence: Math.max(...ranked.map((r) => r.relevance)),
         data: { passages: ranked.length },
