@@ -105,7 +105,7 @@ export async function runSearch(handle: DbHandle, args: string[], json: boolean)
   const ms = performance.now() - started;
   // words looked for under the library's spelling: said on stderr (stdout stays the results)
   for (const r of await searchedRespelled(handle.db, query, index === "content" ? "chunks" : "summary_chunks")) {
-    info(`searched “${r.written}” as “${r.searched}”: no paper spells it so`);
+    info(`searched “${r.written}” as “${r.searched}”: not in the library as typed`);
   }
   if (json) {
     printJson(rows.map(({ fts: _f, vector: _v, sentence: _s, ...r }) => r));

@@ -177,7 +177,7 @@ function RespelledLine({ respelled }: { respelled?: Respelled[] }) {
           {i > 0 ? ", " : ""}“{r.written}” as “<span className="font-medium text-foreground">{r.searched}</span>”
         </span>
       ))}
-      : no paper in the library spells it so.
+      : not in the library as typed.
     </p>
   );
 }

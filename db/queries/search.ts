@@ -155,8 +155,8 @@ export async function getDocumentFrequencies(
 }
 
 /**
- * The table's search terms that at least `minRows` rows hold, with how many rows hold each (Postgres's `ts_stat`: one
- * pass over every row's tsvector; the caller caches it).
+ * The table's search terms that at least `minRows` rows hold (page chunks: outside reference lists), with how many
+ * rows hold each (Postgres's `ts_stat`: one pass over every row's tsvector; the caller caches it).
  */
 export async function getVocabulary(
   db: Database,
@@ -164,7 +164,9 @@ export async function getVocabulary(
 ): Promise<Map<string, number>> {
   const rows = await queryRows<{ word: string; ndoc: number }>(
     db,
-    sql`select word, ndoc from ts_stat(${`select tsv from ${table === "chunks" ? "chunks" : "summary_chunks"}`}) where ndoc >= ${minRows}`,
+    // (page chunks without their reference lists, which search leaves out: authors' and venues' names are no words
+    // to correct a question to)
+    sql`select word, ndoc from ts_stat(${table === "chunks" ? "select tsv from chunks where not bibliography" : "select tsv from summary_chunks"}) where ndoc >= ${minRows}`,
   );
   return new Map(rows.map((r) => [r.word, Number(r.ndoc)]));
 }

@@ -20,6 +20,10 @@ describe("quotableSentences", () => {
   it("does not break a sentence at the word 'Abstract' a line starts with", () => {
     const t = "We read the\nAbstract\nand the introduction of each paper before we judged it.";
     expect(texts(t)).toEqual(["We read the Abstract and the introduction of each paper before we judged it."]);
+    const hyphen = "The parser we used builds\nAbstract-Syntax Trees for every program it reads, in one pass.";
+    expect(texts(hyphen)).toEqual([
+      "The parser we used builds Abstract-Syntax Trees for every program it reads, in one pass.",
+    ]);
   });
 
   it("splits at a numbered section heading's own line and drops the heading", () => {

@@ -184,8 +184,8 @@ const INNER_HEADING = new RegExp(String.raw`\n(?<=[.!?]["”’)]?[ \t]*\n)(?=${
 /** The abstract's own heading ("Abstract", "ABSTRACT:" on a line of its own, or "Abstract—", "Abstract:" opening the
  *  abstract's first line), unnumbered and followed by a capital: it ends the title page's header (title, authors,
  *  affiliations and their † ‡ marks), which the splitter runs into the abstract's first sentence. ("…the\nAbstract\nand
- *  …", the word inside a sentence broken across lines, is no heading.) */
-const ABSTRACT_HEAD = String.raw`[ \t]*(?:Abstract|ABSTRACT)(?:[ \t]*(?:[.:—–-][ \t]*)?\n|[ \t]*[.:—–-][ \t]*)(?=[ \t]*\p{Lu})`;
+ *  …", the word inside a sentence broken across lines, and "Abstract-Syntax Trees" opening a line are no headings.) */
+const ABSTRACT_HEAD = String.raw`[ \t]*(?:Abstract|ABSTRACT)(?:[ \t]*(?:[.:—–-][ \t]*)?\n|[ \t]*(?:[.:—–]|-(?=[ \t]))[ \t]*)(?=[ \t]*\p{Lu})`;
 const ABSTRACT_LINE = new RegExp(`^${ABSTRACT_HEAD}`, "u");
 const ABSTRACT_BREAK = new RegExp(`\\n(?=${ABSTRACT_HEAD})`, "u");
 

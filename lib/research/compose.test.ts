@@ -463,6 +463,14 @@ describe("absentFromLibrary", () => {
     );
     const typos = { absent: ["diffrence", "betwen", "retreival"], terms: 8, ...library };
     expect(absentFromLibrary(q, [found], typos)).toBeNull();
+    // short words, names and acronyms are no typos of the passages' words ("gans" is not "an"s, "tpu" not "gpu")
+    const short = passage("E", 2, "It is an index that a gpu can search, and the dense one is faster on it.");
+    const names = { absent: ["GANs", "ViT", "tpu"], terms: 8, ...library };
+    expect(absentFromLibrary("How do GANs and ViT train on a tpu pod?", [short], names)).toEqual([
+      "GANs",
+      "ViT",
+      "tpu",
+    ]);
     // three words that are no slip of the passages' words still decline it
     const far = { absent: ["melanoma", "dermoscopic", "lesions"], terms: 8, ...library };
     expect(absentFromLibrary(q, [found], far)).toEqual(["melanoma", "dermoscopic", "lesions"]);

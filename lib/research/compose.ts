@@ -9,7 +9,7 @@
  * that sentence along.
  */
 import type { Intent } from "@/lib/search/intent";
-import { typoAllowance, typoDistance } from "@/lib/text/distance";
+import { correctable, isSlipOf } from "@/lib/search/spelling";
 import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
@@ -483,8 +483,8 @@ export function absentSubjects(question: string, evidence: EvidencePassage[]): s
  * question's own subject is then what the library lacks, and the words it shares with the library are the general
  * ones ("How accurately do convolutional networks classify skin lesions as melanoma from dermoscopic images…", 5 of
  * 13). Fewer beside a question the passages answer leave it answered ("Why are the dot products scaled by the square
- * root of the key dimension on neuromorphic Loihi chips?", 3 of 10). An unknown word a typing slip away from a word of
- * the passages ("retreival", "betwen") counts as a typo there, not as a subject. Else null.
+ * root of the key dimension on neuromorphic Loihi chips?", 3 of 10). An unknown word that is a misspelling of a word of
+ * the passages by search's rules ("retreival", "diffrence") counts as a typo there, not as a subject. Else null.
  */
 export function absentFromLibrary(
   question: string,
@@ -496,7 +496,7 @@ export function absentFromLibrary(
   // (a word a typing slip away from a word of the passages found is a typo of it, not a subject the library lacks:
   // "diffrence betwen retreival")
   const vocabulary = new Set(evidence.flatMap((e) => e.text.toLowerCase().match(/\p{L}{2,}/gu) ?? []));
-  const unknownWords = absent.filter((w) => !nearWordOf(w.toLowerCase(), vocabulary));
+  const unknownWords = absent.filter((w) => !typoOfWordIn(w, vocabulary));
   if (unknownWords.length >= ABSENT_WORDS_DECISIVE && 3 * unknownWords.length >= terms) return absent;
   const unknown = new Set(absent.flatMap((w) => tokenize(w)));
   const rest = questionTerms(question).filter((t) => !unknown.has(t));
@@ -505,10 +505,12 @@ export function absentFromLibrary(
   return covered < ABSENT_TOPIC_COVERAGE ? absent : null;
 }
 
-/** A word within a typo's distance of a word of the vocabulary (not itself: an absent word is in no passage). */
-function nearWordOf(word: string, vocabulary: ReadonlySet<string>): boolean {
-  const max = typoAllowance(word);
-  for (const v of vocabulary) if (v !== word && typoDistance(word, v, max) <= max) return true;
+/** A misspelling of a word of the vocabulary, by search's rules (lib/search/spelling.ts): seven letters or more, written
+ *  in lower case, one typing slip from a word of the passages and not that word with letters added or cut at an end
+ *  ("GAN", "ViT" or "tpu" are no typos of "an", "it" or "gpu"). */
+function typoOfWordIn(word: string, vocabulary: ReadonlySet<string>): boolean {
+  if (!correctable(word)) return false;
+  for (const v of vocabulary) if (isSlipOf(word, v)) return true;
   return false;
 }
 

@@ -28,7 +28,7 @@ import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, recipro
 import { classifyIntent, FACT_SEEKING } from "./intent";
 import { type ParsedQuery, parseQueries, queryTerms } from "./query";
 import { bestSentenceScore } from "./sentences";
-import { correctable, correctionOf, type Vocabulary, vocabularyOf } from "./spelling";
+import { correctable, correctionOf, cutForms, MIN_CORRECTION_ROWS, type Vocabulary, vocabularyOf } from "./spelling";
 
 export type Retriever = "fts" | "vector" | "hybrid";
 
@@ -379,25 +379,32 @@ export async function wordsAbsentFromLibrary(
 }
 
 /**
- * The words of a query the search looks for under another term of the library — a British spelling by its American
- * one, a misspelt word by the term it was meant to be (lib/search/spelling.ts) — each as the query wrote it and as a
- * word of the library that has that term ("atention" → "attention").
+ * The words of a search's queries it looks for under another term of the library — a British spelling by its American
+ * one, a misspelt word by the term it was meant to be (lib/search/spelling.ts) — each as the queries wrote it and as a
+ * word of the library that has that term ("atention" → "attention"). The same lookup as the search's (its
+ * statistics are cached: this costs the queries' lexemes, one round trip, and a row's text per respelled word).
  */
 export async function searchedRespelled(
   db: Database,
-  text: string,
+  input: string | string[],
   table: SearchTable = "chunks",
 ): Promise<{ written: string; searched: string }[]> {
-  const words = queryTerms(text);
-  const { spelled } = await lexemesWithStats(db, table, [words], undefined, [text]);
+  const texts = (Array.isArray(input) ? input : [input]).filter((t) => t.trim() !== "");
+  if (texts.length === 0) return [];
+  const wordLists = texts.map(queryTerms);
+  const { lexemeLists, spelled } = await lexemesWithStats(db, table, wordLists, undefined, texts);
   if (spelled.size === 0) return [];
-  const normalized = text.normalize("NFKC");
   const out: { written: string; searched: string }[] = [];
   for (const [from, to] of spelled) {
+    const i = lexemeLists.findIndex((ls) => ls.includes(from));
+    const words = wordLists[Math.max(0, i)] ?? [];
     const word = words.find((w) => termOf(w) === from) ?? from;
+    const normalized = (texts[Math.max(0, i)] ?? "").normalize("NFKC");
     const written =
       new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "iu").exec(normalized)?.[0] ?? word;
-    out.push({ written, searched: (await wordWithTerm(db, table, to)) ?? to });
+    if (!out.some((o) => o.written.toLowerCase() === written.toLowerCase())) {
+      out.push({ written, searched: (await wordWithTerm(db, table, to)) ?? to });
+    }
   }
   return out;
 }
@@ -442,8 +449,11 @@ function plainTerms(texts: string[]): Set<string> {
 }
 
 /** The library's vocabulary per database and table, for spelling correction: read once per row count and epoch. */
-const vocabularyCache = new WeakMap<Database, Map<SearchTable, { key: string; vocabulary: Promise<Vocabulary> }>>();
-function vocabularyFor(db: Database, table: SearchTable, total: number, epoch: number): Promise<Vocabulary> {
+const vocabularyCache = new WeakMap<
+  Database,
+  Map<SearchTable, { key: string; vocabulary: Promise<Vocabulary | null> }>
+>();
+function vocabularyFor(db: Database, table: SearchTable, total: number, epoch: number): Promise<Vocabulary | null> {
   let byTable = vocabularyCache.get(db);
   if (!byTable) {
     byTable = new Map();
@@ -452,11 +462,19 @@ function vocabularyFor(db: Database, table: SearchTable, total: number, epoch: n
   const key = `${total}:${epoch}`;
   const cached = byTable.get(table);
   if (cached && cached.key === key) return cached.vocabulary;
-  const vocabulary = getVocabulary(db, { table, minRows: 1 }).then(vocabularyOf);
-  // (a failed read is not kept: the next search tries again)
-  vocabulary.catch(() => byTable.delete(table));
-  byTable.set(table, { key, vocabulary });
-  return vocabulary;
+  const entry = {
+    key,
+    vocabulary: getVocabulary(db, { table, minRows: MIN_CORRECTION_ROWS })
+      .then(vocabularyOf)
+      .catch((e: unknown) => {
+        // not kept: the next search reads it again (this entry only: a newer one may have replaced it meanwhile)
+        if (byTable.get(table) === entry) byTable.delete(table);
+        console.warn(`Spelling correction is off for this search: the vocabulary could not be read (${String(e)})`);
+        return null;
+      }),
+  };
+  byTable.set(table, entry);
+  return entry.vocabulary;
 }
 
 /**
@@ -499,11 +517,16 @@ async function lexemesWithStats(
   const missing = asked.filter(
     (l) => (stats.df.get(l) ?? 0) === 0 && !spelled.has(l) && plain.has(l) && correctable(l),
   );
-  if (missing.length > 0) {
-    const vocabulary = await vocabularyFor(db, table, stats.total, epoch);
+  // (the vocabulary is a help, not a need: a search whose read of it fails goes on without respelling)
+  const vocabulary = missing.length > 0 ? await vocabularyFor(db, table, stats.total, epoch) : null;
+  if (vocabulary) {
+    // the stemmer's longer forms of words the library holds ("stepping" → "stepp"; "step") are not typos: their cut
+    // forms' frequencies, looked up with the corrections' own
+    const cuts = await lexemeStats(db, table, { total: stats.total, epoch }, missing.flatMap(cutForms));
+    const held = (t: string) => (cuts.df.get(t) ?? 0) > 0;
     const corrected = new Map<string, string>();
     for (const l of missing) {
-      const c = correctionOf(l, vocabulary);
+      const c = correctionOf(l, vocabulary, held);
       if (c) corrected.set(l, c);
     }
     if (corrected.size > 0) {

@@ -107,6 +107,8 @@ describe("notProse", () => {
     expect(notProse("Table 3: Results where we compare W = W0 + BA and the other variants on the tasks.")).toBe(
       "label_run",
     );
+    // a sentence that opens with a figure's name is no caption
+    expect(notProse("Figure 2 shows that we can store W = W0 + BA and perform inference as usual.")).toBeNull();
     // few function words around the run (a fifth of the words): a line of labels and settings, not prose
     expect(
       notProse("Adapted weight W = W0 + BA of the frozen pretrained matrix and trainable low-rank factors in layers"),

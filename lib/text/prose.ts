@@ -104,7 +104,8 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
   // (it leaves a marker behind that ends any run, so six cited names in a row do not join into one capitalised run)
   const ownWithMarkers = s
     .replace(/\s*\((?=[^()]*\p{Lu})[^()]*\b(?:19|20)\d{2}[a-z]?\)/gu, ` ${CITATION_MARK} `)
-    // (numbered citations too, after a word: "al. [ 49 ]", "work [51, 60]"; not an interval, "∈ [0, 1]")
+    // (numbered citations too, after a word: "al. [ 49 ]", "work [51, 60]"; not after a symbol, "∈ [0, 1]"; an
+    // interval after a word, "in [0, 1]", is taken for one, which leaves the sentence prose as it was)
     .replace(/(?<=\p{L}[.,;:]?)\s*\[\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*\]/gu, ` ${CITATION_MARK} `)
     .split(" ")
     // (the punctuation that followed a citation goes with it: "BERT (Devlin et al., 2019), RoBERTa")
@@ -170,7 +171,8 @@ export function notProse(sentence: string, { strictLabelRuns = false }: ProseOpt
   // …unless it is a formula or a list of symbols inside a sentence that reads as prose ("store W = W0 + BA and
   // perform inference as usual", "four weight matrices (Wq , Wk, Wv , Wo) and two"): ticks and cells are numbers, a
   // run that ends the sentence ("… ✓ ✓ ✗ ✓ ✓") or a caption's run is not inside prose
-  const caption = /^(?:Fig\.|Figure|Table|Tab\.|Algorithm)\s*\d/i.test(s);
+  // (a caption's shape: "Table 3:", "Figure 2.", not "Figure 2 shows that …")
+  const caption = /^(?:Fig\.|Figure|Table|Tab\.|Algorithm)\s*\d+[.:]/i.test(s);
   if (longRun && (strictLabelRuns || caption || longRunAtEdge || longRunNumbers >= 3 || functionShare < 0.25))
     return "label_run";
   if (runNumbers >= 6) return "label_run";

@@ -18,6 +18,9 @@ const PAGES = [
   "2 Method\nReciprocal rank fusion of the lexicographic and dense lists lifts recall at five to 0.81.",
   // a list of references (flagged at ingest), citing a title found nowhere else
   "References\nB. Oyelaran and T. Marsh. 2022. Axolotl lattice gardens for tidal ledgers. In Proceedings of EMNLP 2022.\nC. Ruiz. 2018. Heron spline atlases. In ICML 2018.\nD. Sato. 2020. Page-level chunks revisited. arXiv preprint 2020.",
+  // a third page of prose: the title's words (in every passage's search text) are then in three rows outside the
+  // reference list, as a word must be to be a spelling correction's target
+  "4 Results\nPage-level chunks keep each answer's page, which the reader then opens at the passage.",
 ];
 
 let dataDir: string;

@@ -82,11 +82,11 @@ export const contentSearchStep: StepDefinition<SearchStepOf<"content">, ContentS
       throw new StepError({ code: "no_content", message, hint });
     }
     const ranked = rerank(found, { intent: analysis.intent, keywords: analysis.keywords });
-    // words of the question the search looked for under another spelling, said on the card
-    const respelled = await searchedRespelled(ctx.deps.db, ctx.question);
+    // words of the queries the search looked for under another spelling, said on the card
+    const respelled = await searchedRespelled(ctx.deps.db, queries);
     const respelling =
       respelled.length > 0
-        ? ` Searched ${respelled.map((r) => `“${r.written}” as “${r.searched}”`).join(", ")}: no paper spells it so.`
+        ? ` Searched ${respelled.map((r) => `“${r.written}” as “${r.searched}”`).join(", ")}: not in the library as typed.`
         : "";
     ctx.record(
       ranked.map((r, i) => ({
