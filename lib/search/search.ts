@@ -370,8 +370,7 @@ export async function wordsAbsentFromLibrary(
   }
   // each as the question wrote it ("Loihi", not "loihi")
   const normalized = question.normalize("NFKC");
-  const written = (w: string) =>
-    new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, "iu").exec(normalized)?.[0] ?? w;
+  const written = (w: string) => writtenAs(normalized, w);
   const absent = lexemes
     .filter((l) => (stats.df.get(spelled.get(l) ?? l) ?? 0) === 0)
     .map((l) => written(wordOf.get(l) ?? l));
@@ -400,13 +399,17 @@ export async function searchedRespelled(
     const words = wordLists[Math.max(0, i)] ?? [];
     const word = words.find((w) => termOf(w) === from) ?? from;
     const normalized = (texts[Math.max(0, i)] ?? "").normalize("NFKC");
-    const written =
-      new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "iu").exec(normalized)?.[0] ?? word;
+    const written = writtenAs(normalized, word);
     if (!out.some((o) => o.written.toLowerCase() === written.toLowerCase())) {
       out.push({ written, searched: (await wordWithTerm(db, table, to)) ?? to });
     }
   }
   return out;
+}
+
+/** A word as the (NFKC-normalised) text writes it, whatever its case ("Loihi" for `loihi`); the word itself if absent. */
+function writtenAs(normalized: string, word: string): string {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "iu").exec(normalized)?.[0] ?? word;
 }
 
 /** A word of the library whose term is `term` ("attention" for `attention`, "difference" for `differenc`). */
