@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
-import { insertIngestBatch, setLibraryStep } from "@/db/queries/jobs";
+import { insertIngestBatch, QUEUE_CHANNEL, setLibraryStep } from "@/db/queries/jobs";
 import { createTestDatabase } from "@/db/testing";
 import { QUEUE_WAITS_PER_HOLDER, readQueue, waitForQueueChange } from "./watch";
 
@@ -53,6 +54,21 @@ describe("waitForQueueChange", () => {
     expect(queue[0]?.id).toBe(queued);
     expect(queue.map((b) => b.id)).toContain(newest?.id);
     await setLibraryStep(handle.db, [queued], { libraryStatus: "done" });
+  });
+
+  it("a NOTIFY that changes nothing the page shows (one delivered late) does not end the wait", async () => {
+    const [newest] = await readQueue(handle);
+    let answered = false;
+    const waiting = waitForQueueChange(handle, { newest: newest?.id ?? "", waitMs: HOUR }).finally(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the announcement of a batch the page already has, as one from before this wait arrives
+    await handle.db.execute(sql`select pg_notify(${QUEUE_CHANNEL}, ${newest?.id ?? "none"})`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    const queued = await batch();
+    expect((await waiting)[0]?.id).toBe(queued);
   });
 
   it("one batch answers every waiting page", async () => {

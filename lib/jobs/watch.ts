@@ -70,18 +70,28 @@ export async function waitForQueueChange(
   { newest, waitMs, signal, holder }: { newest: string; waitMs: number; signal?: AbortSignal; holder?: string },
 ): Promise<Queue> {
   const watch = watchOf(handle);
+  const changed = (queue: Queue) => (queue[0]?.id ?? "") !== newest || queue.some(batchHasWork);
   let wake!: (queue: Promise<Queue> | null) => void;
-  const woken = new Promise<Promise<Queue> | null>((resolve) => {
-    wake = resolve;
-  });
-  const ended = () => wake(null);
+  let woken!: Promise<Promise<Queue> | null>;
+  const arm = () => {
+    woken = new Promise((resolve) => {
+      wake = resolve;
+    });
+  };
+  arm();
+  let over = false;
+  const ended = () => {
+    over = true;
+    wake(null);
+  };
   // woken by a NOTIFY from before the first read on: one that comes during the read is not lost
-  if (await watch.listening) watch.waiters.add(wake);
+  const listening = await watch.listening;
+  if (listening) watch.waiters.add(wake);
   let holding = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const now = await readQueue(handle);
-    if ((now[0]?.id ?? "") !== newest || now.some(batchHasWork) || signal?.aborted) return now;
+    let now = await readQueue(handle);
+    if (changed(now) || signal?.aborted) return now;
     if (holder !== undefined) {
       if ((held.get(holder) ?? 0) >= QUEUE_WAITS_PER_HOLDER) return now;
       held.set(holder, (held.get(holder) ?? 0) + 1);
@@ -89,9 +99,18 @@ export async function waitForQueueChange(
     }
     timer = setTimeout(ended, Math.max(0, waitMs));
     signal?.addEventListener("abort", ended, { once: true });
-    const queue = await woken;
-    if (queue) return await queue;
-    return signal?.aborted ? now : await readQueue(handle);
+    for (;;) {
+      const queue = await woken;
+      if (!queue) return signal?.aborted ? now : await readQueue(handle);
+      // listening again before the woken read settles (no NOTIFY can come in between: this runs in the waking
+      // task's microtasks), so a batch committed after that read began still wakes this wait
+      arm();
+      if (listening) watch.waiters.add(wake);
+      now = await queue;
+      // a NOTIFY that changed nothing this page shows (one sent before this wait began and delivered late) does not
+      // end the wait
+      if (changed(now) || over) return now;
+    }
   } finally {
     watch.waiters.delete(wake);
     clearTimeout(timer);
