@@ -6,7 +6,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DbHandle, queryRows } from "@/db";
 import { noteContentChanged } from "@/db/queries/meta";
-import { getPageTexts } from "@/db/queries/papers";
+import { deletePaper, getPageTexts } from "@/db/queries/papers";
 import { getContentRows, searchFullText } from "@/db/queries/search";
 import { chunks } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
@@ -24,7 +24,9 @@ import {
   prefetchRetrieval,
   RetrievalCache,
   searchContent,
+  searchedRespelled,
   searchSummaries,
+  vocabularyRead,
   wordsAbsentFromLibrary,
 } from "./search";
 
@@ -607,5 +609,27 @@ describe("wordsAbsentFromLibrary after the library grows", () => {
       "b.pdf",
     );
     expect((await wordsAbsentFromLibrary(own.db, asked)).absent).toEqual(["Loihi"]);
+  });
+
+  it("respells to a new paper's word once the vocabulary is read again; until then searches use the one they have, and never a word the library no longer holds", async () => {
+    const asked = "How is the metamatrial lens built?";
+    // the library's vocabulary is read (no word is one slip from "metamatrial")
+    expect(await searchedRespelled(own.db, asked)).toEqual([]);
+    const pages = [
+      "arXiv:2301.00005v1 [physics.optics] 5 Jan 2023\nFlat Optics\nAda Byron\nAbstract\nA metamaterial lens bends light in a layer thinner than its wavelength.",
+      "2 Fabrication\nEach metamaterial cell is etched into silicon nitride with electron-beam lithography.",
+      "3 Measurements\nThe focal spot of the metamaterial lens was imaged at three wavelengths.",
+    ];
+    await ingest(pages, "c.pdf");
+    // the library changed: this search does not wait for the new read, it uses the vocabulary it has
+    expect(await searchedRespelled(own.db, asked)).toEqual([]);
+    await vocabularyRead(own.db, "chunks");
+    expect(await searchedRespelled(own.db, asked)).toEqual([{ written: "metamatrial", searched: "metamaterial" }]);
+    // the paper goes: the vocabulary in hand still has the word, but the search does not respell to it
+    await deletePaper(own.db, { id: "2301.00005v1" });
+    noteContentChanged();
+    expect(await searchedRespelled(own.db, asked)).toEqual([]);
+    await vocabularyRead(own.db, "chunks");
+    expect(await searchedRespelled(own.db, asked)).toEqual([]);
   });
 });

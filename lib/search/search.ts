@@ -451,11 +451,20 @@ function plainTerms(texts: string[]): Set<string> {
   return plain;
 }
 
-/** The library's vocabulary per database and table, for spelling correction: read once per row count and epoch. */
-const vocabularyCache = new WeakMap<
-  Database,
-  Map<SearchTable, { key: string; vocabulary: Promise<Vocabulary | null> }>
->();
+/**
+ * The library's vocabulary per database and table, for spelling correction: read once per row count and epoch. Once
+ * read, a library change does not make searches wait for the next read (ts_stat over every row: about 4 s at 99,000
+ * passages): they use the one they have while the new one is read, once, in the background (a word only the newest
+ * papers hold is corrected to once that read is in; a correction to a word the library no longer holds is not made,
+ * lexemesWithStats checks each against the library as it is).
+ */
+interface VocabularyEntry {
+  key: string;
+  vocabulary: Promise<Vocabulary | null>;
+  /** The last vocabulary read, for searches while a newer one is being read. */
+  settled: Vocabulary | null;
+}
+const vocabularyCache = new WeakMap<Database, Map<SearchTable, VocabularyEntry>>();
 function vocabularyFor(db: Database, table: SearchTable, total: number, epoch: number): Promise<Vocabulary | null> {
   let byTable = vocabularyCache.get(db);
   if (!byTable) {
@@ -464,20 +473,34 @@ function vocabularyFor(db: Database, table: SearchTable, total: number, epoch: n
   }
   const key = `${total}:${epoch}`;
   const cached = byTable.get(table);
-  if (cached && cached.key === key) return cached.vocabulary;
-  const entry = {
+  if (cached && cached.key === key) return cached.settled ? Promise.resolve(cached.settled) : cached.vocabulary;
+  const previous = cached?.settled ?? null;
+  const entry: VocabularyEntry = {
     key,
+    settled: previous,
     vocabulary: getVocabulary(db, { table, minRows: MIN_CORRECTION_ROWS })
-      .then(vocabularyOf)
+      .then((terms) => {
+        const vocabulary = vocabularyOf(terms);
+        entry.settled = vocabulary;
+        return vocabulary;
+      })
       .catch((e: unknown) => {
         // not kept: the next search reads it again (this entry only: a newer one may have replaced it meanwhile)
-        if (byTable.get(table) === entry) byTable.delete(table);
+        if (byTable.get(table) === entry) {
+          if (previous) byTable.set(table, { key: "", settled: previous, vocabulary: Promise.resolve(previous) });
+          else byTable.delete(table);
+        }
         console.warn(`Spelling correction is off for this search: the vocabulary could not be read (${String(e)})`);
         return null;
       }),
   };
   byTable.set(table, entry);
-  return entry.vocabulary;
+  return previous ? Promise.resolve(previous) : entry.vocabulary;
+}
+
+/** Settles when the vocabulary being read for `table` (if any) is in: for tests of the background read. */
+export async function vocabularyRead(db: Database, table: SearchTable): Promise<void> {
+  await vocabularyCache.get(db)?.get(table)?.vocabulary;
 }
 
 /**
@@ -535,6 +558,8 @@ async function lexemesWithStats(
     if (corrected.size > 0) {
       const more = await lexemeStats(db, table, { total: stats.total, epoch }, [...corrected.values()]);
       for (const [l, c] of corrected) {
+        // (a vocabulary read before the library last changed may name a word it no longer holds)
+        if ((more.df.get(c) ?? 0) === 0) continue;
         stats.df.set(c, more.df.get(c) ?? 0);
         spelled.set(l, c);
       }
