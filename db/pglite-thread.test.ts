@@ -141,7 +141,7 @@ describe.skipIf(process.env.DATABASE_URL)("the embedded database in its own thre
         () => "committed",
         (e: unknown) => (e instanceof LecternError ? e.code : String(e)),
       );
-    await expect.poll(() => txQuery !== null).toBe(true);
+    await expect.poll(() => txQuery !== null, { timeout: 60_000 }).toBe(true);
     // the thread ends as a crash would end it
     const worker = client[THREAD_FOR_TESTS];
     const exited = new Promise((r) => worker.once("exit", r));
@@ -164,7 +164,7 @@ describe.skipIf(process.env.DATABASE_URL)("the embedded database in its own thre
     );
     // the channel listened to before is listened to again
     await handle.db.execute(sql`select pg_notify('thread_revive', 'after')`);
-    await expect.poll(() => got).toEqual(["after"]);
+    await expect.poll(() => got, { timeout: 60_000 }).toEqual(["after"]);
     await stop();
     // a transaction on the new thread commits
     await client.transaction(async (tx) => {

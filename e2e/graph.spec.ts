@@ -59,6 +59,7 @@ test.describe("knowledge graph", () => {
     // Enter searches
     await graph.goto();
     await expect(graph.input).toBeFocused();
+    await expect(graph.input).toHaveAttribute("data-hydrated");
     await graph.input.blur();
     await page.keyboard.press("/");
     await expect(graph.input).toBeFocused();

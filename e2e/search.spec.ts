@@ -45,6 +45,7 @@ test.describe("search", () => {
     await expect(search.idleState).toBeVisible();
 
     // "/" jumps to the box; Enter searches
+    await search.ready();
     await page.keyboard.press("/");
     await expect(search.input).toBeFocused();
     await page.keyboard.type(QUESTION);

@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useId, useMemo, useRef, useState, useTransit
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { useSlashToFocus } from "@/components/ui/use-slash-to-focus";
 import { EdgeEvidence } from "./edge-evidence";
 import { EdgeList } from "./edge-list";
@@ -77,6 +78,7 @@ function EntitySearchForm({
   const input = useRef<HTMLInputElement>(null);
   const ids = { input: useId(), list: useId(), hint: useId() };
   useSlashToFocus(input);
+  const hydrated = useHydrated();
   useEffect(() => setValue(query), [query]);
   // suggestions as the person types: names starting with the text first, then names containing it
   const suggestions = useMemo(() => {
@@ -110,6 +112,7 @@ function EntitySearchForm({
           aria-describedby={ids.hint}
           maxLength={200}
           data-testid="graph-search-input"
+          data-hydrated={hydrated || undefined}
           autoFocus={!query}
         />
         <datalist id={ids.list} data-testid="graph-search-suggestions">

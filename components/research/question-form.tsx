@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { LIMIT_MESSAGES, LIMITS } from "@/lib/research/limits";
 import type { AskOptions, WebSearchAvailability } from "./types";
 
@@ -43,6 +44,7 @@ export function QuestionForm({
   /** Web search: a "search the web too" switch when a provider is configured, else how to enable it. */
   web?: WebSearchAvailability;
 }) {
+  const hydrated = useHydrated();
   const [question, setQuestion] = useState("");
   const [searchWeb, setSearchWeb] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -93,6 +95,7 @@ export function QuestionForm({
           aria-describedby={`${id}-hint${problem ? ` ${id}-problem` : ""}`}
           className="max-h-64 min-h-16 resize-none border-0 bg-transparent px-4 pt-3 shadow-none focus-visible:ring-0 dark:bg-transparent"
           data-testid={`${testIdPrefix}-question`}
+          data-hydrated={hydrated || undefined}
         />
         <div className="flex items-center justify-between gap-3 px-3 pb-2.5">
           <p id={`${id}-hint`} className="text-muted-foreground text-xs">

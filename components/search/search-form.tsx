@@ -5,6 +5,7 @@ import { type ReactNode, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { useSlashToFocus } from "@/components/ui/use-slash-to-focus";
 import { MAX_QUERY_CHARS } from "@/lib/search/query";
 import { type DraftField, type SearchDraft, toDraft, tooLongMessage, validateDraft } from "./draft";
@@ -50,6 +51,7 @@ export function SearchForm({
   serverMessage: string | null;
   onSearch: (next: SearchState) => void;
 }) {
+  const hydrated = useHydrated();
   const [draft, setDraft] = useState<SearchDraft>(() => toDraft(state));
   const [invalid, setInvalid] = useState<{ field: DraftField; message: string } | null>(null);
   const queryRef = useRef<HTMLInputElement>(null);
@@ -152,6 +154,7 @@ export function SearchForm({
             spellCheck={false}
             className="peer h-11 pr-10 pl-9 text-base md:text-base"
             data-testid="search-input"
+            data-hydrated={hydrated || undefined}
           />
           <kbd
             className="-translate-y-1/2 pointer-events-none absolute top-1/2 right-3 hidden rounded border bg-muted px-1.5 font-mono text-muted-foreground text-xs peer-focus:hidden sm:block"

@@ -1,4 +1,4 @@
-import type { Download, Locator, Page } from "@playwright/test";
+import { type Download, expect, type Locator, type Page } from "@playwright/test";
 
 /**
  * Deep research on the research pages: the mode tabs, the planner (clarifying questions, the outline editor), and on
@@ -32,6 +32,7 @@ export class DeepResearchPage {
   /** Types a question into the deep research box and sends it. */
   async plan(question: string): Promise<void> {
     const box = this.page.getByTestId("deep-question");
+    await expect(box).toHaveAttribute("data-hydrated");
     await box.fill(question);
     await box.press("Enter");
   }

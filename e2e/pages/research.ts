@@ -1,4 +1,4 @@
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The research pages (`/research`, `/research/<id>`): the question box, the run's steps, answer and references. */
 export class ResearchPage {
@@ -16,8 +16,9 @@ export class ResearchPage {
     return this.page.getByTestId("research-example");
   }
 
-  /** Types a question and presses Enter. */
+  /** Types a question and presses Enter (once the box is React's: typed into the server's markup, it would be lost). */
   async ask(question: string): Promise<void> {
+    await expect(this.question).toHaveAttribute("data-hydrated");
     await this.question.fill(question);
     await this.question.press("Enter");
   }

@@ -1,4 +1,4 @@
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The search page (`/search`): the query box, the index toggle, the filters and the results grouped by paper. */
 export class SearchPage {
@@ -8,6 +8,11 @@ export class SearchPage {
   async goto(params: Record<string, string> = {}): Promise<void> {
     const qs = new URLSearchParams(params).toString();
     await this.page.goto(`/search${qs ? `?${qs}` : ""}`);
+  }
+
+  /** Once the search box is React's: typing, Enter and "/" before then would be lost. */
+  async ready(): Promise<void> {
+    await expect(this.input).toHaveAttribute("data-hydrated");
   }
 
   get input(): Locator {
@@ -45,6 +50,7 @@ export class SearchPage {
 
   /** Types the query into the box and presses Enter. */
   async search(query: string): Promise<void> {
+    await this.ready();
     await this.input.fill(query);
     await this.input.press("Enter");
   }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db";
 import { insertIngestBatch, QUEUE_CHANNEL, setLibraryStep } from "@/db/queries/jobs";
 import { createTestDatabase } from "@/db/testing";
-import { QUEUE_WAITS_PER_HOLDER, readQueue, waitForQueueChange } from "./watch";
+import { QUEUE_WAITS_PER_HOLDER, readQueue, waitForQueueChange, waitsHeld } from "./watch";
 
 /**
  * An idle library page's wait for new work (GET /api/ingest/queue?wait=…): it answers at once when the queue is not
@@ -90,7 +90,14 @@ describe("waitForQueueChange", () => {
     const bob = wait("bob").finally(() => {
       bobAnswered = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // every one of them has read the queue and is counted (however long the reads take)
+    await vi.waitFor(
+      () => {
+        expect(waitsHeld("alice")).toBe(QUEUE_WAITS_PER_HOLDER);
+        expect(waitsHeld("bob")).toBe(1);
+      },
+      { timeout: 60_000, interval: 20 },
+    );
     // alice's next request is answered (after its read); bob's one wait still waits
     expect((await wait("alice").finally(() => (aliceAnswered = true)))[0]?.id).toBe(newest?.id);
     expect(aliceAnswered).toBe(true);

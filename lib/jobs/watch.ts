@@ -57,6 +57,11 @@ function watchOf(handle: Pick<DbHandle, "db" | "listen">): Watch {
 /** Waits each holder has open, in this process. */
 const held = new Map<string, number>();
 
+/** How many waits `holder` has open in this process (what QUEUE_WAITS_PER_HOLDER bounds). */
+export function waitsHeld(holder: string): number {
+  return held.get(holder) ?? 0;
+}
+
 /**
  * The queue for a page that has it idle (nothing with work left; `newest` the id of the newest batch it shows, `""`
  * for none): at once when the queue is no longer that (a batch has work, or another is newest), else as soon as a

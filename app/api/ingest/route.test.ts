@@ -112,7 +112,7 @@ describe("POST /api/ingest", () => {
     const res = await POST(upload([new File(["x"], "a.pdf")], { signal: client.signal }));
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const pending = reader.read();
-    await vi.waitFor(() => expect(seen).toBeDefined());
+    await vi.waitFor(() => expect(seen).toBeDefined(), { timeout: 60_000 });
     client.abort();
     expect(seen?.aborted).toBe(true);
     expect((await pending).done).toBe(true);
@@ -206,7 +206,7 @@ describe("POST /api/ingest", () => {
     );
     expect(pulled()).toBeLessThan(limit + 2 * 1024 * 1024);
     expect(pipeline.submitIngest).not.toHaveBeenCalled();
-    await vi.waitFor(() => expect(uploadsLeft()).toEqual([]));
+    await vi.waitFor(() => expect(uploadsLeft()).toEqual([]), { timeout: 60_000 });
   });
 
   it("refuses more files than a request may carry, and a body that is not a complete form", async () => {
@@ -224,7 +224,7 @@ describe("POST /api/ingest", () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/could not be read as a form/);
     expect(pipeline.submitIngest).not.toHaveBeenCalled();
-    await vi.waitFor(() => expect(uploadsLeft()).toEqual([]));
+    await vi.waitFor(() => expect(uploadsLeft()).toEqual([]), { timeout: 60_000 });
   });
 });
 
