@@ -48,7 +48,7 @@ describe("DbHandle.listen", () => {
     expect(seen).toEqual(["one", "two"]);
     await other.stop();
     await last.stop();
-  }, 60_000);
+  });
 
   it("a caller that asks while the channel's LISTEN is on its way returns only once it listens", async () => {
     const channel = "lectern_listen_race";
@@ -60,7 +60,7 @@ describe("DbHandle.listen", () => {
     await (await first).received;
     await second.stop();
     await (await first).stop();
-  }, 60_000);
+  });
 
   it.skipIf(!process.env.DATABASE_URL)(
     "PostgreSQL: a lost listening connection is replaced, and its channels listened to again",

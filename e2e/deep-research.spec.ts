@@ -84,7 +84,6 @@ test.describe
     test("clarify, edit the outline, run: per-point steps stream into a sectioned review with working citations", async ({
       page,
     }) => {
-      test.setTimeout(120_000);
       const research = new ResearchPage(page);
       const deep = new DeepResearchPage(page);
       await deep.goto();
@@ -237,7 +236,6 @@ test.describe
     });
 
     test("rerun with an edited outline: a second version, linked, with what changed", async ({ page }) => {
-      test.setTimeout(90_000);
       const research = new ResearchPage(page);
       const deep = new DeepResearchPage(page);
       await research.goto(runs[0]);
@@ -294,7 +292,6 @@ test.describe
     });
 
     test("improve with feedback: a third version with a knowledge point for it", async ({ page }) => {
-      test.setTimeout(90_000);
       const research = new ResearchPage(page);
       const deep = new DeepResearchPage(page);
       await research.goto(runs[1]);
@@ -352,7 +349,6 @@ test.describe
     test("improve with a request the library cannot answer: the new section says there is little on it", async ({
       page,
     }) => {
-      test.setTimeout(90_000);
       const research = new ResearchPage(page);
       const deep = new DeepResearchPage(page);
       await research.goto(runs[2] as string);

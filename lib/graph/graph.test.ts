@@ -67,7 +67,7 @@ async function addPaper(id: string, docId: string, p: { title: string; pages: st
 beforeAll(async () => {
   handle = await createTestDatabase();
   for (const [i, [id, p]] of Object.entries(PAPERS).entries()) await addPaper(id, String(i).padStart(64, "a"), p);
-}, 60_000);
+});
 
 afterAll(async () => {
   await handle?.close();

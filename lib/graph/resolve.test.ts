@@ -53,7 +53,7 @@ beforeAll(async () => {
       "FooNet: Widgets\nAbstract\nWe propose FooNet for widget search. FooNet outperforms BarNet on the Baz dataset.\n" +
       "We use the Adam optimizer for all experiments. FooNet also outperforms QuxRank and ZedSearch by a wide margin.",
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await handle?.close();

@@ -30,7 +30,7 @@ beforeAll(async () => {
     chatModel: null,
   });
   queue = await getJobQueue(handle);
-}, 60_000);
+});
 
 afterAll(async () => {
   await queue?.stop({ graceful: false });

@@ -73,7 +73,7 @@ beforeAll(async () => {
   });
   queue = await getJobQueue(handle);
   pdf = await makeTestPdf({ pages: PAGES, title: "Queued Ingestion of Scientific Papers" });
-}, 60_000);
+});
 
 afterAll(async () => {
   await queue?.stop({ graceful: false });
@@ -254,7 +254,7 @@ describe("ingestion as jobs", () => {
       attempts: 2,
     });
     expect(asked.filter((id) => id === "2501.00002v1")).toHaveLength(2);
-  }, 60_000);
+  });
 
   it("a file whose worker died mid-attempt is taken again and finished; a job delivered again after that does nothing", async () => {
     const other = await makeTestPdf({
@@ -296,7 +296,7 @@ describe("ingestion as jobs", () => {
     expect(await listUploads(ctx)).not.toContain(uploadKey(fileId));
     // and the library step the killed attempt did not ask for is asked for
     expect(await queue.boss.fetch(QUEUES.libraryStep)).toHaveLength(1);
-  }, 60_000);
+  });
 
   it("a job delivered again while this process still works on the file waits for that attempt: one ingest, not two", async () => {
     const bytes = await makeTestPdf({
@@ -315,7 +315,7 @@ describe("ingestion as jobs", () => {
       workIngestFile({ data: { fileId, actor: null }, retryCount: 1, signal }, { ctx, queue, retryLimit: 3 }),
     ]);
     expect(await getIngestFile(handle.db, { id: fileId })).toMatchObject({ status: "ingested", attempts: 1 });
-  }, 60_000);
+  });
 
   it("an attempt that fails for want of the database is retried; after the last one the file is failed, with its reason", async () => {
     const down: EmbeddingProvider = {
@@ -348,7 +348,7 @@ describe("ingestion as jobs", () => {
     const failed = await getIngestFile(handle.db, { id: fileId });
     expect(failed).toMatchObject({ status: "error", attempts: 2, errorCode: "unavailable:database", uploadKey: null });
     expect(await listUploads(ctx)).not.toContain(uploadKey(fileId));
-  }, 60_000);
+  });
 
   it("a file over the limit or unreadable is recorded as failed at once, and the rest of the batch is queued", async () => {
     const batch = await enqueueIngest(
@@ -421,5 +421,5 @@ describe("ingestion as jobs", () => {
       await worker.stop();
       queue = await getJobQueue(handle);
     }
-  }, 60_000);
+  });
 });

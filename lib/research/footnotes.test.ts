@@ -32,7 +32,7 @@ let lib: TestLibrary;
 
 beforeAll(async () => {
   lib = await createTestLibrary([PAPER], { name: "footnotes" });
-}, 60_000);
+});
 
 afterAll(async () => {
   await lib?.close();

@@ -27,7 +27,7 @@ let lib: TestLibrary;
 
 beforeAll(async () => {
   lib = await createTestLibrary([PAPER], { name: "page-context" });
-}, 60_000);
+});
 
 afterAll(async () => {
   await lib?.close();

@@ -72,7 +72,7 @@ beforeAll(async () => {
       .values(p.pages.map((text, n) => ({ paperId: p.id, pageNumber: n + 1, text })));
   }
   await buildGraph(h().db, { embedder: createHashingEmbedder({ dimensions: 16 }) });
-}, 60_000);
+});
 
 afterAll(async () => {
   await handle?.close();

@@ -14,7 +14,7 @@ let handle: DbHandle;
 
 beforeAll(async () => {
   handle = await createAppTestDatabase();
-}, 60_000);
+});
 
 afterAll(async () => {
   await handle?.close();

@@ -19,7 +19,7 @@ let lib: TestLibrary;
 
 beforeAll(async () => {
   lib = await createTestLibrary([PAGE], { name: "footnote" });
-}, 60_000);
+});
 
 afterAll(async () => {
   await lib?.close();
