@@ -284,6 +284,24 @@ test.describe("security", () => {
     await expect(page.getByText("Forged Replacement Paper")).toHaveCount(0);
   });
 
+  test("a form with a password cannot send it in an address before the page's scripts run", async ({ browser }) => {
+    // no scripts at all: what a slow connection shows before hydration
+    const context = await browser.newContext({ javaScriptEnabled: false, storageState: { cookies: [], origins: [] } });
+    try {
+      const page = await context.newPage();
+      await page.goto("/sign-in");
+      const submit = page.getByTestId("auth-submit");
+      await expect(submit).toBeDisabled();
+      await expect(page.locator("form").filter({ has: submit })).toHaveAttribute("method", "post");
+      await page.getByLabel("Email").fill("owner@e2e.example");
+      await page.getByLabel("Password").fill("typed before the scripts ran");
+      await page.getByLabel("Password").press("Enter");
+      await expect(page).toHaveURL(/\/sign-in$/);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("malformed ids in addresses are a 400 or 404, not a server error", async ({ page }) => {
     const pdf = await page.request.get("/api/papers/%25/pdf");
     expect(pdf.status()).toBe(400);

@@ -7,6 +7,7 @@ import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { Result } from "@/lib/errors";
 
 export interface AuthField {
@@ -43,6 +44,7 @@ export function AuthForm({
   const id = useId();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   const [problem, setProblem] = useState<{ message: string; field?: string } | null>(null);
 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
@@ -72,7 +74,9 @@ export function AuthForm({
         <h1 className="font-semibold text-2xl tracking-tight">{title}</h1>
         {description && <p className="text-muted-foreground text-sm">{description}</p>}
       </header>
-      <form className="space-y-4" onSubmit={onSubmit} noValidate>
+      {/* Until React owns the form the button is disabled, and a submit would be a POST: never a GET that puts the
+          password in the address bar, the history and the server's logs. */}
+      <form className="space-y-4" method="post" onSubmit={onSubmit} noValidate>
         {fields.map((f) => (
           <div key={f.name} className="space-y-1.5">
             <Label htmlFor={`${id}-${f.name}`}>{f.label}</Label>
@@ -100,7 +104,7 @@ export function AuthForm({
             <AlertDescription role="alert">{problem.message}</AlertDescription>
           </Alert>
         )}
-        <Button type="submit" className="w-full" disabled={pending} data-testid="auth-submit">
+        <Button type="submit" className="w-full" disabled={pending || !hydrated} data-testid="auth-submit">
           {pending && <LoaderIcon className="animate-spin motion-reduce:animate-none" aria-hidden />}
           {submitLabel}
         </Button>

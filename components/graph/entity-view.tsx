@@ -96,8 +96,13 @@ export function EntityView({ data }: { data: EntityPageData }) {
         ) : (
           <ul className="flex flex-wrap gap-2" data-testid="entity-aliases">
             {data.aliases.map((a) => (
-              <li key={a.name}>
-                <Badge variant="outline" title={a.reason ?? undefined}>
+              <li key={a.name} className="max-w-full">
+                {/* the tier's words wrap on a narrow screen instead of widening the page */}
+                <Badge
+                  variant="outline"
+                  title={a.reason ?? undefined}
+                  className="max-w-full flex-wrap justify-start whitespace-normal"
+                >
                   {a.name}
                   <span className="text-muted-foreground">
                     {a.tier ? (TIER_LABELS[a.tier] ?? `tier ${a.tier}`) : ""}

@@ -95,11 +95,12 @@ function EntitySearchForm({
     if (name) onSearch(name);
   };
   return (
-    <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-2" data-testid="graph-search">
-      <div className="min-w-64 flex-1 space-y-1">
-        <label htmlFor={ids.input} className="block font-medium text-muted-foreground text-xs">
-          Entity (a method, model, dataset, metric, task or concept)
-        </label>
+    <form role="search" onSubmit={submit} className="space-y-1" data-testid="graph-search">
+      <label htmlFor={ids.input} className="block font-medium text-muted-foreground text-xs">
+        Entity (a method, model, dataset, metric, task or concept)
+      </label>
+      {/* the button beside the field, not beside the field and its hint */}
+      <div className="flex flex-wrap gap-2">
         <Input
           ref={input}
           id={ids.input}
@@ -111,25 +112,26 @@ function EntitySearchForm({
           autoComplete="off"
           aria-describedby={ids.hint}
           maxLength={200}
+          className="min-w-64 flex-1"
           data-testid="graph-search-input"
           data-hydrated={hydrated || undefined}
           autoFocus={!query}
         />
-        <datalist id={ids.list} data-testid="graph-search-suggestions">
-          {suggestions.map((n) => (
-            <option key={`${n.name}\u0000${n.rootName}`} value={n.name}>
-              {n.name === n.rootName ? n.type : `${n.type}, alias of ${n.rootName}`}
-            </option>
-          ))}
-        </datalist>
-        <p id={ids.hint} className="text-muted-foreground text-xs">
-          Enter searches; suggestions come from the graph’s entity names and aliases. Press / to come back here.
-        </p>
+        <Button type="submit" disabled={pending || !value.trim()} data-testid="graph-search-submit">
+          <SearchIcon aria-hidden />
+          Show
+        </Button>
       </div>
-      <Button type="submit" disabled={pending || !value.trim()} data-testid="graph-search-submit">
-        <SearchIcon aria-hidden />
-        Show
-      </Button>
+      <datalist id={ids.list} data-testid="graph-search-suggestions">
+        {suggestions.map((n) => (
+          <option key={`${n.name}\u0000${n.rootName}`} value={n.name}>
+            {n.name === n.rootName ? n.type : `${n.type}, alias of ${n.rootName}`}
+          </option>
+        ))}
+      </datalist>
+      <p id={ids.hint} className="text-muted-foreground text-xs">
+        Enter searches; suggestions come from the graph’s entity names and aliases. Press / to come back here.
+      </p>
     </form>
   );
 }
@@ -263,7 +265,7 @@ function Neighbourhood({
             shown. Click a line, or choose a claim in the list, to see its evidence; click another entity to center the
             drawing on it.
           </p>
-          <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
             <GraphCanvas
               center={entity}
               edges={claims.map((c) => c.edge)}

@@ -74,17 +74,18 @@ export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut
       >
         Skip to content
       </a>
-      <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4 sm:gap-6 sm:px-6">
+      <div className="mx-auto flex h-14 max-w-7xl items-center gap-1.5 px-3 sm:gap-6 sm:px-6">
         <Link
           href="/"
           className="flex items-center gap-2 rounded-md font-semibold text-lg tracking-tight outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
           data-testid="wordmark"
         >
           <BookOpenTextIcon className="size-5 text-primary" aria-hidden />
-          <span className="font-serif">Lectern</span>
+          {/* on a phone the sections need the width: the name is for screen readers there */}
+          <span className="sr-only font-serif sm:not-sr-only">Lectern</span>
         </Link>
         {user && (
-          <nav aria-label="Main" className="flex items-center gap-0.5 sm:gap-1">
+          <nav aria-label="Main" className="-my-1 flex min-w-0 items-center gap-0.5 overflow-x-auto py-1 sm:gap-1">
             {nav.map((item) => {
               const active = item.isActive(pathname);
               return (
@@ -94,7 +95,7 @@ export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut
                   aria-current={active ? "page" : undefined}
                   data-testid={`nav-${item.label.toLowerCase()}`}
                   className={cn(
-                    "rounded-md px-2 py-1.5 font-medium text-sm sm:px-3 outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
+                    "shrink-0 rounded-md px-1.5 py-1.5 font-medium text-sm sm:px-3 outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
                     active
                       ? "bg-secondary text-foreground"
                       : "text-muted-foreground hover:bg-accent/60 hover:text-foreground",

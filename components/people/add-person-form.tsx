@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { Result } from "@/lib/errors";
 import { InviteLinkPanel } from "./invite-link-panel";
 import { PasswordField } from "./password-field";
@@ -93,6 +94,7 @@ export function AddPersonForm({
   const [problem, setProblem] = useState<{ message: string; field?: string } | null>(null);
   const [invite, setInvite] = useState<Extract<AddedPerson, { method: "invite" }> | null>(null);
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   const roleLabel = (r: Role) => roles.find((o) => o.value === r)?.label ?? r;
 
   const focusField = (field: string | undefined) => {
@@ -160,6 +162,8 @@ export function AddPersonForm({
           key={round}
           ref={formRef}
           className="space-y-4"
+          // a submit before React owns the form is a POST (no password in an address) and its button is disabled
+          method="post"
           onSubmit={onSubmit}
           noValidate
           aria-labelledby={`${id}-title`}
@@ -225,7 +229,7 @@ export function AddPersonForm({
               <AlertDescription>{problem.message}</AlertDescription>
             </Alert>
           )}
-          <Button type="submit" className="w-full" disabled={pending} data-testid="add-person-submit">
+          <Button type="submit" className="w-full" disabled={pending || !hydrated} data-testid="add-person-submit">
             {pending ? (
               <LoaderIcon className="animate-spin motion-reduce:animate-none" aria-hidden />
             ) : (

@@ -29,7 +29,7 @@ export function AuditTrail({ entries, limit }: { entries: AuditItem[]; limit: nu
           </p>
         </CardContent>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           {/* scrolls sideways on a narrow screen rather than squeezing the columns into words */}
           <table className="w-full min-w-[40rem] text-sm">
             <thead className="text-left text-muted-foreground text-xs">

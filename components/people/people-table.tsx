@@ -161,7 +161,7 @@ export function PeopleTable({
           </p>
         </CardContent>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-sm">
             <thead className="text-left text-muted-foreground text-xs">
               <tr>

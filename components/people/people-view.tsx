@@ -62,7 +62,7 @@ export function PeopleView({
           </p>
         )}
       </div>
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_23rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,1fr)_23rem]">
         <div className="min-w-0 space-y-6">
           <PeopleTable
             people={people}
