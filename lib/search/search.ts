@@ -490,7 +490,11 @@ function vocabularyFor(db: Database, table: SearchTable, total: number, epoch: n
           if (previous) byTable.set(table, { key: "", settled: previous, vocabulary: Promise.resolve(previous) });
           else byTable.delete(table);
         }
-        console.warn(`Spelling correction is off for this search: the vocabulary could not be read (${String(e)})`);
+        console.warn(
+          previous
+            ? `Spelling correction keeps the library's previous vocabulary: the new one could not be read (${String(e)})`
+            : `Spelling correction is off for this search: the vocabulary could not be read (${String(e)})`,
+        );
         return null;
       }),
   };
