@@ -122,9 +122,15 @@ export async function clarifyFromLibrary(deps: ResearchDeps, question: string): 
   } else if (ctx.papers.length > 0) {
     out.push({
       id: "scope",
-      question: `${ctx.papers.length} of your papers match. Should the review stay with these, or cover anything related?`,
+      question:
+        ctx.papers.length === 1
+          ? "One of your papers matches. Should the review stay with it, or cover anything related?"
+          : `${ctx.papers.length} of your papers match. Should the review stay with these, or cover anything related?`,
       purpose: "scope",
-      options: ["Only the closest papers", "Anything related in the library"],
+      options: [
+        ctx.papers.length === 1 ? "Only this paper" : "Only the closest papers",
+        "Anything related in the library",
+      ],
     });
   }
   out.push({
