@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { type Database, type DbHandle, queryRows } from "@/db";
 import { noteContentChanged } from "@/db/queries/meta";
 import { deletePaper, getPageTexts } from "@/db/queries/papers";
@@ -408,6 +408,10 @@ describe("searchFullText", () => {
 
 describe("corpus statistics", () => {
   it("reads the row count again only after a write by this process (or a few seconds)", async () => {
+    // the clock stands still: the searches below fall within the recheck interval however slow the machine is
+    const now = performance.now();
+    const clock = vi.spyOn(performance, "now").mockReturnValue(now);
+    onTestFinished(() => clock.mockRestore());
     const seen: string[] = [];
     const dialect = new PgDialect();
     const spy = Object.create(handle.db) as Database;
@@ -424,6 +428,10 @@ describe("corpus statistics", () => {
     const after = await searchContent(spy, "low-rank update matrices", embedder);
     expect(counts()).toBe(2);
     expect(after[0]?.paperId).toBe("2106.00002v2");
+    // …and again once the interval has passed (another process may have written)
+    clock.mockReturnValue(now + 5_001);
+    await searchContent(spy, "low-rank update matrices", embedder);
+    expect(counts()).toBe(3);
   });
 });
 
