@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { type ArxivStandin, type StandinPaper, startArxivStandin } from "@/lib/testing/arxiv-standin";
 import { createFakeClock } from "@/lib/testing/clock";
 import { makeTestPdf } from "@/lib/testing/pdf";
@@ -117,6 +117,8 @@ describe("the arXiv client against the stand-in", () => {
   });
   beforeEach(() => {
     cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-arxiv-cache-"));
+    const dir = cacheDir;
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     clock = createFakeClock();
     sentAt = [];
     standin.requests.length = 0;
