@@ -120,17 +120,14 @@ export async function clarifyFromLibrary(deps: ResearchDeps, question: string): 
       options: ctx.papers.slice(0, 4).map((p) => p.title.slice(0, 110)),
     });
   } else if (ctx.papers.length > 0) {
+    const one = ctx.papers.length === 1;
     out.push({
       id: "scope",
-      question:
-        ctx.papers.length === 1
-          ? "One of your papers matches. Should the review stay with it, or cover anything related?"
-          : `${ctx.papers.length} of your papers match. Should the review stay with these, or cover anything related?`,
+      question: one
+        ? "One of your papers matches. Should the review stay with it, or cover anything related?"
+        : `${ctx.papers.length} of your papers match. Should the review stay with these, or cover anything related?`,
       purpose: "scope",
-      options: [
-        ctx.papers.length === 1 ? "Only this paper" : "Only the closest papers",
-        "Anything related in the library",
-      ],
+      options: [one ? "Only this paper" : "Only the closest papers", "Anything related in the library"],
     });
   }
   out.push({
