@@ -22,6 +22,9 @@ export interface EvidencePassage {
   /** The passage starts inside a footnote of its page: its first this many characters are the footnote's
    *  (lib/text/footnotes.ts). */
   footnoteChars?: number;
+  /** The numbers of its page's numbered footnotes ("4" for "4To illustrate …"), whose markers in the body a quote
+   *  leaves out (lib/text/footnotes.ts). */
+  footnoteNumbers?: string[];
   /** Its retrieval rank when it is not its place in the evidence: a passage of a top passage's page ranks with that
    *  passage (lib/research/page-context.ts). */
   rank?: number;
@@ -63,11 +66,15 @@ export function citedClaims(
   return out;
 }
 
-/** A sentence as a claim: its citation markers removed, spacing normalised. */
+/**
+ * A sentence as a claim: its citation markers removed, markdown's backslash escapes undone (the answer escapes the
+ * paper's "[3]" as "\[3\]"; the claim is what a reader sees), spacing normalised.
+ */
 export function claimOf(sentence: string): string {
   // (a run of spaces before punctuation is matched from its start only: from each of its spaces it would be rescanned)
   return sentence
     .replace(BRACKET, (b) => (parseCitations(b).length > 0 ? "" : b))
+    .replace(/\\([!-/:-@[-`{-~])/g, "$1")
     .replace(/(?<!\s)\s+([.,;:!?])/g, "$1")
     .replace(/\s+/g, " ")
     .trim();

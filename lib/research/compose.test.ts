@@ -7,6 +7,7 @@ import {
   pickSentences,
   questionKind,
   questionParts,
+  quotable,
   synthesizeExtractive,
 } from "./compose";
 import { lexicalRelevance } from "./relevance";
@@ -424,6 +425,60 @@ describe("synthesizeExtractive", () => {
     const ranked = pickSentences(question, [...evidence, { ...other, rank: 0, pageContext: true }], opts);
     expect(ranked[0]?.score).toBeGreaterThan(asRetrieved[0]?.score ?? 0);
     expect(ranked[0]?.text).toContain("4096 entries");
+  });
+});
+
+describe("what the answer quotes", () => {
+  const question = "What rank do low-rank adapters need?";
+  const opts = { intent: "technical" as const, keywords: ["rank", "low-rank", "adapters"] };
+
+  it("never quotes a sentence that asks: the paper's own question is not an answer to the reader's", () => {
+    const asks = passage(
+      "2106.09685v2",
+      10,
+      "If so, what is a good rank for low-rank adapters in practice? Low-rank adapters need a rank of only four to " +
+        "match full fine-tuning on the tasks we tried.",
+    );
+    const md = synthesizeExtractive(question, [asks], opts);
+    expect(md).toContain("Low-rank adapters need a rank of only four");
+    expect(md).not.toContain("what is a good rank");
+  });
+
+  it("leaves out the paper's reference and footnote markers, and only those", () => {
+    const p = { footnoteNumbers: ["4"] };
+    expect(quotable("It has extremely small gradients 4. To counteract this, we scale.", p)).toBe(
+      "It has extremely small gradients. To counteract this, we scale.",
+    );
+    expect(quotable("Additive attention outperforms it for larger values of dk [3 ].", {})).toBe(
+      "Additive attention outperforms it for larger values of dk.",
+    );
+    expect(quotable("Prior work [12, 15] and [4–6] used adapters.", {})).toBe("Prior work and used adapters.");
+    // numbers that are quantities or labels stay, as do numbers that are not one of the page's footnotes
+    expect(quotable("We use a batch size of 4.", p)).toBe("We use a batch size of 4.");
+    expect(quotable("Results are in Table 4.", p)).toBe("Results are in Table 4.");
+    expect(quotable("It has extremely small gradients 5.", p)).toBe("It has extremely small gradients 5.");
+    // an author-year citation is words, and stays
+    expect(quotable("Adapters (Houlsby et al., 2019) add layers.", {})).toBe(
+      "Adapters (Houlsby et al., 2019) add layers.",
+    );
+  });
+
+  it("quotes a sentence without its markers, and the claim the reader sees has no markdown escapes", () => {
+    const p = {
+      ...passage(
+        "1706.03762v5",
+        4,
+        "Low-rank adapters need a small rank for larger models [3 ]. Beyond it, the adapters' rank barely changes " +
+          "their accuracy on every task we tried 4. Other text follows.",
+      ),
+      footnoteNumbers: ["4"],
+    };
+    const md = synthesizeExtractive(question, [p], opts);
+    expect(md).toContain("Low-rank adapters need a small rank for larger models. [1706.03762v5, page 4]");
+    expect(md).toContain("barely changes their accuracy on every task we tried. [1706.03762v5, page 4]");
+    expect(md).not.toContain("[3");
+    const escaped = citedClaims("Values of dk \\[3 \\] matter. [1706.03762v5, page 4]");
+    expect(escaped[0]?.claim).toBe("Values of dk [3 ] matter.");
   });
 });
 

@@ -193,10 +193,18 @@ function candidateSentences(evidence: EvidencePassage[]) {
       const text = s.text.replace(/\s+([.!?])$/, "$1");
       if (FOOTNOTE_START.test(text)) footnote = true;
       // starts mid-sentence, or ends the passage unfinished (a chunk boundary: "… following the same experimental
-      // set-"), or only announces what follows ("… in three different ways:"), or is not prose: never quoted
+      // set-"), or only announces what follows ("… in three different ways:"), or asks rather than tells ("If so,
+      // what is a good rank …?"), or is not prose: never quoted
       const cut = s.last && !/[.!?]["”’)\]]*$/.test(text);
+      const asks = /\?["”’)\]]*$/.test(text);
       const usable =
-        !footnote && !cut && !/:$/.test(text) && /^[\p{Lu}\p{N}"“]/u.test(text) && text.length <= 480 && isProse(text);
+        !footnote &&
+        !cut &&
+        !asks &&
+        !/:$/.test(text) &&
+        /^[\p{Lu}\p{N}"“]/u.test(text) &&
+        text.length <= 480 &&
+        isProse(text);
       const last = out[out.length - 1];
       // a sentence that opens a paragraph of its own ("Resolving Dimension Mismatches: We …") is not the one before's
       // explanation
@@ -386,13 +394,36 @@ export function citationOf(paperId: string, page: number): string {
   return `[${paperId}, page ${page}]`;
 }
 
+/** A numbered reference citation in the paper's text: "[3]", "[3 ]", "[12, 15]", "[4–6]". */
+const NUMBERED_REFERENCE = /\s*\[\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*\]/g;
+
+/** Words after which a number is a quantity or a label, not a footnote marker ("of 4", "Table 4", "k = 4"). */
+const NUMBER_TAKING =
+  /^(?:of|to|by|than|from|with|and|or|at|in|on|for|is|are|was|were|be|size|sizes|table|figure|fig|section|sec|eq|equation|appendix|chapter|step|steps|layer|layers|top|rank|version|about|around|only|first|last|nearly|almost|over|under|below|above|between|up)$/i;
+
+/**
+ * A sentence of a paper as the answer quotes it: without the paper's own reference markers ("… values of dk [3 ].")
+ * and footnote markers ("… extremely small gradients 4.", the number of one of its page's footnotes after a word),
+ * which in the answer would read as a stray number or a broken citation. Only those: the words stay the paper's.
+ */
+export function quotable(text: string, passage: Pick<EvidencePassage, "footnoteNumbers">): string {
+  let out = text.replace(NUMBERED_REFERENCE, "");
+  const numbers = passage.footnoteNumbers ?? [];
+  if (numbers.length > 0) {
+    const marker = new RegExp(String.raw`(?<=(\p{L}{3,})[)”"’]?) (${numbers.join("|")})(?=[\s.,;:!?]|$)`, "gu");
+    out = out.replace(marker, (m, word: string) => (NUMBER_TAKING.test(word) ? m : ""));
+  }
+  return out.replace(/\s+([.,;:!?])/g, "$1").trim();
+}
+
 /** A quoted sentence with its citations, as markdown: the paper's text stays text (no link, image or HTML of its own). */
 export function citeSentence(s: PickedSentence): string {
   const cites = [s.passage, ...(s.alsoIn ?? [])].map((p) => citationOf(p.paperId, p.page));
   const own = citationOf(s.passage.paperId, s.passage.page);
-  const before = s.previous ? `${escapeMarkdown(s.previous)} ${own} ` : "";
-  const after = s.next ? ` ${escapeMarkdown(s.next)} ${own}` : "";
-  return `${before}${escapeMarkdown(s.text)} ${cites.join(" ")}${after}`;
+  const quote = (text: string) => escapeMarkdown(quotable(text, s.passage));
+  const before = s.previous ? `${quote(s.previous)} ${own} ` : "";
+  const after = s.next ? ` ${quote(s.next)} ${own}` : "";
+  return `${before}${quote(s.text)} ${cites.join(" ")}${after}`;
 }
 
 /** The parts of a question that ask different things ("How does X work and why is it scaled?" → two). */

@@ -1,13 +1,14 @@
 import { getPageTextsByKey } from "@/db/queries/papers";
-import { footnoteEnd } from "@/lib/text/footnotes";
+import { footnoteEnd, footnoteNumbers } from "@/lib/text/footnotes";
 import type { EvidencePassage } from "./citations";
 import type { ResearchDeps } from "./deps";
 import { errorMessage } from "./step-kit";
 
 /**
  * The passages, each marked when it starts inside a footnote of its page (a chunk boundary after the footnote's
- * marker): its page's text says so, the passage's own text does not. The pages are read by key (one query, at most
- * one row per passage); when they cannot be read the passages go unmarked — the answer is still composed.
+ * marker): its page's text says so, the passage's own text does not; and with its page's footnote numbers, whose
+ * markers in the body its quotes leave out. The pages are read by key (one query, at most one row per passage); when
+ * they cannot be read the passages go unmarked — the answer is still composed.
  */
 export async function markFootnotes(
   db: ResearchDeps["db"],
@@ -26,7 +27,13 @@ export async function markFootnotes(
   }
   return evidence.map((e) => {
     const page = texts.get(`${e.paperId}|${e.page}`);
-    const end = page === undefined ? null : footnoteEnd(page, e.charStart);
-    return end === null ? e : { ...e, footnoteChars: end - e.charStart };
+    if (page === undefined) return e;
+    const end = footnoteEnd(page, e.charStart);
+    const numbers = footnoteNumbers(page);
+    return {
+      ...e,
+      ...(end === null ? {} : { footnoteChars: end - e.charStart }),
+      ...(numbers.length > 0 ? { footnoteNumbers: numbers } : {}),
+    };
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FOOTNOTE_START, footnoteEnd } from "./footnotes";
+import { FOOTNOTE_START, footnoteEnd, footnoteNumbers } from "./footnotes";
 
 const PAGE = [
   "1 Introduction",
@@ -48,5 +48,17 @@ describe("footnoteEnd", () => {
   it("reaches only so far back: a marker far above the text is another page part's", () => {
     const page = `∗Work done at a lab\n${"Body text of the page goes on for a long while here ".repeat(20)}\nThe end.`;
     expect(inNote(page, "The end")).toBe(false);
+  });
+});
+
+describe("footnoteNumbers", () => {
+  it("reads the numbers of a page's numbered footnotes, not symbols, numbers in sentences or section headings", () => {
+    const page =
+      "where it has extremely small gradients 4. To counteract this effect, we scale the dot products.\n" +
+      "3.2 Multi-Head Attention\nWe use 16 heads.\n" +
+      "4To illustrate why the dot products get large, assume that the components are independent.\n" +
+      "∗Equal contribution.\n12In practice we use eight layers.";
+    expect(footnoteNumbers(page).sort()).toEqual(["12", "4"]);
+    expect(footnoteNumbers("We train for 16Hz signals.\n5 Training\nThe model.")).toEqual([]);
   });
 });

@@ -23,6 +23,20 @@ export const NUMBERED_HEADING_START = `^${NUMBERED_HEADING}`;
 /** A numbered section heading on a line of its own. */
 const HEADING = new RegExp(String.raw`${NUMBERED_HEADING_START}\S[^\n]{0,79}$`);
 
+/**
+ * The numbers of the page's numbered footnotes ("4To illustrate why …" → "4"): in the body the same number follows
+ * the word it annotates ("… extremely small gradients 4. To counteract …"), which a quote should not carry.
+ */
+export function footnoteNumbers(pageText: string): string[] {
+  const out = new Set<string>();
+  for (const line of pageText.split("\n")) {
+    if (!MARKER_LINE.test(line)) continue;
+    const n = /^[ \t]*(\d{1,2})/.exec(line)?.[1];
+    if (n) out.add(n);
+  }
+  return [...out];
+}
+
 /** How far before a passage a footnote's marker may be for the passage to start inside it. */
 const FOOTNOTE_REACH = 600;
 
