@@ -22,7 +22,7 @@ import {
   rerunWithOutline,
   startDeepRun,
 } from "./index";
-import { fallbackOutline, yearsFromAnswers } from "./plan";
+import { fallbackOutline, topicAnswers, yearsFromAnswers } from "./plan";
 import { pointQueries } from "./steps/point-search";
 import { SECTION_EVIDENCE_CHARS } from "./steps/section";
 import { CLARIFY_PURPOSES, type Outline } from "./types";
@@ -95,7 +95,14 @@ describe("clarifying questions", () => {
     expect(focus?.options.filter((o) => library.includes(o)).length).toBeGreaterThanOrEqual(2);
     // when the matching papers span years, a time range question names the span
     const both = await generateClarifyingQuestions(deps, "machine translation");
-    expect(both.value.find((q) => q.purpose === "timerange")?.question).toMatch(/2020.2021/);
+    const years = both.value.find((q) => q.purpose === "timerange");
+    expect(years?.question).toMatch(/2020.2021/);
+    // two years: the recent choice is the last one alone, not the whole span again under another name
+    expect(years?.options).toEqual(["All (2020–2021)", "Only 2021"]);
+    expect(yearsFromAnswers([{ id: "timerange", question: "", answer: "Only 2021" }])).toEqual({
+      year_from: 2021,
+      year_to: 2021,
+    });
   });
 
   it("with a model: fenced JSON is read; malformed JSON falls back to sensible questions", async () => {
@@ -137,6 +144,29 @@ describe("outlines", () => {
       year_to: 2020,
     });
     expect(yearsFromAnswers([{ id: "t", question: "", answer: "All (2020–2021)" }])).toEqual({});
+    const now = new Date("2026-11-29T00:00:00Z");
+    expect(yearsFromAnswers([{ id: "t", question: "", answer: "The last 3 years" }], now)).toEqual({
+      year_from: 2024,
+    });
+  });
+
+  it("searches with the answers that say what the review is about, not with the ones that set scope, depth or years", () => {
+    const a = (id: string, answer: string) => ({ id, question: "", answer });
+    const topics = topicAnswers([
+      a("focus", "Low-rank adaptation"),
+      a("scope", "Only the closest papers"),
+      a("depth", "A short overview"),
+      a("timerange", "Since 2020"),
+      a("timerange", "The last 3 years"),
+      a("focus", "All of them"),
+      a("scope", "LoRA: Low-Rank Adaptation of Large Language Models"),
+      a("extra", "adapters since 2020"),
+    ]).map((t) => t.answer);
+    expect(topics).toEqual([
+      "Low-rank adaptation",
+      "LoRA: Low-Rank Adaptation of Large Language Models",
+      "adapters since 2020",
+    ]);
   });
 
   it("with a model: a valid outline is used; too few points or bad JSON fall back", async () => {

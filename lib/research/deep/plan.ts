@@ -72,6 +72,33 @@ async function libraryContext(deps: ResearchDeps, question: string) {
 
 // ---- Clarifying questions -------------------------------------------------------------------------------------------
 
+/** Answers that set how the review is made (its scope, depth, years), not what it is about. */
+const SCOPE_OPTIONS = ["Only this paper", "Only the closest papers", "Anything related in the library"] as const;
+const DEPTH_OPTIONS = ["A short overview", "Technical detail (methods, equations)", "Everything the library holds"];
+const FIGURES_OPTIONS = ["Exact figures", "The overall picture"];
+const YEARS_OPTIONS = ["All years", "The last 3 years"];
+const SETTINGS = new Set([...SCOPE_OPTIONS, ...DEPTH_OPTIONS, ...FIGURES_OPTIONS, ...YEARS_OPTIONS].map(lower));
+
+function lower(text: string): string {
+  return text.trim().toLowerCase();
+}
+
+/**
+ * The answers that say what the review is about ("Low-rank adaptation", a paper's title, typed words), without the
+ * ones that only set how it is made — a preset scope or depth ("Only the closest papers"), a year range ("Since
+ * 2021"), "All …" — which, as search words, would pull in passages about "closest" or "overview".
+ */
+export function topicAnswers(answers: ClarifyingAnswer[]): ClarifyingAnswer[] {
+  return answers.filter((a) => {
+    const t = a.answer.trim();
+    if (!t || /^all\b/i.test(t) || SETTINGS.has(lower(t))) return false;
+    return Object.keys(yearsFromAnswers([a])).length === 0 || /\p{L}{4,}/u.test(t.replace(YEAR_WORDS, ""));
+  });
+}
+
+/** The words of a year answer ("Since 2021", "2019–2023 only", "The last 3 years"). */
+const YEAR_WORDS = /\b(?:since|from|after|to|only|the|last|\d+|years?)\b|[–-]/gi;
+
 /** Default questions when nothing better is known (and when the model's JSON is unusable). */
 export function defaultClarifyingQuestions(): ClarifyingQuestion[] {
   return [
@@ -85,13 +112,13 @@ export function defaultClarifyingQuestions(): ClarifyingQuestion[] {
       id: "depth",
       question: "How deep should the review go?",
       purpose: "depth",
-      options: ["A short overview", "Technical detail (methods, equations)", "Everything the library holds"],
+      options: DEPTH_OPTIONS,
     },
     {
       id: "timerange",
       question: "Should it cover every year, or a recent period only?",
       purpose: "timerange",
-      options: ["All years", "The last 3 years"],
+      options: YEARS_OPTIONS,
     },
   ];
 }
@@ -127,7 +154,7 @@ export async function clarifyFromLibrary(deps: ResearchDeps, question: string): 
         ? "One of your papers matches. Should the review stay with it, or cover anything related?"
         : `${ctx.papers.length} of your papers match. Should the review stay with these, or cover anything related?`,
       purpose: "scope",
-      options: [one ? "Only this paper" : "Only the closest papers", "Anything related in the library"],
+      options: [one ? SCOPE_OPTIONS[0] : SCOPE_OPTIONS[1], SCOPE_OPTIONS[2]],
     });
   }
   out.push({
@@ -137,17 +164,18 @@ export async function clarifyFromLibrary(deps: ResearchDeps, question: string): 
         ? "Should the review report exact figures (benchmarks, metrics), or the overall picture?"
         : "How deep should the review go?",
     purpose: "depth",
-    options:
-      intent === "performance"
-        ? ["Exact figures", "The overall picture"]
-        : ["A short overview", "Technical detail (methods, equations)", "Everything the library holds"],
+    options: intent === "performance" ? FIGURES_OPTIONS : DEPTH_OPTIONS,
   });
   if (ctx.yearMin !== null && ctx.yearMax !== null && ctx.yearMax > ctx.yearMin) {
     out.push({
       id: "timerange",
       question: `The matching papers span ${ctx.yearMin}–${ctx.yearMax}. Which years should the review cover?`,
       purpose: "timerange",
-      options: [`All (${ctx.yearMin}–${ctx.yearMax})`, `Since ${Math.max(ctx.yearMin, ctx.yearMax - 2)}`],
+      // (the recent choice is never the whole span again: two years give "Only 2021", not "Since 2020")
+      options: [
+        `All (${ctx.yearMin}–${ctx.yearMax})`,
+        ctx.yearMax - ctx.yearMin === 1 ? `Only ${ctx.yearMax}` : `Since ${Math.max(ctx.yearMin + 1, ctx.yearMax - 2)}`,
+      ],
     });
   }
   // 2–4 questions
@@ -211,8 +239,14 @@ function answersText(answers: ClarifyingAnswer[]): string {
     .join(". ");
 }
 
-/** A year range the answers ask for ("Since 2021", "2019-2023", "All (…)" means none). */
-export function yearsFromAnswers(answers: ClarifyingAnswer[]): { year_from?: number; year_to?: number } {
+/**
+ * A year range the answers ask for ("Since 2021", "2019-2023", "Only 2021", "The last 3 years" — counted back from
+ * `now`'s year; "All (…)" means none).
+ */
+export function yearsFromAnswers(
+  answers: ClarifyingAnswer[],
+  now: Date = new Date(),
+): { year_from?: number; year_to?: number } {
   for (const a of answers) {
     const t = a.answer;
     if (/^\s*all\b/i.test(t)) continue;
@@ -220,6 +254,10 @@ export function yearsFromAnswers(answers: ClarifyingAnswer[]): { year_from?: num
     if (range) return { year_from: Number(range[1]), year_to: Number(range[2]) };
     const since = /\b(?:since|from|after)\s+(19\d{2}|20\d{2})\b/i.exec(t);
     if (since) return { year_from: Number(since[1]) };
+    const only = /^\s*(?:only\s+)?(?:in\s+)?(19\d{2}|20\d{2})(?:\s+only)?\s*$/i.exec(t);
+    if (only) return { year_from: Number(only[1]), year_to: Number(only[1]) };
+    const last = /\b(?:the\s+)?(?:last|past)\s+(\d{1,2})\s+years?\b/i.exec(t);
+    if (last) return { year_from: now.getFullYear() - Number(last[1]) + 1 };
   }
   return {};
 }
@@ -354,7 +392,7 @@ export async function outlineFromLibrary(
   question: string,
   answers: ClarifyingAnswer[] = [],
 ): Promise<Outline | null> {
-  const focus = answersText(answers.filter((a) => !/^\s*all\b/i.test(a.answer)));
+  const focus = answersText(topicAnswers(answers));
   const queries = focus ? [question, `${extractKeywords(question).join(" ")} ${focus}`] : [question];
   const years = yearsFromAnswers(answers);
   const questionStems = tokenize(question);
