@@ -216,6 +216,11 @@ function PointEditor({
                 disabled={disabled}
               />
               <FieldError id={`${id}-keywords`} issue={errKeywords} />
+              {point.keywordsFromTopic && point.search_keywords.length > 0 && !errKeywords && (
+                <p className="text-muted-foreground text-xs" data-testid="outline-point-keywords-from-topic">
+                  Taken from the topic (they follow it until you add or remove one).
+                </p>
+              )}
             </div>
           </div>
         </div>

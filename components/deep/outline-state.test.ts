@@ -46,12 +46,13 @@ describe("outline editor state", () => {
   it("adds a point with a fresh id, then keywords as chips (commas split, duplicates and blanks ignored)", () => {
     let s = run(initEditor(OUTLINE), { type: "add_point" });
     expect(ids(s)).toEqual(["kp1", "kp2", "kp3", "kp4"]);
+    // keywords typed before the topic: the topic then leaves them alone
     s = run(
       s,
-      { type: "update_point", id: "kp4", patch: { topic: "Calibration drift" } },
       { type: "add_keyword", id: "kp4", keyword: "  saline   drift " },
       { type: "add_keyword", id: "kp4", keyword: "Saline drift, calibration,, " },
       { type: "add_keyword", id: "kp4", keyword: "   " },
+      { type: "update_point", id: "kp4", patch: { topic: "Calibration drift" } },
     );
     expect(s.draft.knowledge_points[3]).toEqual({
       id: "kp4",
@@ -167,6 +168,70 @@ describe("outline editor state", () => {
     expect(validateDraft(s.draft).outline).not.toHaveProperty("year_from");
   });
 
+  it("gives a new point its topic's phrases and content words as keywords, so it can run", () => {
+    const s = run(
+      initEditor(OUTLINE),
+      { type: "add_point" },
+      { type: "update_point", id: "kp4", patch: { topic: "H" } },
+      { type: "update_point", id: "kp4", patch: { topic: "Hallucination in large language models" } },
+    );
+    const point = s.draft.knowledge_points[3];
+    expect(point?.search_keywords).toEqual(["language models", "hallucination", "language"]);
+    expect(point?.keywordsFromTopic).toBe(true);
+    const { outline, issues } = validateDraft(s.draft);
+    expect(issues).toEqual([]);
+    // the outline run is the schema's: the editor's own mark is not sent
+    expect(outline?.knowledge_points[3]).toEqual({
+      id: "kp4",
+      category: "General",
+      topic: "Hallucination in large language models",
+      search_keywords: ["language models", "hallucination", "language"],
+      importance: "medium",
+    });
+    // the typing and the keywords it gave are one undo step
+    expect(run(s, { type: "undo" }).draft.knowledge_points[3]).toMatchObject({ topic: "", search_keywords: [] });
+  });
+
+  it("leaves keywords the researcher typed or removed alone when the topic changes", () => {
+    const derived = run(
+      initEditor(OUTLINE),
+      { type: "add_point" },
+      { type: "update_point", id: "kp4", patch: { topic: "Dense retrieval" } },
+    );
+    expect(derived.draft.knowledge_points[3]?.search_keywords).toEqual(["dense retrieval", "dense", "retrieval"]);
+    const typed = run(
+      derived,
+      { type: "add_keyword", id: "kp4", keyword: "DPR" },
+      { type: "update_point", id: "kp4", patch: { topic: "Sparse retrieval" } },
+    );
+    expect(typed.draft.knowledge_points[3]?.search_keywords).toEqual(["dense retrieval", "dense", "retrieval", "DPR"]);
+    expect(typed.draft.knowledge_points[3]).not.toHaveProperty("keywordsFromTopic");
+    const removed = run(
+      derived,
+      { type: "remove_keyword", id: "kp4", index: -1 },
+      { type: "update_point", id: "kp4", patch: { topic: "Sparse retrieval" } },
+    );
+    expect(removed.draft.knowledge_points[3]?.search_keywords).toEqual(["dense retrieval", "dense"]);
+    // an existing point's keywords stay whatever its topic becomes
+    const renamed = run(initEditor(OUTLINE), { type: "update_point", id: "kp1", patch: { topic: "Late interaction" } });
+    expect(renamed.draft.knowledge_points[0]?.search_keywords).toEqual(["dense", "vectors"]);
+  });
+
+  it("takes keywords again from the topic of a point whose keywords were all removed", () => {
+    const s = run(
+      initEditor(OUTLINE),
+      { type: "remove_keyword", id: "kp2", index: 0 },
+      { type: "update_point", id: "kp2", patch: { topic: "BM25 with query expansion" } },
+    );
+    expect(s.draft.knowledge_points[1]?.search_keywords).toEqual([
+      "BM25 with query expansion",
+      "query expansion",
+      "BM25",
+      "query",
+      "expansion",
+    ]);
+  });
+
   it("reset starts over from another outline, history cleared", () => {
     const s = run(initEditor(OUTLINE), { type: "remove_point", id: "kp1" }, { type: "reset", outline: OUTLINE });
     expect(s.past).toEqual([]);
@@ -205,7 +270,25 @@ describe("outline validation", () => {
       { field: "kp2:category", message: "Give the point a category (at most 60 characters)." },
       { field: "kp2:keywords", message: "Add at least one keyword (at most 12)." },
       { field: "kp4:topic", message: "Give the point a topic (2–200 characters)." },
-      { field: "kp4:keywords", message: "Add at least one keyword (at most 12)." },
+      { field: "kp4:keywords", message: "Add at least one keyword, or write the topic to take them from." },
+    ]);
+  });
+
+  it("says so when a point's topic gives no keyword, and Run stays blocked", () => {
+    const s = run(
+      initEditor(OUTLINE),
+      { type: "add_point" },
+      { type: "update_point", id: "kp4", patch: { topic: "Limitations of current approaches" } },
+    );
+    expect(s.draft.knowledge_points[3]?.search_keywords).toEqual([]);
+    const { outline, issues } = validateDraft(s.draft);
+    expect(outline).toBeNull();
+    expect(issues).toEqual([
+      {
+        field: "kp4:keywords",
+        message:
+          "No keyword could be taken from “Limitations of current approaches” (only common words): add at least one.",
+      },
     ]);
   });
 

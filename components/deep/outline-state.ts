@@ -1,3 +1,4 @@
+import { topicKeywords } from "@/lib/research/deep/phrases";
 import {
   IMPORTANCE,
   type Importance,
@@ -19,7 +20,13 @@ export const MAX_KEYWORD_CHARS = LIMITS.keywordChars;
 /** Undo steps kept. */
 const HISTORY_LIMIT = 100;
 
-export type PointDraft = KnowledgePoint;
+export type PointDraft = KnowledgePoint & {
+  /**
+   * Its keywords were taken from its topic (`topicKeywords`), not typed: they follow the topic as it is edited, until
+   * the researcher adds or removes a keyword. (Not part of the outline: the schema drops it.)
+   */
+  keywordsFromTopic?: boolean;
+};
 
 export interface OutlineDraft {
   title: string;
@@ -122,6 +129,11 @@ function withPoint(draft: OutlineDraft, id: string, fn: (p: PointDraft) => Point
   return { ...draft, knowledge_points: draft.knowledge_points.map((p) => (p.id === id ? fn(p) : p)) };
 }
 
+/** The point with keywords the researcher chose (added or removed one): they no longer follow its topic. */
+function withOwnKeywords({ keywordsFromTopic: _, ...point }: PointDraft, keywords: string[]): PointDraft {
+  return { ...point, search_keywords: keywords };
+}
+
 /**
  * A change: the new draft becomes current, the old one goes on the undo stack (unless this change continues typing
  * in the same field as the last), and the redo stack is cleared.
@@ -203,9 +215,15 @@ export function outlineReducer(state: EditorState, action: EditorAction): Editor
       const field = changed.length === 1 ? changed[0] : "point";
       // the importance is picked, not typed: every pick is its own undo step
       const key = field === "importance" ? null : `${action.id}:${field}`;
+      // a point without keywords of its own (a new one) searches for its topic's words: Run needs one keyword at least
+      const derive =
+        patch.topic !== undefined && (point.search_keywords.length === 0 || point.keywordsFromTopic === true);
+      const keywords = derive
+        ? { search_keywords: topicKeywords(patch.topic ?? "").slice(0, MAX_KEYWORDS), keywordsFromTopic: true }
+        : {};
       return change(
         state,
-        withPoint(draft, action.id, (p) => ({ ...p, ...patch })),
+        withPoint(draft, action.id, (p) => ({ ...p, ...patch, ...keywords })),
         `changed the ${field}`,
         {
           key,
@@ -230,7 +248,7 @@ export function outlineReducer(state: EditorState, action: EditorAction): Editor
       if (added.length === 0) return state;
       return change(
         state,
-        withPoint(draft, action.id, (p) => ({ ...p, search_keywords: keywords })),
+        withPoint(draft, action.id, (p) => withOwnKeywords(p, keywords)),
         `added the keyword ${added.map((k) => `“${k}”`).join(", ")}`,
         { announce: `Added ${added.map((k) => `“${k}”`).join(", ")}.` },
       );
@@ -243,10 +261,12 @@ export function outlineReducer(state: EditorState, action: EditorAction): Editor
       if (removed === undefined) return state;
       return change(
         state,
-        withPoint(draft, action.id, (p) => ({
-          ...p,
-          search_keywords: p.search_keywords.filter((_, i) => i !== index),
-        })),
+        withPoint(draft, action.id, (p) =>
+          withOwnKeywords(
+            p,
+            p.search_keywords.filter((_, i) => i !== index),
+          ),
+        ),
         `removed the keyword “${removed}”`,
         { announce: `Removed the keyword “${removed}”.` },
       );
@@ -304,6 +324,17 @@ const pointFieldMessages: Record<string, string> = {
 };
 
 /**
+ * Why a point has no keyword: a new point's come from its topic (`topicKeywords`), so say whether there is no topic
+ * yet or a topic of common words only — either way Run waits for a keyword.
+ */
+function noKeywordMessage(topic: string): string {
+  if (!topic.trim()) return "Add at least one keyword, or write the topic to take them from.";
+  if (topicKeywords(topic).length === 0)
+    return `No keyword could be taken from ${quoted(topic)} (only common words): add at least one.`;
+  return pointFieldMessages.search_keywords as string;
+}
+
+/**
  * The draft as an outline, or what is wrong with it, checked with the same schema the server uses (`outlineSchema`),
  * with one message per field in the editor's words.
  */
@@ -334,10 +365,13 @@ export function validateDraft(draft: OutlineDraft): { outline: Outline | null; i
       else if (head === "knowledge_points" && typeof index === "number") {
         const id = draft.knowledge_points[index]?.id ?? String(index);
         const key = typeof field === "string" ? field : "point";
+        const point = draft.knowledge_points[index];
         const message =
           key === "search_keywords" && issue.path.length > 3
             ? `Keywords are 1–${MAX_KEYWORD_CHARS} characters.`
-            : (pointFieldMessages[key] ?? issue.message);
+            : key === "search_keywords" && point?.search_keywords.length === 0
+              ? noKeywordMessage(point.topic)
+              : (pointFieldMessages[key] ?? issue.message);
         entry = { field: `${id}:${key === "search_keywords" ? "keywords" : key}`, message };
       } else if (head === "knowledge_points") {
         entry = {

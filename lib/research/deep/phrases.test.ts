@@ -13,6 +13,7 @@ import {
   questionTopics,
   sentenceCase,
   titleLead,
+  topicKeywords,
   topicTerms,
 } from "./phrases";
 import { validatePoints } from "./plan";
@@ -241,5 +242,45 @@ describe("improve: the feedback's own key phrases", () => {
     const r = outlineForFeedback(outline, "improve: add more details please");
     expect(r.addedPoint).toBeNull();
     expect(r.outline).toBe(outline);
+  });
+});
+
+describe("keywords of a topic written by hand", () => {
+  it("takes its phrases, then its content words, names as written", () => {
+    expect(topicKeywords("Dense retrieval")).toEqual(["dense retrieval", "dense", "retrieval"]);
+    expect(topicKeywords("Mixture of experts")).toEqual(["mixture of experts", "mixture", "experts"]);
+    expect(topicKeywords("Hallucination in large language models")).toEqual([
+      "language models",
+      "hallucination",
+      "language",
+    ]);
+    expect(topicKeywords("RLHF vs. DPO: reward hacking")).toEqual([
+      "reward hacking",
+      "RLHF",
+      "DPO",
+      "reward",
+      "hacking",
+    ]);
+    expect(topicKeywords("GPT-4")).toEqual(["GPT-4"]);
+  });
+
+  it("leaves filler and stop words out, and keeps to six keywords", () => {
+    expect(topicKeywords("Limitations of dense retrieval")).toEqual(["dense retrieval", "dense", "retrieval"]);
+    expect(topicKeywords("Evaluation benchmarks")).toEqual(["benchmarks"]);
+    // phrases first: they are what a long topic is about
+    expect(topicKeywords("Sparse retrieval, dense retrieval and query expansion with BM25")).toEqual([
+      "sparse retrieval",
+      "dense retrieval",
+      "query expansion",
+      "sparse",
+      "retrieval",
+      "dense",
+    ]);
+  });
+
+  it("gives nothing for a topic of filler only, or none", () => {
+    expect(topicKeywords("Limitations of current approaches")).toEqual([]);
+    expect(topicKeywords("The main results")).toEqual([]);
+    expect(topicKeywords("  ")).toEqual([]);
   });
 });

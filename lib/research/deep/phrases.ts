@@ -1,5 +1,6 @@
 import { escapeRegExp } from "@/lib/text/regexp";
 import { STOP_WORDS, stem, tokenize } from "@/lib/text/terms";
+import { LIMITS } from "../limits";
 
 /**
  * Key phrases of a question's evidence — the topics of a deep-research outline — and the rules that tell a topic from
@@ -702,4 +703,47 @@ export function titleLead(title: string): string | null {
   const words = wordsOf(lead);
   if (words.length === 0 || words.length > 3 || !words.some(isNamedToken)) return null;
   return lead;
+}
+
+/** Search keywords taken from a topic the researcher wrote: at most this many (the planner's points keep 6 too). */
+export const TOPIC_KEYWORDS_MAX = 6;
+
+/**
+ * Search keywords from a topic as the researcher wrote it (a point added to an outline by hand): its multi-word
+ * phrases, then its content words, function words and filler left out; names kept as written, other words in small
+ * letters. A phrase is a clause of the topic (between punctuation) of 2–4 words that start and end with content words
+ * ("Mixture of experts"), or a run of 2–4 words between function words and punctuation, leading filler dropped ("large language
+ * models" → "language models"), that is not generic as a whole (`isGenericTopic`: "current approaches" is). So
+ * "Hallucination in large language models" → "language models", "hallucination", "language". Empty for a topic of
+ * filler only ("Limitations of current approaches"): nothing in it is worth searching for.
+ */
+export function topicKeywords(topic: string, max = TOPIC_KEYWORDS_MAX): string[] {
+  const out: string[] = [];
+  const add = (words: string[]) => {
+    const k = asPhrase(words);
+    if (k.length <= LIMITS.keywordChars && !out.some((o) => o.toLowerCase() === k.toLowerCase())) out.push(k);
+  };
+  const isContent = (w: string) =>
+    /\p{L}/u.test(w) && w.length >= 2 && !FUNCTION_WORDS.has(w.toLowerCase()) && (!isFillerWord(w) || isNamedToken(w));
+  const clauses = topic.normalize("NFKC").split(new RegExp(CLAUSE.source, "gu"));
+  const phrase = (words: string[]) => words.length >= 2 && words.length <= 4 && !isGenericTopic(words.join(" "));
+  for (const clause of clauses) {
+    const words = wordsOf(clause);
+    if (phrase(words) && boundaryWord(words[0] as string) && boundaryWord(words[words.length - 1] as string)) {
+      add(words);
+    }
+    let run: string[] = [];
+    const endRun = () => {
+      while (run.length > 0 && !isContent(run[0] as string)) run.shift();
+      if (phrase(run)) add(run);
+      run = [];
+    };
+    for (const w of words) {
+      if (FUNCTION_WORDS.has(w.toLowerCase())) endRun();
+      else run.push(w);
+    }
+    endRun();
+  }
+  for (const w of wordsOf(topic)) if (isContent(w)) add([w]);
+  return out.slice(0, max);
 }
