@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestExcerpt, emphasize, sentenceSpans, termMatcher } from "./emphasis";
+import { bestExcerpt, emphasize, searchedMatcher, sentenceSpans, termMatcher } from "./emphasis";
 
 const marked = (text: string, query: string) =>
   emphasize(text, termMatcher(query))
@@ -103,5 +103,19 @@ describe("bestExcerpt", () => {
   it("is empty for empty text", () => {
     expect(bestExcerpt("", termMatcher("x"))).toEqual({ start: 0, end: 0 });
     expect(bestExcerpt("   ", termMatcher("x"))).toEqual({ start: 0, end: 0 });
+  });
+});
+
+describe("searchedMatcher", () => {
+  it("marks the library's word a misspelt query word was searched as, and the query's own words", () => {
+    const text = "Multi-head attention attends to several subspaces.";
+    const parts = (m: ReturnType<typeof searchedMatcher>) =>
+      emphasize(text, m)
+        .filter((s) => s.match)
+        .map((s) => s.text);
+    expect(parts(searchedMatcher("multi-head atention"))).toEqual(["Multi-head"]);
+    expect(parts(searchedMatcher("multi-head atention", [{ searched: "attention" }]))).toEqual([
+      "Multi-head attention",
+    ]);
   });
 });

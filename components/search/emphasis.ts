@@ -39,6 +39,14 @@ function stemOf(word: string): string | null {
   return tokenize(word)[0] ?? null;
 }
 
+/**
+ * The matcher of a search's words as it looked for them: the query's, and the library's words it searched for a
+ * misspelt or British one ("atention" marks "attention"; the query's own word still marks itself).
+ */
+export function searchedMatcher(query: string, respelled: readonly { searched: string }[] = []): TermMatcher {
+  return termMatcher([query, ...respelled.map((r) => r.searched)].join(" "));
+}
+
 export function termMatcher(query: string): TermMatcher {
   const stems = new Set(tokenize(query));
   const cache = new Map<string, string | null>();

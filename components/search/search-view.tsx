@@ -6,7 +6,7 @@ import type { ApiResult } from "@/components/library/types";
 import { cn } from "@/components/ui/cn";
 import { Progress } from "@/components/ui/progress";
 import { ContentResults } from "./content-results";
-import { termMatcher } from "./emphasis";
+import { searchedMatcher } from "./emphasis";
 import { SearchForm } from "./search-form";
 import { EmptyLibraryState, ErrorState, IdleState, NoResultsState } from "./search-states";
 import { searchHref } from "./search-url";
@@ -85,7 +85,6 @@ export function SearchView({
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const matcher = useMemo(() => termMatcher(state.q), [state.q]);
 
   const search = useCallback(
     (next: SearchState) => {
@@ -103,6 +102,7 @@ export function SearchView({
   const badQuery = result && !result.ok && result.error.code.startsWith("bad_request") ? result.error.message : null;
   const failure = result && !result.ok && !badQuery ? result.error.message : null;
   const response = result?.ok ? result.data : null;
+  const matcher = useMemo(() => searchedMatcher(state.q, response?.respelled), [state.q, response?.respelled]);
   const count = response ? (response.index === "content" ? response.hits.length : response.papers.length) : 0;
 
   let body: ReactNode;

@@ -155,6 +155,38 @@ export async function getDocumentFrequencies(
 }
 
 /**
+ * How many rows hold each two-term phrase (`[first, second]`: the terms side by side, in that order), keyed
+ * `"first second"`: one GIN lookup per phrase, positions checked on the rows it finds.
+ */
+export async function getPhraseFrequencies(
+  db: Database,
+  { table, phrases }: { table: SearchTable; phrases: [string, string][] },
+): Promise<Map<string, number>> {
+  const safe = [
+    ...new Map(
+      phrases.filter(([a, b]) => SAFE_LEXEME.test(a) && SAFE_LEXEME.test(b)).map((p) => [p.join(" "), p] as const),
+    ).values(),
+  ];
+  const out = new Map<string, number>();
+  if (safe.length === 0) return out;
+  const rows = await db.transaction(async (tx) => {
+    await setLocal(tx, { enable_seqscan: "off", jit: "off" });
+    return queryRows<{ p: string; n: number }>(
+      tx,
+      sql.join(
+        safe.map(
+          ([a, b]) =>
+            sql`select ${`${a} ${b}`}::text as p, count(*)::int as n from ${tableSql(table)} where tsv @@ to_tsquery('simple', ${`'${a}' <-> '${b}'`})`,
+        ),
+        sql` union all `,
+      ),
+    );
+  });
+  for (const row of rows) out.set(row.p, Number(row.n));
+  return out;
+}
+
+/**
  * The table's search terms that at least `minRows` rows hold (page chunks: outside reference lists), with how many
  * rows hold each (Postgres's `ts_stat`: one pass over every row's tsvector; the caller caches it).
  */

@@ -640,4 +640,31 @@ describe("wordsAbsentFromLibrary after the library grows", () => {
     await vocabularyRead(own.db, "chunks");
     expect(await searchedRespelled(own.db, asked)).toEqual([]);
   });
+
+  it("respells a short misspelt word only to the word the library writes beside the query's neighbouring word", async () => {
+    // "hed" is one slip from "head" and from "bed", both in the library on enough pages to be corrected to
+    await ingest(
+      [
+        "arXiv:2301.00006v1 [cs.CL] 6 Jan 2023\nHeads and Beds\nAda Byron\nAbstract\nMulti head attention runs several heads side by side.",
+        "2 Heads\nEach multi head layer projects the queries once per head, and a hospital bed count is our toy data.",
+        "3 More heads\nThe multi head output is concatenated; hospital bed occupancy in the ward is predicted per head.",
+        "4 Results\nWith eight heads the multi head model predicts hospital bed use best; a head of department checked each bed.",
+      ],
+      "d.pdf",
+    );
+    // (a search after the library changed starts the vocabulary's read again)
+    await searchedRespelled(own.db, "multi-hed attention");
+    await vocabularyRead(own.db, "chunks");
+    // (as a word of the library with that term: "heads" is searched as "head")
+    const searched = async (q: string) =>
+      (await searchedRespelled(own.db, q)).map((r) => [r.written, termOf(r.searched.toLowerCase())]);
+    expect(await searched("multi-hed attention")).toEqual([["hed", "head"]]);
+    expect(await searched("hospital hed occupancy")).toEqual([["hed", "bed"]]);
+    // alone, or beside a word the library never writes it with, a short word stays as typed
+    expect(await searched("hed")).toEqual([]);
+    expect(await searched("ward hed")).toEqual([]);
+    const typo = await searchContent(own.db, "multi-hed attention", embedder, { retriever: "fts" });
+    const right = await searchContent(own.db, "multi-head attention", embedder, { retriever: "fts" });
+    expect(typo.map((r) => r.chunkUid)).toEqual(right.map((r) => r.chunkUid));
+  });
 });

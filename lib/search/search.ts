@@ -8,6 +8,7 @@ import {
   getContentRows,
   getDocumentFrequencies,
   getPairwiseSimilarities,
+  getPhraseFrequencies,
   getQueryLexemes,
   getSummaryRows,
   getTextWithTerm,
@@ -28,7 +29,16 @@ import { hubnessOrder, maximalMarginalRelevance, type RankedList, RRF_K, recipro
 import { classifyIntent, FACT_SEEKING } from "./intent";
 import { type ParsedQuery, parseQueries, queryTerms } from "./query";
 import { bestSentenceScore } from "./sentences";
-import { correctable, correctionOf, cutForms, MIN_CORRECTION_ROWS, type Vocabulary, vocabularyOf } from "./spelling";
+import {
+  correctable,
+  correctionOf,
+  cutForms,
+  MIN_CORRECTION_ROWS,
+  phraseCandidates,
+  phraseCorrectable,
+  type Vocabulary,
+  vocabularyOf,
+} from "./spelling";
 
 export type Retriever = "fts" | "vector" | "hybrid";
 
@@ -545,7 +555,7 @@ async function lexemesWithStats(
   // writes in lower case (a name is what it is), looked up in the library's vocabulary only when one is missing
   const plain = plainTerms(texts);
   const missing = asked.filter(
-    (l) => (stats.df.get(l) ?? 0) === 0 && !spelled.has(l) && plain.has(l) && correctable(l),
+    (l) => (stats.df.get(l) ?? 0) === 0 && !spelled.has(l) && plain.has(l) && (correctable(l) || phraseCorrectable(l)),
   );
   // (the vocabulary is a help, not a need: a search whose read of it fails goes on without respelling)
   const vocabulary = missing.length > 0 ? await vocabularyFor(db, table, stats.total, epoch) : null;
@@ -558,6 +568,31 @@ async function lexemesWithStats(
     for (const l of missing) {
       const c = correctionOf(l, vocabulary, held);
       if (c) corrected.set(l, c);
+    }
+    // a short word by the candidate the library writes beside the query's neighbouring word
+    const short = missing.filter(phraseCorrectable);
+    if (short.length > 0) {
+      const known = (t: string) => ((stats.df.get(t) ?? 0) > 0 ? t : (corrected.get(t) ?? null));
+      const phrases = short.flatMap((l) => {
+        const list = lexemeLists.find((ls) => ls.includes(l)) ?? [];
+        const at = list.indexOf(l);
+        const before = known(list[at - 1] ?? "");
+        const after = known(list[at + 1] ?? "");
+        return phraseCandidates(l, vocabulary, held).flatMap((c) => [
+          ...(before ? [{ l, c, phrase: [before, c] as [string, string] }] : []),
+          ...(after ? [{ l, c, phrase: [c, after] as [string, string] }] : []),
+        ]);
+      });
+      const counts =
+        phrases.length > 0
+          ? await getPhraseFrequencies(db, { table, phrases: phrases.map((p) => p.phrase) })
+          : new Map<string, number>();
+      const best = new Map<string, { c: string; rows: number }>();
+      for (const { l, c, phrase } of phrases) {
+        const rows = counts.get(phrase.join(" ")) ?? 0;
+        if (rows >= MIN_CORRECTION_ROWS && rows > (best.get(l)?.rows ?? 0)) best.set(l, { c, rows });
+      }
+      for (const [l, { c }] of best) corrected.set(l, c);
     }
     if (corrected.size > 0) {
       const more = await lexemeStats(db, table, { total: stats.total, epoch }, [...corrected.values()]);

@@ -3,10 +3,12 @@ import { typoAllowance, typoDistance } from "@/lib/text/distance";
 /**
  * Spelling correction of search terms: a term of the query that no row of the library holds, and that is a typing
  * slip away from a term many rows hold ("retreival" → "retrieval", "atention" → "attention"), is searched as that
- * term. Only plain lower-case words of seven letters or more are corrected (a name, an acronym or a word with digits —
- * "Loihi", "ERA5", "GPT-5" — is what it is), within one typing slip (lib/text/distance.ts), to the term at the least
- * distance, the more frequent of equals — never to the word with letters added or removed at either end, nor when
- * the library holds the word with its last letter or two cut (the stemmer's longer form of a word it has).
+ * term. Only plain lower-case words are corrected (a name, an acronym or a word with digits — "Loihi", "ERA5",
+ * "GPT-5" — is what it is): one of seven letters or more alone, one of three to six only to a term the library writes
+ * beside the query's neighbouring word ("multi-hed" → "multi head"); within one typing slip (lib/text/distance.ts),
+ * to the term at the least distance, the more frequent of equals — never to the word with letters added or removed
+ * at either end, nor when the library holds the word with its last letter or two cut (the stemmer's longer form of a
+ * word it has).
  */
 export interface Vocabulary {
   /** Terms enough rows hold to be corrected to, by length, each with the number of rows holding it. */
@@ -47,6 +49,36 @@ export function isSlipOf(word: string, known: string): boolean {
   if (known.startsWith(word) || word.startsWith(known) || known.endsWith(word) || word.endsWith(known)) return false;
   const max = typoAllowance(word);
   return typoDistance(word, known, max) <= max;
+}
+
+/** The shortest term respelled by the words beside it (a shorter one is too often another word). */
+const MIN_PHRASE_CORRECTED = 3;
+/** The most candidates a short term's neighbours are checked with. */
+const MAX_PHRASE_CANDIDATES = 12;
+
+/**
+ * Whether a word is too short to be respelled alone but may be by the word beside it: plain lower-case letters,
+ * three to six. "hed" is one slip from "head", "had", "bed" and "fed"; in "multi-hed" the library's "multi head"
+ * tells which (`phraseCandidates`, then the search checks which phrase the library holds).
+ */
+export function phraseCorrectable(term: string): boolean {
+  return term.length >= MIN_PHRASE_CORRECTED && term.length < MIN_CORRECTED && /^\p{Ll}+$/u.test(term);
+}
+
+/** A short term's candidates: the vocabulary's terms one slip from it, nearest then most frequent first. */
+export function phraseCandidates(term: string, vocabulary: Vocabulary, held: (t: string) => boolean): string[] {
+  if (!phraseCorrectable(term) || cutForms(term).some(held)) return [];
+  const max = typoAllowance(term);
+  const out: { term: string; distance: number; rows: number }[] = [];
+  for (let length = term.length - max; length <= term.length + max; length++) {
+    for (const [candidate, rows] of vocabulary.byLength.get(length) ?? []) {
+      if (isSlipOf(term, candidate)) out.push({ term: candidate, distance: typoDistance(term, candidate, max), rows });
+    }
+  }
+  return out
+    .sort((a, b) => a.distance - b.distance || b.rows - a.rows)
+    .slice(0, MAX_PHRASE_CANDIDATES)
+    .map((c) => c.term);
 }
 
 /**
