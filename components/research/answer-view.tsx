@@ -65,7 +65,13 @@ export function citationTarget(
   };
 }
 
-function CitationChip({ target, onOpen }: { target: CitationTarget; onOpen: (t: CitationTarget) => void }) {
+function CitationChip({
+  target,
+  onOpen,
+}: {
+  target: CitationTarget;
+  onOpen: (t: CitationTarget, chip: HTMLElement) => void;
+}) {
   const unsupported = target.supported === false;
   const relevance = target.relevance;
   // a claim that is not plainly about the question: a dashed outline and a small marker, named for screen readers
@@ -79,7 +85,7 @@ function CitationChip({ target, onOpen }: { target: CitationTarget; onOpen: (t: 
       <TooltipTrigger asChild>
         <button
           type="button"
-          onClick={() => onOpen(target)}
+          onClick={(e) => onOpen(target, e.currentTarget)}
           className={cn(
             "mx-0.5 inline-flex translate-y-[-1px] items-center gap-1 whitespace-nowrap rounded-md border px-1.5 py-px align-baseline font-medium text-[0.75em] leading-normal outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50",
             unsupported
@@ -172,7 +178,8 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
   markdown: string;
   citations: readonly Citation[];
   references: readonly Reference[];
-  onOpenCitation: (target: CitationTarget) => void;
+  /** `chip`: the button clicked, for the sheet to give the focus back to when it closes. */
+  onOpenCitation: (target: CitationTarget, chip: HTMLElement) => void;
   streaming: boolean;
   /** The run's web pages and checked `[W1]`… citations (lib/research/web.ts), drawn as web chips. */
   web?: RunWebEvidence;

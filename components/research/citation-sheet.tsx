@@ -83,15 +83,32 @@ export function CitationVerdicts({ target }: { target: CitationTarget }) {
 export function CitationSheet({
   target,
   onOpenChange,
+  returnFocusTo,
 }: {
   target: CitationTarget | null;
   onOpenChange: (open: boolean) => void;
+  /**
+   * The element the focus goes back to when the sheet closes: the chip that opened it. Radix gives the focus back to
+   * its own Dialog.Trigger only, and the chips in the answer are not one (without this it fell to the page's body).
+   */
+  returnFocusTo?: () => HTMLElement | null;
 }) {
   const links = usePaperLinks();
   const paperPage = target ? links.paperPage(target.paperId, citationViewerParams(target)) : null;
   return (
     <Sheet open={target !== null} onOpenChange={onOpenChange}>
-      <SheetContent className="gap-0 sm:max-w-3xl" data-testid="citation-sheet" aria-describedby={undefined}>
+      <SheetContent
+        className="gap-0 sm:max-w-3xl"
+        data-testid="citation-sheet"
+        aria-describedby={undefined}
+        onCloseAutoFocus={(e) => {
+          const chip = returnFocusTo?.();
+          if (!chip) return;
+          // instead of Radix's own (to its trigger, which there is none of)
+          e.preventDefault();
+          chip.focus();
+        }}
+      >
         {target && (
           <>
             <SheetHeader className="gap-2 border-b">

@@ -11,7 +11,7 @@ import {
   WifiOffIcon,
 } from "lucide-react";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { formatDate } from "@/components/library/format";
 import { libraryPaperLinks, type PaperLinks, PaperLinksProvider } from "@/components/paper/paper-links";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -277,13 +277,35 @@ function RunArticle({
   const running = run.status === "running";
   const web = useMemo(() => webEvidenceOf(run.steps), [run.steps]);
   const following = controls?.following ?? false;
-  const openCitation = useCallback((target: CitationTarget) => {
+  const article = useRef<HTMLElement>(null);
+  /** The chip that opened the citation sheet: the focus goes back to it when the sheet closes. */
+  const citationChip = useRef<HTMLElement | null>(null);
+  const openCitation = useCallback((target: CitationTarget, chip: HTMLElement) => {
+    citationChip.current = chip;
     clearViewerParams();
     setCitation(target);
   }, []);
+  const chipToRefocus = useCallback(() => {
+    const chip = citationChip.current;
+    citationChip.current = null;
+    if (!chip || chip.isConnected) return chip;
+    // the answer was drawn anew while the sheet was open (verification's citations arrived): the same citation's chip
+    const { paperId = "", page = "" } = chip.dataset;
+    return (
+      article.current?.querySelector<HTMLElement>(
+        `[data-testid="citation-chip"][data-paper-id="${CSS.escape(paperId)}"][data-page="${CSS.escape(page)}"]`,
+      ) ?? null
+    );
+  }, []);
 
   return (
-    <article className="space-y-6" data-testid="research-run" data-run-id={run.runId} data-status={run.status}>
+    <article
+      ref={article}
+      className="space-y-6"
+      data-testid="research-run"
+      data-run-id={run.runId}
+      data-status={run.status}
+    >
       <header className="space-y-3">
         <h2 className="font-semibold text-xl leading-snug tracking-tight" data-testid="research-run-question">
           {run.question}
@@ -376,6 +398,7 @@ function RunArticle({
 
       <CitationSheet
         target={citation}
+        returnFocusTo={chipToRefocus}
         onOpenChange={(open) => {
           if (open) return;
           setCitation(null);
