@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import { ReviewQueue } from "./review-queue";
+import { isStrongSuggestion, ReviewQueue } from "./review-queue";
 import type { ReviewActions, ReviewEdge } from "./types";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh: () => {} }) }));
@@ -67,5 +67,42 @@ describe("the review queue", () => {
       expect(html).toContain(`data-testid="${id}"`);
     }
     expect(html).toContain('href="/papers/2403.05551v1?page=2&amp;start=100&amp;end=157"');
+  });
+});
+
+describe("a proposed alias's buttons", () => {
+  /** The opening tag of the button with this test id. */
+  function button(html: string, testId: string): string {
+    return html.match(new RegExp(`<button[^>]*data-testid="${testId}"[^>]*>`))?.[0] ?? "";
+  }
+  function buttons(similarity: number | null) {
+    const html = renderToStaticMarkup(
+      <ReviewQueue
+        edges={[]}
+        suggestions={[{ ...suggestion, similarity }]}
+        links={[]}
+        actions={actions}
+        maxReasonChars={300}
+      />,
+    );
+    return { confirm: button(html, "suggestion-confirm"), reject: button(html, "suggestion-reject") };
+  }
+  const filled = "bg-primary";
+
+  it("make Same entity the filled button only when the names' vectors are as alike as a linked pair's", () => {
+    expect(isStrongSuggestion({ similarity: 0.97 })).toBe(true);
+    const { confirm, reject } = buttons(0.97);
+    expect(confirm).toContain(filled);
+    expect(reject).not.toContain(filled);
+  });
+
+  it("show both answers alike for a weak proposal: vectors less alike, or a shared acronym alone", () => {
+    for (const similarity of [0.93, 0.6, null]) {
+      expect(isStrongSuggestion({ similarity })).toBe(false);
+      const { confirm, reject } = buttons(similarity);
+      expect(confirm).toContain('data-testid="suggestion-confirm"');
+      expect(confirm).not.toContain(filled);
+      expect(reject).not.toContain(filled);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import type { Result } from "@/lib/errors";
+import { TIER_B_LINK } from "@/lib/graph/alias-thresholds";
 import { EdgeEvidence } from "./edge-evidence";
 import { entityHref } from "./filters";
 import type { AliasLinkView, AliasSuggestionView, ReviewActions, ReviewEdge } from "./types";
@@ -134,10 +135,26 @@ function ReviewEdgeItem({
   );
 }
 
+/**
+ * Whether a proposal is strong enough for "Same entity" to be the filled, first-choice button. Every pair here fell
+ * short of being linked on its own (lib/graph/resolve.ts), and its similarity is the only measure it carries: strong
+ * only when its names' vectors are as alike as those of a pair linked without review (≥ TIER_B_LINK) — it waits
+ * because the names share no acronym. A weaker one (vectors less alike, or none: proposed for a shared acronym
+ * alone) shows both answers alike, so that the reviewer is not nudged into merging names the evidence barely ties.
+ */
+export function isStrongSuggestion(s: Pick<AliasSuggestionView, "similarity">): boolean {
+  return s.similarity !== null && s.similarity >= TIER_B_LINK;
+}
+
 function SuggestionItem({ s, actions }: { s: AliasSuggestionView; actions: ReviewActions | null }) {
   const { pending, error, run } = useDecision();
+  const strong = isStrongSuggestion(s);
   return (
-    <li className="space-y-2 rounded-lg border p-3" data-testid="review-suggestion">
+    <li
+      className="space-y-2 rounded-lg border p-3"
+      data-testid="review-suggestion"
+      data-strength={strong ? "strong" : "weak"}
+    >
       <p className="text-sm">
         Is{" "}
         <Link href={entityHref(s.entity.name)} className="font-medium text-primary hover:underline">
@@ -154,6 +171,7 @@ function SuggestionItem({ s, actions }: { s: AliasSuggestionView; actions: Revie
         <div className="flex flex-wrap gap-2">
           <Button
             size="sm"
+            variant={strong ? "default" : "outline"}
             disabled={pending}
             onClick={() => run(() => actions.decideSuggestion({ id: s.id, decision: "confirm" }))}
             data-testid="suggestion-confirm"
@@ -169,7 +187,7 @@ function SuggestionItem({ s, actions }: { s: AliasSuggestionView; actions: Revie
             data-testid="suggestion-reject"
           >
             <XIcon aria-hidden />
-            Different
+            Different entities
           </Button>
         </div>
       )}

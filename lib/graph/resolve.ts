@@ -22,12 +22,8 @@ import {
   setEntityEmbeddings,
 } from "@/db/queries/graph";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
+import { TIER_B_LINK, TIER_B_SUGGEST } from "./alias-thresholds";
 import { initialsOf, looksLikeAcronym } from "./normalize";
-
-/** Cosine at or above which a shared-key pair is linked without review. */
-export const TIER_B_LINK = 0.95;
-/** Cosine at or above which a pair without a shared key is proposed for review. */
-export const TIER_B_SUGGEST = 0.9;
 
 export interface TierBResult {
   linked: number;
