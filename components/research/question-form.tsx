@@ -39,9 +39,9 @@ export function QuestionForm({
   /** Prefix of the test ids (`research-question`, …): another form on the same page (deep research) has its own. */
   testIdPrefix?: string;
   placeholder?: string;
-  /** The submit button's text (default: Ask, or Ask instead while a run is in flight). */
+  /** The submit button's text (default: Ask, or "Stop the run and ask" while a run is in flight: asking cancels it). */
   submitLabel?: string;
-  /** Web search: a "search the web too" switch when a provider is configured, else how to enable it. */
+  /** Web search: a "search the web too" switch when a provider is configured, else how to enable it (if given). */
   web?: WebSearchAvailability;
 }) {
   const hydrated = useHydrated();
@@ -109,7 +109,7 @@ export function QuestionForm({
           </p>
           <Button type="submit" size="sm" data-testid={`${testIdPrefix}-ask`}>
             <ArrowUpIcon />
-            {submitLabel ?? (busy ? "Ask instead" : "Ask")}
+            {submitLabel ?? (busy ? "Stop the run and ask" : "Ask")}
           </Button>
         </div>
       </form>
@@ -164,6 +164,8 @@ function WebSearchToggle({
 }) {
   const id = useId();
   if (!web.available) {
+    // only the owner is told how to set it up (app/(research)/research/data.ts); the others see nothing
+    if (!web.howToEnable) return null;
     return (
       <p className="flex items-start gap-1.5 text-muted-foreground text-xs" data-testid={`${testIdPrefix}-web-off`}>
         <GlobeIcon className="mt-px size-3.5 shrink-0" aria-hidden />

@@ -43,6 +43,7 @@ export interface WebSearchAvailability {
   provider: string | null;
   /** auto: the plan may search the web on its own; on_request: only when the toggle is on. */
   mode: "auto" | "on_request";
+  /** How to turn it on, when off — for the owner only (null for the others: the box then says nothing of it). */
   howToEnable: string | null;
 }
 

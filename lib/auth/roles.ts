@@ -20,6 +20,8 @@ export const CAPABILITIES = {
   "research:read": ["owner", "member", "viewer"],
   /** Add people, change roles, remove people, read the audit trail. */
   "people:manage": ["owner"],
+  /** Be told how to set the instance up (web search): it means editing the server's environment and restarting it. */
+  "instance:configure": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -4,6 +4,7 @@ import type { RecentRun, ResearchLibrary } from "@/components/research/types";
 import { getDb } from "@/db";
 import { listPapers } from "@/db/queries/papers";
 import { listRuns } from "@/db/queries/research";
+import { can, type Role } from "@/lib/auth/roles";
 import type { SessionUser } from "@/lib/auth/session";
 import { getEnv } from "@/lib/env";
 import { isLecternError, userMessage } from "@/lib/errors";
@@ -33,7 +34,7 @@ export async function loadResearchPageData(user: SessionUser): Promise<ResearchP
         ready: ready.length,
         processing: papers.length - ready.length,
         examples: exampleQuestions(ready),
-        web: webSearchAvailability(),
+        web: webSearchAvailability(user.role),
       },
       recentRuns: runs,
       loadError: null,
@@ -44,11 +45,14 @@ export async function loadResearchPageData(user: SessionUser): Promise<ResearchP
   }
 }
 
-/** Whether the question box offers web search, with which provider, or how to enable it. */
-export function webSearchAvailability(): NonNullable<ResearchLibrary["web"]> {
+/**
+ * Whether the question box offers web search, with which provider, or how to enable it — told only to whoever may set
+ * the instance up (the owner); to anyone else the box says nothing of a feature they cannot turn on.
+ */
+export function webSearchAvailability(role: Role): NonNullable<ResearchLibrary["web"]> {
   const env = getEnv();
   const provider = webSearchConfigOf(env).provider;
-  return provider
-    ? { available: true, provider: provider.name, mode: env.LECTERN_WEB_SEARCH, howToEnable: null }
-    : { available: false, provider: null, mode: env.LECTERN_WEB_SEARCH, howToEnable: WEB_SEARCH_HOW_TO_ENABLE };
+  if (provider) return { available: true, provider: provider.name, mode: env.LECTERN_WEB_SEARCH, howToEnable: null };
+  const howToEnable = can(role, "instance:configure") ? WEB_SEARCH_HOW_TO_ENABLE : null;
+  return { available: false, provider: null, mode: env.LECTERN_WEB_SEARCH, howToEnable };
 }
