@@ -32,9 +32,22 @@ export function can(role: Role, capability: Capability): boolean {
 
 export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", member: "Member", viewer: "Viewer" };
 
-/** What a role may do, in a line (the people page shows it beside the role picker). */
+/** What a role may do, in a line, for the owner choosing it (the people page shows it beside the role picker). */
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   owner: "Everything, people included.",
   member: "Upload and edit papers, research, share and delete their own runs.",
   viewer: "Read the library and the runs shared with them.",
 };
+
+/** The same line addressed to the person invited (the invite page). */
+export const ROLE_DESCRIPTIONS_FOR_INVITEE: Record<Role, string> = {
+  owner: "You may do everything, people included.",
+  member: "You may upload and edit papers, research, and share and delete your own runs.",
+  viewer: "You may read the library and the runs shared with you.",
+};
+
+/** The invite page's line: "You are invited as a member. You may upload…" */
+export function inviteDescription(role: Role): string {
+  const label = ROLE_LABELS[role].toLowerCase();
+  return `You are invited as ${/^[aeiou]/.test(label) ? "an" : "a"} ${label}. ${ROLE_DESCRIPTIONS_FOR_INVITEE[role]}`;
+}

@@ -4,7 +4,7 @@ import { AuthForm } from "@/components/auth/auth-form";
 import { NoticePage } from "@/components/layout/notice-page";
 import { getDb } from "@/db";
 import { readInvite } from "@/lib/auth/people";
-import { ROLE_DESCRIPTIONS, ROLE_LABELS } from "@/lib/auth/roles";
+import { inviteDescription } from "@/lib/auth/roles";
 import { PASSWORD } from "@/lib/auth/server";
 import { acceptInviteAction } from "../../actions";
 
@@ -29,7 +29,7 @@ export default async function InvitePage({ params }: Props) {
     <AuthForm
       testId="invite"
       title="Join Lectern"
-      description={`You are invited as a ${ROLE_LABELS[invite.role].toLowerCase()}: ${ROLE_DESCRIPTIONS[invite.role]}`}
+      description={inviteDescription(invite.role)}
       fields={[
         {
           name: "email",
