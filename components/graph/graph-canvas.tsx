@@ -1,6 +1,6 @@
 "use client";
 
-import type { Core, ElementDefinition } from "cytoscape";
+import type { Core, ElementDefinition, SingularElementArgument, StylesheetJson } from "cytoscape";
 import { useTheme } from "next-themes";
 import { useEffect, useRef, useState } from "react";
 import { type GraphEdgeResult, type GraphEntityType, RELATION_COLORS, RELATION_LABELS } from "./types";
@@ -23,6 +23,86 @@ const TYPE_COLORS: Record<GraphEntityType, string> = {
 
 /** The closest the first view comes (a neighbourhood of three nodes is not drawn at 3×). */
 const MAX_FIT_ZOOM = 1.2;
+
+/** Labels' size on screen, px, at any zoom: a neighbourhood fitted to the box is drawn at ~0.5× and below. */
+export const LABEL_PX = { node: 12, center: 14, edge: 11 } as const;
+
+/**
+ * How much a label is enlarged in the drawing's units so that it is drawn at its size in px: by 1/zoom when zoomed
+ * out, not at all from life size on (zoomed in, labels grow with the drawing as before).
+ */
+export function labelScale(zoom: number): number {
+  return zoom < 1 ? 1 / zoom : 1;
+}
+
+/** The selected edge's colour: the theme's --primary (app/globals.css) in sRGB, unlike every relation's colour. */
+const SELECTED_EDGE_COLOR = { light: "#243251", dark: "#beceef" } as const;
+
+/**
+ * The drawing's style. Font sizes are functions of the zoom, evaluated again by `cy.style().update()` on every zoom
+ * (cytoscape has no minimum drawn font size, only `min-zoomed-font-size`, which hides the labels instead).
+ */
+export function graphStylesheet(dark: boolean): StylesheetJson {
+  const scale = (ele: SingularElementArgument) => labelScale(ele.cy().zoom());
+  const selected = dark ? SELECTED_EDGE_COLOR.dark : SELECTED_EDGE_COLOR.light;
+  return [
+    {
+      selector: "node",
+      style: {
+        label: "data(label)",
+        "background-color": "data(color)",
+        width: 14,
+        height: 14,
+        "font-size": (n: SingularElementArgument) => LABEL_PX.node * scale(n),
+        color: dark ? "#e2e8f0" : "#1e293b",
+        "text-valign": "bottom",
+        "text-margin-y": (n: SingularElementArgument) => 3 * scale(n),
+        "text-wrap": "ellipsis",
+        // the same 140 px on screen as the text grows in the drawing's units
+        "text-max-width": (n: SingularElementArgument) => `${140 * scale(n)}px`,
+        "text-background-color": dark ? "#0f172a" : "#ffffff",
+        "text-background-opacity": 0.8,
+        "text-background-padding": "1px",
+      },
+    },
+    {
+      selector: "node[center = 1]",
+      style: {
+        width: 26,
+        height: 26,
+        "font-size": (n: SingularElementArgument) => LABEL_PX.center * scale(n),
+        "font-weight": "bold",
+      },
+    },
+    {
+      selector: "edge",
+      style: {
+        width: 1.5,
+        "line-color": "data(color)",
+        "target-arrow-color": "data(color)",
+        "target-arrow-shape": "triangle",
+        "curve-style": "bezier",
+        label: "data(label)",
+        "font-size": (e: SingularElementArgument) => LABEL_PX.edge * scale(e),
+        color: dark ? "#94a3b8" : "#475569",
+        "text-rotation": "autorotate",
+        "text-background-color": dark ? "#0f172a" : "#ffffff",
+        "text-background-opacity": 0.8,
+      },
+    },
+    {
+      selector: "edge:selected",
+      style: {
+        width: 4.5,
+        "line-color": selected,
+        "target-arrow-color": selected,
+        color: selected,
+        "font-weight": "bold",
+        "z-index": 10,
+      },
+    },
+  ];
+}
 
 function elements(centerId: number, edges: readonly GraphEdgeResult[]): ElementDefinition[] {
   const nodes = new Map<number, ElementDefinition>();
@@ -86,44 +166,7 @@ export function GraphCanvas({
         maxZoom: 3,
         boxSelectionEnabled: false,
         autoungrabify: false,
-        style: [
-          {
-            selector: "node",
-            style: {
-              label: "data(label)",
-              "background-color": "data(color)",
-              width: 14,
-              height: 14,
-              "font-size": 11,
-              color: dark ? "#e2e8f0" : "#1e293b",
-              "text-valign": "bottom",
-              "text-margin-y": 3,
-              "text-wrap": "ellipsis",
-              "text-max-width": "140px",
-              "text-background-color": dark ? "#0f172a" : "#ffffff",
-              "text-background-opacity": 0.8,
-              "text-background-padding": "1px",
-            },
-          },
-          { selector: "node[center = 1]", style: { width: 26, height: 26, "font-size": 13, "font-weight": "bold" } },
-          {
-            selector: "edge",
-            style: {
-              width: 1.5,
-              "line-color": "data(color)",
-              "target-arrow-color": "data(color)",
-              "target-arrow-shape": "triangle",
-              "curve-style": "bezier",
-              label: "data(label)",
-              "font-size": 9,
-              color: dark ? "#94a3b8" : "#475569",
-              "text-rotation": "autorotate",
-              "text-background-color": dark ? "#0f172a" : "#ffffff",
-              "text-background-opacity": 0.8,
-            },
-          },
-          { selector: "edge:selected", style: { width: 4, "z-index": 10 } },
-        ],
+        style: graphStylesheet(dark),
         layout: {
           name: "concentric",
           concentric: (n) => (n.data("center") === 1 ? 2 : 1),
@@ -138,6 +181,9 @@ export function GraphCanvas({
         cy.zoom(MAX_FIT_ZOOM);
         cy.center();
       }
+      // labels keep their size on screen (graphStylesheet): their font is a function of the zoom, first styled at 1×
+      cy.style().update();
+      cy.on("zoom", () => cy?.style().update());
       cy.on("tap", "edge", (evt) => handlers.current.onSelectEdge(Number(evt.target.data("edgeId"))));
       cy.on("tap", "node", (evt) => {
         if (evt.target.data("center") !== 1) handlers.current.onOpenEntity(String(evt.target.data("label")));
