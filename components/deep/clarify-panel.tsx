@@ -102,14 +102,20 @@ export function ClarifyPanel({
   onContinue,
   onSkip,
   busy,
+  initialAnswers,
+  onAnswersChange,
 }: {
   questions: readonly ClarifyingQuestion[];
   onContinue: (answers: ClarifyingAnswer[]) => void;
   onSkip: () => void;
   /** The outline is being made. */
   busy: boolean;
+  /** Answers typed before (kept while the researcher was on another page), by question id. */
+  initialAnswers?: Readonly<Record<string, string>>;
+  /** Told the answers as typed, for the planner to keep them. */
+  onAnswersChange?: (answers: Record<string, string>) => void;
 }) {
-  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [answers, setAnswers] = useState<Record<string, string>>(() => ({ ...initialAnswers }));
   const answered = questions.filter((q) => (answers[q.id] ?? "").trim()).length;
   return (
     <form
@@ -131,7 +137,11 @@ export function ClarifyPanel({
             question={q}
             position={i + 1}
             value={answers[q.id] ?? ""}
-            onChange={(value) => setAnswers((prev) => ({ ...prev, [q.id]: value }))}
+            onChange={(value) => {
+              const next = { ...answers, [q.id]: value };
+              setAnswers(next);
+              onAnswersChange?.(next);
+            }}
             disabled={busy}
           />
         ))}

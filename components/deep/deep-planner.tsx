@@ -1,7 +1,7 @@
 "use client";
 
 import { ListChecksIcon, MessageCircleQuestionIcon, RotateCcwIcon, WaypointsIcon } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { QuestionForm } from "@/components/research/question-form";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -12,6 +12,13 @@ import type { ErrorCode } from "@/lib/errors";
 import type { ClarifyingAnswer, ClarifyingQuestion, Outline } from "@/lib/research/deep/types";
 import { ClarifyPanel } from "./clarify-panel";
 import { OutlineEditor } from "./outline-editor";
+import {
+  clearPlannerDraft,
+  type EditorSnapshot,
+  type PlannerDraft,
+  readPlannerDraft,
+  writePlannerDraft,
+} from "./planner-draft";
 import { openRun } from "./streams";
 import type { DeepActions, PlanMethod, StartRun } from "./types";
 
@@ -29,7 +36,74 @@ type Stage =
       warning?: string;
       /** Which outline this is: a new one starts the editor afresh. */
       key: number;
+      /** The outline as edited before the researcher left the page (restored from the kept draft). */
+      resume?: EditorSnapshot;
     };
+
+/** What the planner keeps of itself while not yet run (planner-draft.ts); null when there is nothing to keep. */
+function draftOf(
+  stage: Stage,
+  quick: boolean,
+  typed: { question: string; clarifyAnswers: Record<string, string>; editor: EditorSnapshot | null },
+): PlannerDraft | null {
+  switch (stage.name) {
+    case "ask":
+      return typed.question.trim() ? { stage: "ask", question: typed.question, quick } : null;
+    // a request in flight cannot be followed from another page: back in the question box, asked again from there
+    case "clarifying":
+    case "outlining":
+      return { stage: "ask", question: stage.question, quick };
+    case "clarify":
+      return {
+        stage: "clarify",
+        question: stage.question,
+        quick,
+        questions: stage.questions,
+        method: stage.method,
+        ...(stage.warning ? { warning: stage.warning } : {}),
+        answers: typed.clarifyAnswers,
+      };
+    case "edit":
+      return {
+        stage: "edit",
+        question: stage.question,
+        quick,
+        answers: stage.answers,
+        outline: stage.outline,
+        method: stage.method,
+        ...(stage.warning ? { warning: stage.warning } : {}),
+        ...(typed.editor ? { editor: typed.editor } : {}),
+      };
+  }
+}
+
+/** The planner's stage from a kept draft. */
+function stageOf(draft: PlannerDraft): Stage {
+  switch (draft.stage) {
+    case "ask":
+      return { name: "ask" };
+    case "clarify":
+      return {
+        name: "clarify",
+        question: draft.question,
+        questions: draft.questions,
+        method: draft.method,
+        ...(draft.warning ? { warning: draft.warning } : {}),
+      };
+    case "edit":
+      return {
+        name: "edit",
+        question: draft.question,
+        answers: draft.answers,
+        outline: draft.outline,
+        method: draft.method,
+        ...(draft.warning ? { warning: draft.warning } : {}),
+        // below every key a new outline takes (`request`, from 1)
+        key: 0,
+        ...(draft.editor ? { resume: draft.editor } : {}),
+      };
+  }
+}
 
 function unreachable(): { ok: false; error: { code: ErrorCode; message: string } } {
   return {
@@ -86,6 +160,8 @@ export function DeepPlanner({
   showExamples,
   busy,
   onStart,
+  draftKey,
+  onDraftRestored,
 }: {
   actions: DeepActions;
   examples: readonly string[];
@@ -93,6 +169,13 @@ export function DeepPlanner({
   /** A run is in flight: starting another replaces it. */
   busy: boolean;
   onStart: StartRun;
+  /**
+   * Where the plan not yet run is kept in the tab's sessionStorage (`plannerDraftKey`: per user), so that it is there
+   * again after a visit to another page; none keeps nothing.
+   */
+  draftKey?: string;
+  /** A kept plan was restored on opening. */
+  onDraftRestored?: () => void;
 }) {
   const [stage, setStage] = useState<Stage>({ name: "ask" });
   const [skipClarify, setSkipClarify] = useState(false);
@@ -104,6 +187,41 @@ export function DeepPlanner({
   const request = useRef(0);
   const switchId = useId();
   const headingId = useId();
+  // what the stages' own fields hold, for the kept draft
+  const [askText, setAskText] = useState("");
+  const [clarifyAnswers, setClarifyAnswers] = useState<Record<string, string>>({});
+  const [editor, setEditor] = useState<EditorSnapshot | null>(null);
+  /** Bumped when a kept question is restored: the question box starts again from it. */
+  const [restored, setRestored] = useState(0);
+  /** The kept draft was read: until then, nothing is written over it. */
+  const [draftRead, setDraftRead] = useState(false);
+  const draftRestored = useRef(onDraftRestored);
+  draftRestored.current = onDraftRestored;
+
+  // Read after mount, so that the server's markup and the first client render agree (hydration); a layout effect, so
+  // that the restored plan is what the first paint shows.
+  useLayoutEffect(() => {
+    if (!draftKey) return;
+    const kept = readPlannerDraft(window.sessionStorage, draftKey);
+    if (kept) {
+      setSkipClarify(kept.quick);
+      setStage(stageOf(kept));
+      if (kept.stage === "ask") {
+        setAskText(kept.question);
+        setRestored((n) => n + 1);
+      } else if (kept.stage === "clarify") setClarifyAnswers(kept.answers);
+      else setEditor(kept.editor ?? null);
+      draftRestored.current?.();
+    }
+    setDraftRead(true);
+  }, [draftKey]);
+
+  useEffect(() => {
+    if (!draftKey || !draftRead) return;
+    const draft = draftOf(stage, skipClarify, { question: askText, clarifyAnswers, editor });
+    if (draft) writePlannerDraft(window.sessionStorage, draftKey, draft);
+    else clearPlannerDraft(window.sessionStorage, draftKey);
+  }, [draftKey, draftRead, stage, skipClarify, askText, clarifyAnswers, editor]);
 
   const makeOutline = async (question: string, answers: ClarifyingAnswer[], from: "ask" | "clarify") => {
     const n = ++request.current;
@@ -119,6 +237,7 @@ export function DeepPlanner({
       return;
     }
     setServerError(null);
+    setEditor(null);
     setStage({ name: "edit", question, answers, ...result.data, key: n });
   };
 
@@ -129,6 +248,7 @@ export function DeepPlanner({
       return;
     }
     const n = ++request.current;
+    setClarifyAnswers({});
     setStage({ name: "clarifying", question });
     const result = await actions.clarify(question).catch(unreachable);
     if (n !== request.current) return;
@@ -175,6 +295,9 @@ export function DeepPlanner({
     return (
       <div className="space-y-3" data-testid="deep-planner" data-stage="ask">
         <QuestionForm
+          key={restored}
+          initialQuestion={askText}
+          onQuestionChange={setAskText}
           onAsk={(q) => void begin(q)}
           examples={examples}
           showExamples={showExamples}
@@ -247,6 +370,8 @@ export function DeepPlanner({
             busy={clarifyBusy}
             onContinue={(answers) => void makeOutline(stage.question, answers, "clarify")}
             onSkip={() => void makeOutline(stage.question, [], "clarify")}
+            initialAnswers={clarifyAnswers}
+            onAnswersChange={setClarifyAnswers}
           />
         </div>
       )}
@@ -267,6 +392,8 @@ export function DeepPlanner({
         <OutlineEditor
           key={stage.key}
           initial={stage.outline}
+          resume={stage.resume}
+          onDraftChange={setEditor}
           note={outlineNote(stage.method, stage.warning)}
           busy={starting}
           serverError={serverError}

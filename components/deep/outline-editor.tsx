@@ -11,7 +11,7 @@ import {
   TriangleAlertIcon,
   Undo2Icon,
 } from "lucide-react";
-import { useId, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -25,8 +25,10 @@ import {
   importanceLabels,
   initEditor,
   MAX_POINTS,
+  type OutlineDraft,
   outlineReducer,
   type PointDraft,
+  resumeEditor,
   validateDraft,
 } from "./outline-state";
 
@@ -282,6 +284,8 @@ export function OutlineEditor({
   busy = false,
   serverError = null,
   note,
+  resume,
+  onDraftChange,
 }: {
   initial: Outline;
   onRun: (outline: Outline) => void;
@@ -294,8 +298,20 @@ export function OutlineEditor({
   serverError?: string | null;
   /** How the outline was made (from the model, the library, a fallback), shown under the heading. */
   note?: React.ReactNode;
+  /** The draft to go on editing (kept while the researcher was on another page) instead of `initial` as it came. */
+  resume?: { draft: OutlineDraft; usedIds: string[] };
+  /** Told the draft after every change (and once at the start), for the planner to keep it. */
+  onDraftChange?: (snapshot: { draft: OutlineDraft; usedIds: string[] }) => void;
 }) {
-  const [state, dispatch] = useReducer(outlineReducer, initial, initEditor);
+  const [state, dispatch] = useReducer(outlineReducer, initial, (outline) =>
+    resume ? resumeEditor(resume.draft, resume.usedIds) : initEditor(outline),
+  );
+  // the latest callback, so that a parent's new function each render does not report the same draft again
+  const reportDraft = useRef(onDraftChange);
+  reportDraft.current = onDraftChange;
+  useEffect(() => {
+    reportDraft.current?.({ draft: state.draft, usedIds: state.usedIds });
+  }, [state.draft, state.usedIds]);
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
   const [attempted, setAttempted] = useState(false);
   const root = useRef<HTMLDivElement>(null);

@@ -93,6 +93,21 @@ export function initEditor(outline: Outline): EditorState {
   };
 }
 
+/**
+ * The editor as it was left (a kept draft, planner-draft.ts): the outline as edited and the ids it has used, without
+ * its undo history. Ids of the draft's points count as used even if the kept list forgot them.
+ */
+export function resumeEditor(draft: OutlineDraft, usedIds: readonly string[]): EditorState {
+  return {
+    draft,
+    past: [],
+    future: [],
+    lastKey: null,
+    usedIds: [...new Set([...usedIds, ...draft.knowledge_points.map((p) => p.id)])],
+    announcement: "",
+  };
+}
+
 /** `kpN` with N above every numbered id used so far. */
 export function nextPointId(used: readonly string[]): string {
   let max = 0;

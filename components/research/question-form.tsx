@@ -30,6 +30,8 @@ export function QuestionForm({
   placeholder = "Ask a question about your papers…",
   submitLabel,
   web,
+  initialQuestion = "",
+  onQuestionChange,
 }: {
   onAsk: (question: string, options?: AskOptions) => void;
   examples: readonly string[];
@@ -43,9 +45,17 @@ export function QuestionForm({
   submitLabel?: string;
   /** Web search: a "search the web too" switch when a provider is configured, else how to enable it (if given). */
   web?: WebSearchAvailability;
+  /** The text the box starts with (a question typed before, kept while the researcher was on another page). */
+  initialQuestion?: string;
+  /** Told the text as typed (and "" once it is asked), for a draft to be kept. */
+  onQuestionChange?: (question: string) => void;
 }) {
   const hydrated = useHydrated();
-  const [question, setQuestion] = useState("");
+  const [question, setQuestionState] = useState(initialQuestion);
+  const setQuestion = (text: string) => {
+    setQuestionState(text);
+    onQuestionChange?.(text);
+  };
   const [searchWeb, setSearchWeb] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();

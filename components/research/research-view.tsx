@@ -5,6 +5,7 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DeepPlanner } from "@/components/deep/deep-planner";
+import { plannerDraftKey } from "@/components/deep/planner-draft";
 import { type ResearchMode, ResearchModes } from "@/components/deep/research-modes";
 import { deepRunSlots } from "@/components/deep/run-slots";
 import type { DeepActions, DeepRunInfo } from "@/components/deep/types";
@@ -119,8 +120,11 @@ export function ResearchView({
   recentRuns: RecentRun[];
   loadError: string | null;
   actions: ResearchActions;
-  /** Deep research: its actions, the shown run's outline and versions, and the mode the question box opens in. */
-  deep?: { actions: DeepActions; info: DeepRunInfo | null; initialMode?: ResearchMode };
+  /**
+   * Deep research: its actions, the shown run's outline and versions, the mode the question box opens in, and whose
+   * plan not yet run the tab keeps (`userId`: the signed-in person).
+   */
+  deep?: { actions: DeepActions; info: DeepRunInfo | null; initialMode?: ResearchMode; userId?: string };
   /**
    * What the author does with a run shown here (every run this page shows is the signed-in person's own): share it by
    * link, delete it. `origin`: the app's public address for absolute share links (null: the page's own).
@@ -272,6 +276,10 @@ export function ResearchView({
                 showExamples={!run && !starting}
                 busy={running || starting !== null}
                 onStart={startDeep}
+                draftKey={deep.userId ? plannerDraftKey(deep.userId) : undefined}
+                // a plan left unfinished on /research is what the researcher came back to; beside a run shown, the
+                // tab stays in the run's mode (the plan waits in the deep tab)
+                onDraftRestored={initial ? undefined : () => setMode("deep")}
               />
             }
           />

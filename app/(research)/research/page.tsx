@@ -21,7 +21,7 @@ export default async function ResearchPage() {
       loadError={loadError}
       canResearch={can(user.role, "research:run")}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
-      deep={{ actions: deepActions, info: null }}
+      deep={{ actions: deepActions, info: null, userId: user.id }}
       owner={runOwner()}
     />
   );

@@ -81,7 +81,12 @@ export default async function ResearchRunPage({ params }: Props) {
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
       owner={runOwner()}
       // the question box stays in the mode of the run shown
-      deep={{ actions: deepActions, info: deepInfo, initialMode: deepInfo?.deep ? "deep" : "quick" }}
+      deep={{
+        actions: deepActions,
+        info: deepInfo,
+        initialMode: deepInfo?.deep ? "deep" : "quick",
+        userId: user.id,
+      }}
     />
   );
 }

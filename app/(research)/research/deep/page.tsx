@@ -21,7 +21,7 @@ export default async function DeepResearchPage() {
       loadError={loadError}
       canResearch={can(user.role, "research:run")}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
-      deep={{ actions: deepActions, info: null, initialMode: "deep" }}
+      deep={{ actions: deepActions, info: null, initialMode: "deep", userId: user.id }}
     />
   );
 }
