@@ -413,7 +413,8 @@ export function quotable(text: string, passage: Pick<EvidencePassage, "footnoteN
     const marker = new RegExp(String.raw`(?<=(\p{L}{3,})[)”"’]?) (${numbers.join("|")})(?=[\s.,;:!?]|$)`, "gu");
     out = out.replace(marker, (m, word: string) => (NUMBER_TAKING.test(word) ? m : ""));
   }
-  return out.replace(/\s+([.,;:!?])/g, "$1").trim();
+  // (the space a removed marker leaves before a sentence's punctuation; "!" opening "![x](…)" is not punctuation)
+  return out === text ? text : out.replace(/\s+([.,;:!?])(?=\s|$)/g, "$1").trim();
 }
 
 /** A quoted sentence with its citations, as markdown: the paper's text stays text (no link, image or HTML of its own). */
