@@ -5,6 +5,7 @@ import { addPerson, createOwner } from "@/lib/auth/people";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
 import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
+import { tokenize } from "@/lib/text/terms";
 import type { ResearchDeps } from "../deps";
 import { exportBibtex, exportMarkdown } from "../export";
 import { waitForRun } from "../runs";
@@ -22,7 +23,8 @@ import {
   rerunWithOutline,
   startDeepRun,
 } from "./index";
-import { fallbackOutline, topicAnswers, yearsFromAnswers } from "./plan";
+import { NO_LIBRARY } from "./phrases";
+import { fallbackOutline, partSubjects, topicAnswers, yearsFromAnswers } from "./plan";
 import { pointQueries } from "./steps/point-search";
 import { SECTION_EVIDENCE_CHARS } from "./steps/section";
 import { CLARIFY_PURPOSES, type Outline } from "./types";
@@ -135,6 +137,45 @@ describe("outlines", () => {
     expect(points.filter((p) => library.includes(p.topic.toLowerCase())).length).toBeGreaterThanOrEqual(2);
     expect(r.value.search_strategy).toMatch(/key phrases/);
     expect(new Set(points.map((p) => p.id)).size).toBe(points.length);
+  });
+
+  it("offline: a question asking two things has a point for each part's subject", async () => {
+    const r = await generateOutline(
+      deps,
+      "Why is scaled dot-product attention divided by the key size, and how do low-rank adapters cut trainable parameters?",
+    );
+    expect(r.method).toBe("library");
+    const topics = r.value.knowledge_points.map((p) => p.topic.toLowerCase());
+    expect(
+      topics.some((t) => t.includes("dot-product attention")),
+      topics.join("; "),
+    ).toBe(true);
+    expect(topics.some((t) => t.includes("low-rank adapters") || t.includes("trainable parameters"))).toBe(true);
+  });
+
+  it("names a part's subject by its names and the library's fullest phrase of its words", () => {
+    const phrase = (text: string, score: number) => ({
+      text,
+      stems: tokenize(text),
+      docs: new Set([0]),
+      papers: new Set(["p"]),
+      named: false,
+      score,
+    });
+    const phrases = [
+      phrase("attention heads", 3),
+      phrase("multi-head attention", 2),
+      phrase("trainable parameters", 1),
+    ];
+    expect(partSubjects("how does BERT use multi-head attention?", phrases, NO_LIBRARY)).toEqual([
+      "BERT",
+      "multi-head attention",
+    ]);
+    expect(partSubjects("How does LoRA cut trainable parameters", phrases, NO_LIBRARY)).toEqual([
+      "LoRA",
+      "trainable parameters",
+    ]);
+    expect(partSubjects("why is it scaled", phrases, NO_LIBRARY)).toEqual([]);
   });
 
   it("honours a year range asked for in the answers", async () => {

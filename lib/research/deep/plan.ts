@@ -5,6 +5,7 @@ import { parseQueries } from "@/lib/search/query";
 import { type ContentResult, type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
 import { tokenize } from "@/lib/text/terms";
 import { analyzeWithRules, extractKeywords } from "../analysis";
+import { namedTerms, questionParts } from "../compose";
 import type { ResearchDeps } from "../deps";
 import { parseModelJson } from "../json";
 import {
@@ -373,12 +374,41 @@ function sameTopic(a: string[], b: string[]): boolean {
   return shared >= 2 && shared / small.length >= 0.5;
 }
 
+/** The same words, in any order. */
+function sameStems(a: string[], b: string[]): boolean {
+  return new Set(a).size === new Set(b).size && a.every((s) => b.includes(s));
+}
+
 /** A paper's name is a point only when the paper matches the question this well, relative to the best match. */
 const NAMED_PAPER_MATCH = 0.85;
 /** Points at most from the names matching papers lead their titles with. */
 const MAX_NAMED_POINTS = 3;
 /** A library phrase becomes a point only with at least this share of the best phrase's score. */
 const MIN_POINT_SCORE_SHARE = 0.15;
+
+/**
+ * What one part of a question is about: the names it writes ("LoRA", "BERT") and the library's best phrase made of
+ * its own specific words ("multi-head attention", "retrieval-augmented generation", "deepfake detection"); not a
+ * phrase of only generic words. At most one phrase per part, besides its names.
+ */
+const PART_PHRASES = 5;
+
+export function partSubjects(part: string, phrases: KeyPhrase[], library: Genericity): string[] {
+  const stems = tokenize(part);
+  const names = namedTerms(part).filter((n) => !isGenericTopic(n, library));
+  const nameStems = names.flatMap((n) => tokenize(n));
+  const fitting = phrases.filter(
+    (p) =>
+      p.stems.length > 0 &&
+      p.stems.every((s) => stems.some((x) => sameStem(s, x))) &&
+      p.stems.some((s) => !isGenericStem(s, library)) &&
+      !p.stems.every((s) => nameStems.some((x) => sameStem(s, x))) &&
+      !isGenericTopic(p.text, library),
+  );
+  // of the best few, the one that says most of the part ("multi-head attention" rather than "attention heads")
+  const phrase = fitting.slice(0, PART_PHRASES).sort((a, b) => b.stems.length - a.stems.length)[0];
+  return [...names, ...(phrase ? [phrase.text] : [])];
+}
 
 /**
  * The offline outline, built from the library: what the question lists ("self-correction, self-training and
@@ -393,7 +423,14 @@ export async function outlineFromLibrary(
   answers: ClarifyingAnswer[] = [],
 ): Promise<Outline | null> {
   const focus = answersText(topicAnswers(answers));
-  const queries = focus ? [question, `${extractKeywords(question).join(" ")} ${focus}`] : [question];
+  // a question of several parts ("What is X and how is Y trained?") is searched part by part too: one part's topic
+  // must not crowd the other's out of the passages
+  const parts = questionParts(question).map((p) => p.part);
+  const queries = [
+    question,
+    ...(parts.length > 1 ? parts : []),
+    ...(focus ? [`${extractKeywords(question).join(" ")} ${focus}`] : []),
+  ];
   const years = yearsFromAnswers(answers);
   const questionStems = tokenize(question);
   const [questionWords, papers, passages] = await Promise.all([
@@ -419,14 +456,20 @@ export async function outlineFromLibrary(
   const sourceShare = sources.map((s) => share(s.text));
   if (sources.filter((s) => s.kind === "passage").length < 2) return null;
 
-  // the question's own subject is what every passage shares; what it lists are its topics
-  const listed = questionTopics(question);
-  const listedStems = new Set(listed.flatMap((t) => tokenize(t)));
-  const subject = questionStems.filter((s) => !listedStems.has(s));
-  const inSubject = (s: string) => subject.some((x) => sameStem(s, x));
   // document frequencies of the candidates' words in the library's summaries tell its common words
   const candidates = collectPhrases(sources);
   const library = await libraryGenericity(deps.db, [...questionStems, ...candidateStems(candidates, 150)]);
+  // the question's own subject is what every passage shares; what it lists are its topics, and so are the subjects
+  // of its parts when it asks about two things
+  const listed = questionTopics(question);
+  if (listed.length === 0 && parts.length > 1) {
+    const all = rankPhrases(candidates, { max: 200, library });
+    for (const part of parts)
+      for (const t of partSubjects(part, all.phrases, library)) if (!listed.includes(t)) listed.push(t);
+  }
+  const listedStems = new Set(listed.flatMap((t) => tokenize(t)));
+  const subject = questionStems.filter((s) => !listedStems.has(s));
+  const inSubject = (s: string) => subject.some((x) => sameStem(s, x));
   const index = rankPhrases(candidates, { max: 200, excludeStems: subject, library });
   const form = (phrase: string) => wordsOf(phrase).map((w) => (isNamedToken(w) ? w : index.form(w.toLowerCase())));
   const texts = sources.map((s) => s.text);
@@ -496,7 +539,9 @@ export async function outlineFromLibrary(
     const near = taken(p.stems) ?? (expansion ? taken(tokenize(expansion)) : undefined);
     if (near) {
       // a point named by what an acronym stands for goes by the acronym too: "LoRA (low-rank adaptation)"
-      if (expansion && near.names.length === 1 && sameTopic(near.names[0] as string[], tokenize(expansion))) {
+      // (only when it stands for the point's name exactly: "MDHA (Multi-DConv-Head attention)" does not rename
+      // "multi-head attention")
+      if (expansion && near.names.length === 1 && sameStems(near.names[0] as string[], tokenize(expansion))) {
         near.topic = topic;
         near.names.push(p.stems);
         near.keywords.unshift(p.text);
