@@ -196,6 +196,7 @@ test.describe
       }
       // the added point's search found the drift passage
       const pointStep = research.step(`point_${addedId}`);
+      await research.showSteps();
       await pointStep.getByTestId("research-step-toggle").click();
       await expect(
         pointStep.locator(`[data-testid="research-source"][data-paper-id="${A_ID}"][data-page="${DRIFT_PAGE}"]`),

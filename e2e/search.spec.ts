@@ -61,7 +61,10 @@ test.describe("search", () => {
     // the section of the paper the passage is in
     await expect(passage.getByTestId("passage-section")).toHaveText(/2 Method/);
     await expect(passage.getByTestId("term-match").filter({ hasText: /lexicographic/i })).toBeVisible();
-    // why it ranked: both retrievers' ranks and scores, the fused score and the relevance
+    // why it ranked: the relevance shown; both retrievers' ranks and scores and the fused score behind "Why here"
+    await expect(passage.getByTestId("ranking-fused")).toBeHidden();
+    await passage.getByTestId("ranking-why").locator("summary").click();
+    await expect(passage.getByTestId("ranking-fused")).toBeVisible();
     await expect(passage.getByTestId("ranking-fts")).toHaveText(/Full text#\d+ · BM25 \d+\.\d\d/);
     await expect(passage.getByTestId("ranking-vector")).toHaveText(/Vector#\d+ · cosine -?\d\.\d{3}/);
     await expect(passage.getByTestId("ranking-fused")).toHaveText(/Fused\d\.\d{4}/);
@@ -94,7 +97,7 @@ test.describe("search", () => {
     await expect(group).toBeVisible();
     await expect(search.resultCount).toHaveText(/ by (its|their) summar/);
     await expect(group.getByTestId("result-title")).toHaveText(PAPER_TITLE);
-    await expect(group.getByTestId("passage").first().getByTestId("ranking-fused")).toBeVisible();
+    await expect(group.getByTestId("passage").first().getByTestId("ranking-relevance")).toBeVisible();
     await expect(search.pageChip(PAPER_ID, 1)).toBeVisible();
   });
 

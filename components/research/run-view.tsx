@@ -346,7 +346,7 @@ function RunArticle({
 
       {slots?.top}
 
-      {run.steps.length > 0 && <StepList steps={run.steps} />}
+      {run.steps.length > 0 && <StepList steps={run.steps} finished={!running} />}
 
       <section aria-labelledby="research-answer-heading" className="space-y-4" data-testid="research-answer">
         {/* the answer's markdown brings its own headings */}

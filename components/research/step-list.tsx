@@ -20,9 +20,10 @@ import {
   ShieldCheckIcon,
   SquareDotIcon,
 } from "lucide-react";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { usePaperLinks } from "@/components/paper/paper-links";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import type { ResearchStep, StepSource, StepStatus } from "@/lib/research/types";
@@ -309,17 +310,47 @@ function StepCard({
 }
 
 /** "Research process · N steps": a card per step, the running one open, finished ones closed unless opened. */
-export function StepList({ steps }: { steps: readonly ResearchStep[] }) {
+/** A finished run with more steps than this shows them folded (a quick run has at most 11; a deep run 8–25). */
+export const FOLD_STEPS_OVER = 12;
+
+/**
+ * The run's steps as cards. While it runs every card shows; once it has finished, a long list (a deep run's) folds
+ * under its heading — the review is what the reader came for — with a count of how the steps ended and a button to
+ * show them. A failed step keeps the list open: the reader should see what went wrong. Folded cards stay in the page,
+ * hidden, each with its open or closed state.
+ */
+export function StepList({ steps, finished = false }: { steps: readonly ResearchStep[]; finished?: boolean }) {
   const [overrides, setOverrides] = useState<ReadonlyMap<string, boolean>>(() => new Map());
+  const [shown, setShown] = useState(false);
+  const failed = steps.filter((s) => s.status === "failed").length;
+  const foldable = finished && steps.length > FOLD_STEPS_OVER && failed === 0;
+  const folded = foldable && !shown;
+  const listId = useId();
   return (
     <section aria-labelledby="research-process-heading" className="space-y-2" data-testid="research-steps">
-      <h2 id="research-process-heading" className="font-semibold text-sm">
-        Research process{" "}
-        <span className="font-normal text-muted-foreground">
-          · {steps.length} {steps.length === 1 ? "step" : "steps"}
-        </span>
-      </h2>
-      <ol className="space-y-1.5">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h2 id="research-process-heading" className="font-semibold text-sm">
+          Research process{" "}
+          <span className="font-normal text-muted-foreground">
+            · {steps.length} {steps.length === 1 ? "step" : "steps"}
+            {foldable && ", all done"}
+          </span>
+        </h2>
+        {foldable && (
+          <Button
+            variant="link"
+            size="sm"
+            className="h-auto px-0 py-0 text-muted-foreground text-xs hover:text-foreground"
+            aria-expanded={!folded}
+            aria-controls={listId}
+            onClick={() => setShown((v) => !v)}
+            data-testid="research-steps-toggle"
+          >
+            {folded ? "Show the steps" : "Hide the steps"}
+          </Button>
+        )}
+      </div>
+      <ol id={listId} className="space-y-1.5" hidden={folded}>
         {steps.map((step, i) => (
           <StepCard
             key={step.id}

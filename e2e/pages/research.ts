@@ -36,6 +36,12 @@ export class ResearchPage {
     return this.page.getByTestId("research-step");
   }
 
+  /** Shows a finished run's steps when they are folded under the process heading (a long run's). */
+  async showSteps(): Promise<void> {
+    const toggle = this.page.getByTestId("research-steps-toggle");
+    if ((await toggle.count()) > 0 && (await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
+  }
+
   step(stepId: string): Locator {
     return this.page.locator(`[data-testid="research-step"][data-step-id="${stepId}"]`);
   }

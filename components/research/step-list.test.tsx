@@ -1,0 +1,58 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ResearchStep, StepStatus } from "@/lib/research/types";
+import { FOLD_STEPS_OVER, StepList } from "./step-list";
+
+afterEach(cleanup);
+
+function steps(n: number, status: (i: number) => StepStatus = () => "completed"): ResearchStep[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `point_p${i + 1}`,
+    type: "synthesis",
+    status: status(i),
+    title: `Point ${i + 1}`,
+    startedAt: "2026-11-29T05:00:00.000Z",
+    durationMs: 120,
+    reasoning: "",
+    queries: [],
+    sources: [],
+    confidence: null,
+    data: null,
+  }));
+}
+
+const cards = () => screen.getAllByTestId("research-step");
+const list = () => cards()[0]?.closest("ol") as HTMLOListElement;
+
+describe("StepList", () => {
+  it("folds a finished run's long list of steps under its heading, and shows it on request", async () => {
+    const many = steps(21);
+    expect(many.length).toBeGreaterThan(FOLD_STEPS_OVER);
+    render(<StepList steps={many} finished />);
+    expect(screen.getByRole("heading", { name: /Research process/ }).textContent).toContain("21 steps, all done");
+    // (folded: in the page, hidden)
+    expect(cards()).toHaveLength(21);
+    expect(list().hidden).toBe(true);
+    const toggle = screen.getByRole("button", { name: "Show the steps" });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    await userEvent.click(toggle);
+    expect(list().hidden).toBe(false);
+    expect(screen.getByRole("button", { name: "Hide the steps" }).getAttribute("aria-expanded")).toBe("true");
+  });
+
+  it("shows every step while the run goes on, for a short run, and when a step failed", () => {
+    for (const [given, finished] of [
+      [steps(21), false],
+      [steps(FOLD_STEPS_OVER), true],
+      [steps(21, (i) => (i === 3 ? "failed" : "completed")), true],
+    ] as const) {
+      render(<StepList steps={given} finished={finished} />);
+      expect(cards()).toHaveLength(given.length);
+      expect(list().hidden).toBe(false);
+      expect(screen.queryByTestId("research-steps-toggle")).toBeNull();
+      cleanup();
+    }
+  });
+});
