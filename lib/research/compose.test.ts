@@ -457,6 +457,17 @@ describe("what the answer quotes", () => {
     expect(quotable("We use a batch size of 4.", p)).toBe("We use a batch size of 4.");
     expect(quotable("Results are in Table 4.", p)).toBe("Results are in Table 4.");
     expect(quotable("It has extremely small gradients 5.", p)).toBe("It has extremely small gradients 5.");
+    // a marker run into its word, and a heading in capitals run into the sentence
+    expect(
+      quotable("It is pretrained using the original BERT code15 and its configurations.", { footnoteNumbers: ["15"] }),
+    ).toBe("It is pretrained using the original BERT code and its configurations.");
+    expect(quotable("We compare with ResNet15 and resnet50 models.", { footnoteNumbers: ["15", "50"] })).toBe(
+      "We compare with ResNet15 and resnet models.",
+    );
+    expect(quotable("V. AUGMENTATION PROCESS IN RAG In the domain of RAG, one retrieval step is usual.", {})).toBe(
+      "In the domain of RAG, one retrieval step is usual.",
+    );
+    expect(quotable("BERT and GPT are pretrained.", {})).toBe("BERT and GPT are pretrained.");
     // an author-year citation is words, and stays
     expect(quotable("Adapters (Houlsby et al., 2019) add layers.", {})).toBe(
       "Adapters (Houlsby et al., 2019) add layers.",

@@ -401,17 +401,26 @@ const NUMBERED_REFERENCE = /\s*\[\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*\]/g;
 const NUMBER_TAKING =
   /^(?:of|to|by|than|from|with|and|or|at|in|on|for|is|are|was|were|be|size|sizes|table|figure|fig|section|sec|eq|equation|appendix|chapter|step|steps|layer|layers|top|rank|version|about|around|only|first|last|nearly|almost|over|under|below|above|between|up)$/i;
 
+/** A numbered section heading in capitals run into the sentence after it ("V. AUGMENTATION PROCESS IN RAG In the …"). */
+const RUN_IN_CAPS_HEADING =
+  /^(?:[IVXLC]+\.|\d+(?:\.\d+)*\.?|[A-Z]\.)\s+(?:[\p{Lu}\d-]+\s+)*?[\p{Lu}-]{2,}\s+(?=\p{Lu}\p{Ll})/u;
+
 /**
  * A sentence of a paper as the answer quotes it: without the paper's own reference markers ("… values of dk [3 ].")
- * and footnote markers ("… extremely small gradients 4.", the number of one of its page's footnotes after a word),
- * which in the answer would read as a stray number or a broken citation. Only those: the words stay the paper's.
+ * and footnote markers ("… extremely small gradients 4.", "… BERT code15 and", the number of one of its page's
+ * footnotes after a word), which in the answer would read as a stray number or a broken citation, nor a section heading
+ * in capitals run into it. Only those: the words stay the paper's.
  */
 export function quotable(text: string, passage: Pick<EvidencePassage, "footnoteNumbers">): string {
-  let out = text.replace(NUMBERED_REFERENCE, "");
+  let out = text.replace(NUMBERED_REFERENCE, "").replace(RUN_IN_CAPS_HEADING, "");
   const numbers = passage.footnoteNumbers ?? [];
   if (numbers.length > 0) {
-    const marker = new RegExp(String.raw`(?<=(\p{L}{3,})[)”"’]?) (${numbers.join("|")})(?=[\s.,;:!?]|$)`, "gu");
+    const alternatives = numbers.join("|");
+    const marker = new RegExp(String.raw`(?<=(\p{L}{3,})[)”"’]?) (${alternatives})(?=[\s.,;:!?]|$)`, "gu");
     out = out.replace(marker, (m, word: string) => (NUMBER_TAKING.test(word) ? m : ""));
+    // a superscript the text runs into its word ("the original BERT code15 and …"): a lower-case word only
+    const glued = new RegExp(String.raw`(?<![\p{L}\p{N}])(\p{Ll}{3,})(?:${alternatives})(?=[\s.,;:!?]|$)`, "gu");
+    out = out.replace(glued, "$1");
   }
   // (the space a removed marker leaves before a sentence's punctuation; "!" opening "![x](…)" is not punctuation)
   return out === text ? text : out.replace(/\s+([.,;:!?])(?=\s|$)/g, "$1").trim();
