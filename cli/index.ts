@@ -45,7 +45,8 @@ commands:
   search "<query>"               hybrid search [--index content|summary] [--top-k N] [--papers id,id] [--years 2019-2024]
                                  [--include-references] (the papers' reference lists, left out by default)
   eval <questions.json>          retrieval metrics [--retriever fts|vector|hybrid|hybrid-mmr|all]
-  research "<question>"          a cited answer, its steps printed as they run (saved; open it at /research/<run id>)
+  research "<question>"          a cited answer, its steps printed as they run; saved, and with --as <email> that
+                                 account's run, to open in the app at /research/<run id>
   outline "<question>"           a deep-research outline of knowledge points (edit it, then research --outline file.json)
   research --outline file.json   a sectioned review over an (edited) outline
   export <run_id>                a saved run as --format md (answer + references) or bibtex (cited papers)

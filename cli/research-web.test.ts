@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getRun } from "@/db/queries/research";
 import { startWebStandIn, type WebStandIn } from "@/lib/web/testing";
 import { type CliLibrary, cli, openCliLibrary, replaceEnv } from "./testing";
 
@@ -61,5 +62,44 @@ describe("npm run cli -- research --web", () => {
     const out = JSON.parse(res.stdout) as { steps: { id: string }[]; error?: { code: string } };
     expect(out.steps.map((s) => s.id)).not.toContain("web_search");
     expect(out.error?.code).toBe("no_papers");
+  });
+});
+
+describe("npm run cli -- research --as <email>", () => {
+  it("makes the run that account's (to open in the app), and refuses an unknown account or one that may not research", async () => {
+    replaceEnv(base);
+    for (const [email, role] of [
+      ["ada@lab.test", "member"],
+      ["vic@lab.test", "viewer"],
+    ]) {
+      const add = await cli(
+        "user",
+        "add",
+        email as string,
+        "--name",
+        "X",
+        "--role",
+        role as string,
+        "--password",
+        "a long enough password",
+      );
+      expect(add.code, add.stderr).toBe(0);
+    }
+    const people = await cli("user", "list", "--json");
+    const ada = (JSON.parse(people.stdout) as { people: { id: string; email: string }[] }).people.find(
+      (p) => p.email === "ada@lab.test",
+    );
+    const res = await cli("research", QUESTION, "--as", "Ada@Lab.test", "--json");
+    const out = JSON.parse(res.stdout) as { run_id: string };
+    expect((await getRun((lib as CliLibrary).handle.db, out.run_id))?.ownerId).toBe(ada?.id);
+    // without it the run has no author
+    const anonymous = JSON.parse((await cli("research", QUESTION, "--json")).stdout) as { run_id: string };
+    expect((await getRun((lib as CliLibrary).handle.db, anonymous.run_id))?.ownerId).toBeNull();
+    const unknown = await cli("research", QUESTION, "--as", "nobody@lab.test", "--json");
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("no account for nobody@lab.test");
+    const viewer = await cli("research", QUESTION, "--as", "vic@lab.test", "--json");
+    expect(viewer.code).not.toBe(0);
+    expect(viewer.stderr).toContain("may not research");
   });
 });

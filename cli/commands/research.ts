@@ -2,6 +2,8 @@ import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { DbHandle } from "@/db";
 import { getChatModel } from "@/lib/ai/providers";
+import { findPerson } from "@/lib/auth/people";
+import { can } from "@/lib/auth/roles";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { LecternError } from "@/lib/errors";
@@ -15,7 +17,7 @@ import { WEB_SEARCH_HOW_TO_ENABLE } from "@/lib/web/config";
 import { info, printJson } from "../output";
 
 const USAGE =
-  'usage: npm run cli -- research "<question>" [--web] [--json]\n       npm run cli -- research --outline outline.json ["<question>"] [--json]';
+  'usage: npm run cli -- research "<question>" [--web] [--as <email>] [--json]\n       npm run cli -- research --outline outline.json ["<question>"] [--as <email>] [--json]\n(--as: the run is that account\'s, to open in the app at /research/<run id>; without it the run has no author and only the command line reads it)';
 
 const STARTS: Record<string, string> = {
   outline: "🗺️  Running the outline...",
@@ -91,7 +93,13 @@ export async function runResearchCommand(handle: DbHandle, args: string[], json:
     allowPositionals: true,
     strict: false,
     // --web: search the web too (with a provider configured: LECTERN_SEARXNG_URL, TAVILY_API_KEY or BRAVE_SEARCH_API_KEY)
-    options: { json: { type: "boolean" }, outline: { type: "string" }, web: { type: "boolean" } },
+    options: {
+      json: { type: "boolean" },
+      outline: { type: "string" },
+      web: { type: "boolean" },
+      // --as <email>: the run is that account's (it may research), so it opens in the app
+      as: { type: "string" },
+    },
   });
   let outline: Outline | null = null;
   if (typeof values.outline === "string") {
@@ -114,6 +122,19 @@ export async function runResearchCommand(handle: DbHandle, args: string[], json:
     info(USAGE);
     return 2;
   }
+  let ownerId: string | null = null;
+  if (values.as !== undefined) {
+    const email = typeof values.as === "string" ? values.as : "";
+    const person = email ? await findPerson(handle.db, { email }) : null;
+    if (!person)
+      throw new LecternError(
+        "not_found:user",
+        `--as: there is no account for ${email.trim().toLowerCase() || "(no email given)"}.`,
+      );
+    if (!can(person.role, "research:run"))
+      throw new LecternError("forbidden:role", `--as: ${person.email} is a ${person.role}, who may not research.`);
+    ownerId = person.id;
+  }
   const env = getEnv();
   const controller = new AbortController();
   const onSigint = () => {
@@ -134,9 +155,10 @@ export async function runResearchCommand(handle: DbHandle, args: string[], json:
     if (values.web === true && !deps.web) info(WEB_SEARCH_HOW_TO_ENABLE);
     const web = values.web === true;
     const run = outline
-      ? startDeepRun(deps, { question, outline }, { signal: controller.signal })
+      ? startDeepRun(deps, { question, outline, ownerId }, { signal: controller.signal })
       : startRun(deps, question, {
           signal: controller.signal,
+          ownerId,
           runner: (d, q, hooks) => runResearch(d, q, hooks, { web }),
         });
     let state: ResearchRunState | null = null;

@@ -4,8 +4,8 @@ import { LecternError } from "@/lib/errors";
 
 /**
  * Research runs belong to their author: only they open, watch, cancel, rate, rerun, improve, share, export or delete
- * one (others see it through a share link). A run without an author (asked at the command line) is nobody's to open
- * in the app.
+ * one (others see it through a share link). A run without an author (asked at the command line without `--as`) is
+ * nobody's to open in the app.
  */
 export function assertRunAuthor(run: Pick<StoredRun, "ownerId">, userId: string): void {
   if (run.ownerId !== userId) {
