@@ -39,6 +39,7 @@ test.describe
       const library = new LibraryPage(page);
       await library.goto();
       await expect(page.getByTestId("sources-panel")).toBeVisible();
+      await library.openSources();
       // every status the paper's row shows, as it changes (the stream's stages, then its outcome)
       await page.evaluate(() => {
         const seen: string[] = [];
@@ -95,6 +96,7 @@ test.describe
       await expect(page.getByTestId("meta-venue")).toHaveText("ICLR 2022");
       await expect(page.getByTestId("meta-doi")).toContainText("10.48550/arXiv.2106.09685");
       await library.goto();
+      await library.openSources();
 
       // asked again: already there, nothing downloaded
       await page.getByTestId("arxiv-ids").fill(`https://arxiv.org/abs/${ARXIV_PAPER.id}`);
@@ -108,6 +110,7 @@ test.describe
     test("an arXiv search lists papers with Add buttons, and marks what the library has", async ({ page }) => {
       const library = new LibraryPage(page);
       await library.goto();
+      await library.openSources();
       await page.getByTestId("arxiv-search-query").fill("retrieval generation");
       await page.getByTestId("arxiv-search-query").press("Enter");
       const result = page.getByTestId("arxiv-result").filter({ hasText: ARXIV_SECOND.title });
@@ -130,7 +133,7 @@ test.describe
         const { bib, pdfs } = await writeZoteroExport(dir);
         const library = new LibraryPage(page);
         await library.goto();
-        await page.getByTestId("sources-tab-import").click();
+        await library.openSources("import");
         await page.getByTestId("import-files").setInputFiles([bib, ...pdfs]);
         await expect(page.getByTestId("import-selection")).toHaveText("library.bib + 2 PDFs");
         await page.getByTestId("import-start").click();

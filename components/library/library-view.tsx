@@ -241,7 +241,7 @@ export function LibraryView({
         <>
           <UploadDropZone onFiles={uploads.addFiles} maxUploadBytes={maxUploadBytes} large={libraryEmpty} />
           <UploadQueue items={uploads.items} onCancel={uploads.cancel} onClearFinished={uploads.clearFinished} />
-          {searchArxiv && <SourcesPanel searchArxiv={searchArxiv} />}
+          {searchArxiv && <SourcesPanel searchArxiv={searchArxiv} folded={initialPapers.length > 0} />}
         </>
       )}
       <JobQueue exclude={uploads.followedBatches} />

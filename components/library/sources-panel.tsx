@@ -1,11 +1,12 @@
 "use client";
 
-import { BookMarkedIcon, LibraryIcon, PlusIcon, SearchIcon } from "lucide-react";
+import { BookMarkedIcon, ChevronUpIcon, LibraryIcon, PlusIcon, SearchIcon } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { useId, useRef, useState } from "react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
@@ -310,35 +311,70 @@ function ImportTab() {
 }
 
 /** Papers from outside the machine: add by arXiv id or from an arXiv search, or import a reference manager's export. */
-export function SourcesPanel({ searchArxiv }: { searchArxiv: SearchArxiv }) {
+/**
+ * Adding papers from arXiv or an exported library. `folded` (a library that has papers): only the heading and its two
+ * tabs show, so the paper list stays near the top of the page; choosing a tab opens the panel on it. A link that offers
+ * a paper (`?arxiv=<id>`) opens it.
+ */
+export function SourcesPanel({ searchArxiv, folded = false }: { searchArxiv: SearchArxiv; folded?: boolean }) {
+  const offered = useSearchParams().get("arxiv") !== null;
+  const [open, setOpen] = useState(!folded || offered);
+  const [tab, setTab] = useState("arxiv");
+  const bodyId = useId();
   return (
     <section
       id="add-from-arxiv"
       aria-labelledby="sources-heading"
-      className="rounded-xl border bg-card px-4 py-3"
+      className={cn("rounded-xl border bg-card px-4", open ? "py-3" : "py-2")}
       data-testid="sources-panel"
+      data-open={open}
     >
-      <Tabs defaultValue="arxiv">
+      <Tabs
+        value={tab}
+        onValueChange={(v) => {
+          setTab(v);
+          setOpen(true);
+        }}
+      >
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id="sources-heading" className="flex items-center gap-2 font-medium text-sm">
             <BookMarkedIcon className="size-4 text-muted-foreground" aria-hidden />
             Add from elsewhere
           </h2>
-          <TabsList>
-            <TabsTrigger value="arxiv" data-testid="sources-tab-arxiv">
-              Add from arXiv
-            </TabsTrigger>
-            <TabsTrigger value="import" data-testid="sources-tab-import">
-              Import a library
-            </TabsTrigger>
-          </TabsList>
+          <div className="flex items-center gap-1">
+            {/* (a tab chosen while the panel is folded opens it: a click on the tab already chosen changes no value) */}
+            <TabsList>
+              <TabsTrigger value="arxiv" onClick={() => setOpen(true)} data-testid="sources-tab-arxiv">
+                Add from arXiv
+              </TabsTrigger>
+              <TabsTrigger value="import" onClick={() => setOpen(true)} data-testid="sources-tab-import">
+                Import a library
+              </TabsTrigger>
+            </TabsList>
+            {open && folded && (
+              <Button
+                variant="ghost"
+                size="icon"
+                className="size-8"
+                aria-label="Fold adding from elsewhere"
+                aria-expanded={open}
+                aria-controls={bodyId}
+                onClick={() => setOpen(false)}
+                data-testid="sources-fold"
+              >
+                <ChevronUpIcon />
+              </Button>
+            )}
+          </div>
         </div>
-        <TabsContent value="arxiv" forceMount className="pt-1">
-          <ArxivTab searchArxiv={searchArxiv} />
-        </TabsContent>
-        <TabsContent value="import" forceMount className="pt-1">
-          <ImportTab />
-        </TabsContent>
+        <div id={bodyId} hidden={!open}>
+          <TabsContent value="arxiv" forceMount className="pt-1">
+            <ArxivTab searchArxiv={searchArxiv} />
+          </TabsContent>
+          <TabsContent value="import" forceMount className="pt-1">
+            <ImportTab />
+          </TabsContent>
+        </div>
       </Tabs>
     </section>
   );

@@ -8,6 +8,18 @@ export class LibraryPage {
     await this.page.goto("/");
   }
 
+  /**
+   * Opens "Add from elsewhere" on a tab (folded when the library has papers): the tab is clicked until the panel says
+   * it is open (a click before React owns the page does nothing).
+   */
+  async openSources(tab: "arxiv" | "import" = "arxiv"): Promise<void> {
+    const panel = this.page.getByTestId("sources-panel");
+    await expect(async () => {
+      await this.page.getByTestId(`sources-tab-${tab}`).click();
+      await expect(panel).toHaveAttribute("data-open", "true", { timeout: 2_000 });
+    }).toPass();
+  }
+
   get emptyState(): Locator {
     return this.page.getByTestId("empty-library");
   }
