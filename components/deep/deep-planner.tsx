@@ -304,7 +304,8 @@ export function DeepPlanner({
           busy={busy}
           testIdPrefix="deep"
           placeholder="What should the review cover? e.g. the state of retrieval for long documents"
-          submitLabel={busy ? "Plan instead" : "Plan the review"}
+          // (planning leaves the run in flight alone: only running the new plan replaces it)
+          submitLabel={busy ? "Plan another review" : "Plan the review"}
         />
         <div className="flex items-center gap-2">
           <Switch id={switchId} checked={skipClarify} onCheckedChange={setSkipClarify} data-testid="deep-quick-mode" />

@@ -15,6 +15,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Progress } from "@/components/ui/progress";
+import { formatDate } from "./format";
 import { batchActive, newlyFinished, type QueueBatch, type QueueFile, queueOpenByDefault } from "./job-queue-types";
 import { type ApiResult, paperHref } from "./types";
 
@@ -159,7 +160,7 @@ export function JobQueue({ exclude }: { exclude: ReadonlySet<string> }) {
           return (
             <li key={b.id} className="px-4 py-2" data-testid="job-batch" data-library={b.libraryStatus}>
               <p className="text-muted-foreground text-xs">
-                {originLabels[b.origin] ?? b.origin} · {new Date(b.createdAt).toLocaleTimeString()}
+                {originLabels[b.origin] ?? b.origin} · {formatDate(b.createdAt, true)}
               </p>
               <ul>
                 {b.files.map((f) => {
