@@ -23,8 +23,10 @@ import {
 } from "./filters";
 import { GraphCanvas } from "./graph-canvas";
 import {
+  type EntityIndexEntry,
   type EntityName,
   type EntitySearch,
+  type GraphEntityType,
   type GraphSummary,
   RELATION_COLORS,
   RELATION_LABELS,
@@ -319,12 +321,54 @@ function EmptyGraph() {
  * /graph: search an entity, see its neighbourhood drawn and listed, filter it, read an edge's evidence and open it in
  * the PDF. The server resolves the name (`?q=`); an unknown one gets close names as links.
  */
+/** The order the ontology lists its types in. */
+const TYPE_ORDER: readonly GraphEntityType[] = ["Method", "Model", "Dataset", "Metric", "Task", "Concept"];
+
+/** The graph's index: per type, the entities most accepted edges touch, each a link to its neighbourhood. */
+function EntityIndex({ index }: { index: readonly EntityIndexEntry[] }) {
+  const groups = TYPE_ORDER.map((type) => ({ type, entries: index.filter((e) => e.type === type) })).filter(
+    (g) => g.entries.length > 0,
+  );
+  return (
+    <section aria-labelledby="graph-index-heading" className="space-y-3" data-testid="graph-index">
+      <h2 id="graph-index-heading" className="font-medium text-sm">
+        Most connected, by type
+      </h2>
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,15rem),1fr))] gap-x-6 gap-y-4">
+        {groups.map((g) => (
+          <div key={g.type} data-testid="graph-index-type" data-type={g.type}>
+            <h3 className="mb-1 text-muted-foreground text-xs uppercase tracking-wide">{g.type}s</h3>
+            <ul className="space-y-0.5 text-sm">
+              {g.entries.map((e) => (
+                <li key={e.name} className="flex min-w-0 items-baseline justify-between gap-2">
+                  <Link
+                    href={graphHref(e.name)}
+                    className="truncate text-primary underline-offset-4 hover:underline"
+                    title={e.name}
+                    data-testid="graph-index-entity"
+                  >
+                    {e.name}
+                  </Link>
+                  <span className="shrink-0 text-muted-foreground text-xs tabular-nums">
+                    {e.edges} {e.edges === 1 ? "edge" : "edges"} · {e.papers} {e.papers === 1 ? "paper" : "papers"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 export function GraphExplorer({
   query,
   search,
   names,
   summary,
   starters,
+  index = [],
 }: {
   query: string;
   search: EntitySearch | null;
@@ -332,6 +376,8 @@ export function GraphExplorer({
   summary: GraphSummary;
   /** A few well-connected entities to start from. */
   starters: readonly string[];
+  /** The most connected entities of each type, to browse when no entity is asked for. */
+  index?: readonly EntityIndexEntry[];
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -403,6 +449,7 @@ export function GraphExplorer({
             </div>
           )}
           {search?.found && <Neighbourhood key={search.entity.id} search={search} onOpenEntity={go} />}
+          {search === null && index.length > 0 && <EntityIndex index={index} />}
         </>
       )}
     </div>

@@ -43,6 +43,15 @@ export interface EntityName {
   rootName: string;
 }
 
+/** One entry of the graph's index: an entity among the most connected of its type. */
+export interface EntityIndexEntry {
+  name: string;
+  type: GraphEntityType;
+  /** Accepted edges that touch it (its aliases' included). */
+  edges: number;
+  papers: number;
+}
+
 /** The graph's size, for the page header and the empty state. */
 export interface GraphSummary {
   entities: number;

@@ -140,3 +140,38 @@ export async function listEntityNames(
       a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0,
     );
 }
+
+/**
+ * The entities of each type that most accepted edges touch (an alias's edges count for its root), at most `perType` of
+ * each, with how many edges and papers: the graph's index, for browsing it without a name in mind.
+ */
+export async function listEntityIndex(
+  db: Database,
+  { perType = 12 }: { perType?: number } = {},
+): Promise<{ name: string; type: GraphEntityType; edges: number; papers: number }[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`with ends as (
+          select coalesce(s.alias_of, s.id) as root, e.paper_id from graph_edges e
+            join graph_entities s on s.id = e.source_id where e.status = 'accepted'
+          union all
+          select coalesce(t.alias_of, t.id) as root, e.paper_id from graph_edges e
+            join graph_entities t on t.id = e.target_id where e.status = 'accepted'
+        ),
+        degree as (
+          select root, count(*) as edges, count(distinct paper_id) as papers from ends group by root
+        ),
+        ranked as (
+          select r.name, r.type, d.edges, d.papers,
+            row_number() over (partition by r.type order by d.edges desc, d.papers desc, lower(r.name)) as n
+          from degree d join graph_entities r on r.id = d.root
+        )
+        select name, type, edges, papers from ranked where n <= ${perType} order by type, n`,
+  );
+  return rows.map((r) => ({
+    name: String(r.name),
+    type: r.type as GraphEntityType,
+    edges: Number(r.edges),
+    papers: Number(r.papers),
+  }));
+}

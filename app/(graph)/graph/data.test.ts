@@ -26,6 +26,7 @@ describe("/graph's data", () => {
       summary: { entities: 0, edges: 0, papers: 0, review: 0, pendingSuggestions: 0 },
       names: [],
       starters: [],
+      index: [],
     });
     expect(await searchEntity(handle.db, "BERT")).toEqual({ found: false, name: "BERT", suggestions: [] });
   });
@@ -57,6 +58,11 @@ describe("/graph's data", () => {
     expect(overview.summary.papers).toBe(1);
     expect(overview.starters[0]).toBe("Frobnicator");
     expect(overview.names).toContainEqual({ name: "WidgetQA", type: "Dataset", rootName: "WidgetQA" });
+    // the index: per type, the entities accepted edges touch, with their edges and papers
+    expect(overview.index).toContainEqual({ name: "WidgetQA", type: "Dataset", edges: 1, papers: 1 });
+    const frob = overview.index.find((e) => e.name === "Frobnicator");
+    expect(frob?.edges).toBe(overview.index.filter((e) => e.name !== "Frobnicator").reduce((n, e) => n + e.edges, 0));
+    expect(new Set(overview.index.map((e) => e.type)).size).toBeGreaterThanOrEqual(2);
     // suggestions are bounded: the names most papers mention, in name order
     const some = await listEntityNames(handle.db, { limit: 2 });
     expect(some).toHaveLength(2);

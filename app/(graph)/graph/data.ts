@@ -1,18 +1,17 @@
 import "server-only";
-import type { EntityName, EntitySearch, GraphSummary } from "@/components/graph/types";
+import type { EntityIndexEntry, EntityName, EntitySearch, GraphSummary } from "@/components/graph/types";
 import type { Database } from "@/db";
-import { listEntityNames } from "@/db/queries/graph-review";
-import { graphStats, listEdges, lookupEntity } from "@/lib/graph/query";
+import { listEntityIndex, listEntityNames } from "@/db/queries/graph-review";
+import { graphStats, lookupEntity } from "@/lib/graph/query";
 
-/** What /graph shows: the graph's size, the names the search box suggests, a few entities to start from. */
+/**
+ * What /graph shows: the graph's size, the names the search box suggests, a few entities to start from, and its index
+ * (the most connected entities of each type).
+ */
 export async function loadGraphOverview(
   db: Database,
-): Promise<{ summary: GraphSummary; names: EntityName[]; starters: string[] }> {
-  const [stats, names, edges] = await Promise.all([
-    graphStats(db),
-    listEntityNames(db),
-    listEdges(db, { limit: 1000 }),
-  ]);
+): Promise<{ summary: GraphSummary; names: EntityName[]; starters: string[]; index: EntityIndexEntry[] }> {
+  const [stats, names, index] = await Promise.all([graphStats(db), listEntityNames(db), listEntityIndex(db)]);
   const summary: GraphSummary = {
     entities: stats.totals.entities,
     edges: stats.totals.accepted,
@@ -21,15 +20,11 @@ export async function loadGraphOverview(
     pendingSuggestions: stats.pendingSuggestions,
   };
   // the entities most accepted edges touch
-  const degree = new Map<string, number>();
-  for (const e of edges) {
-    for (const name of [e.source.name, e.target.name]) degree.set(name, (degree.get(name) ?? 0) + 1);
-  }
-  const starters = [...degree.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+  const starters = [...index]
+    .sort((a, b) => b.edges - a.edges || a.name.localeCompare(b.name))
     .slice(0, 8)
-    .map(([name]) => name);
-  return { summary, names, starters };
+    .map((e) => e.name);
+  return { summary, names, starters, index };
 }
 
 /** An entity searched on /graph: its accepted edges both ways, or close names. */
