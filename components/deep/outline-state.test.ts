@@ -204,7 +204,8 @@ describe("outline editor state", () => {
       { type: "add_keyword", id: "kp4", keyword: "DPR" },
       { type: "update_point", id: "kp4", patch: { topic: "Sparse retrieval" } },
     );
-    expect(typed.draft.knowledge_points[3]?.search_keywords).toEqual(["dense retrieval", "dense", "retrieval", "DPR"]);
+    // (the first keyword typed replaces the ones taken from the topic: they stood in for the researcher's own)
+    expect(typed.draft.knowledge_points[3]?.search_keywords).toEqual(["DPR"]);
     expect(typed.draft.knowledge_points[3]).not.toHaveProperty("keywordsFromTopic");
     const removed = run(
       derived,

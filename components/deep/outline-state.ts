@@ -252,7 +252,8 @@ export function outlineReducer(state: EditorState, action: EditorAction): Editor
     case "add_keyword": {
       const point = points.find((p) => p.id === action.id);
       if (!point) return state;
-      const keywords = [...point.search_keywords];
+      // keywords taken from the topic stood in for the researcher's own: the first one they add replaces them
+      const keywords = point.keywordsFromTopic === true ? [] : [...point.search_keywords];
       const added: string[] = [];
       for (const part of action.keyword.split(",")) {
         const k = normalizeKeyword(part);
