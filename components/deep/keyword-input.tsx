@@ -17,6 +17,7 @@ export function KeywordInput({
   describedBy,
   label,
   disabled,
+  standIn = false,
 }: {
   keywords: readonly string[];
   onAdd: (keyword: string) => void;
@@ -27,6 +28,9 @@ export function KeywordInput({
   /** Accessible name of the text field, e.g. `Keywords of “Dense retrieval”`. */
   label: string;
   disabled?: boolean;
+  /** The keywords only stand in for the researcher's own (taken from the topic): the first one added replaces them,
+   *  so what is typed is checked against none of them. */
+  standIn?: boolean;
 }) {
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -35,7 +39,7 @@ export function KeywordInput({
 
   const commit = () => {
     if (!text.trim()) return;
-    const p = keywordProblem(keywords, text);
+    const p = keywordProblem(standIn ? [] : keywords, text);
     if (p) {
       setProblem(p);
       return;

@@ -37,6 +37,20 @@ describe("a knowledge point added in the outline editor", () => {
     expect(runs[0]?.knowledge_points[1]?.search_keywords).toEqual(["language models", "hallucination", "language"]);
   });
 
+  it("replaces the keywords taken from the topic with the first one typed, even one of them", async () => {
+    const user = userEvent.setup();
+    const runs = renderEditor();
+    await user.click(screen.getByTestId("outline-add-point"));
+    await user.keyboard("Hallucination in large language models");
+    const added = screen.getAllByTestId("outline-point")[1] as HTMLElement;
+    const field = added.querySelector<HTMLInputElement>('input[aria-label^="Search keywords of"]');
+    if (!field) throw new Error("no keyword field");
+    await user.click(field);
+    await user.keyboard("hallucination{Enter}factuality{Enter}");
+    await user.click(screen.getByTestId("outline-run"));
+    expect(runs[0]?.knowledge_points[1]?.search_keywords).toEqual(["hallucination", "factuality"]);
+  });
+
   it("keeps Run blocked, saying why, when the topic gives no keyword", async () => {
     const user = userEvent.setup();
     const runs = renderEditor();

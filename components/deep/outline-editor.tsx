@@ -216,11 +216,13 @@ function PointEditor({
                 describedBy={errKeywords ? `${id}-keywords` : undefined}
                 label={`Search keywords of ${name}`}
                 disabled={disabled}
+                standIn={point.keywordsFromTopic === true}
               />
               <FieldError id={`${id}-keywords`} issue={errKeywords} />
               {point.keywordsFromTopic && point.search_keywords.length > 0 && !errKeywords && (
                 <p className="text-muted-foreground text-xs" data-testid="outline-point-keywords-from-topic">
-                  Taken from the topic (they follow it until you add or remove one).
+                  Taken from the topic: they follow it until you remove one, and the first keyword you add replaces
+                  them.
                 </p>
               )}
             </div>
