@@ -144,6 +144,34 @@ describe("a deep research plan not yet run, after a visit to another page", () =
     expect((screen.getByTestId("deep-question") as HTMLTextAreaElement).value).toBe("");
   });
 
+  it("does not keep a plan while it is being started: leaving then does not bring it back to be run twice", async () => {
+    const user = userEvent.setup();
+    const { actions } = fakeActions();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // the server has not answered yet when the researcher leaves
+    const slow: DeepActions = {
+      ...actions,
+      start: (question, outline, answers) =>
+        (async function* () {
+          await held;
+          yield* actions.start(question, outline, answers);
+        })(),
+    };
+    render(planner(slow));
+    await user.click(screen.getByTestId("deep-quick-mode"));
+    await user.type(screen.getByTestId("deep-question"), `${QUESTION}{Enter}`);
+    await waitFor(() => expect(stage()).toBe("edit"));
+    expect(kept()?.stage).toBe("edit");
+    await user.click(screen.getByTestId("outline-run"));
+    await waitFor(() => expect(kept()).toBeNull());
+    leaveAndComeBack(slow);
+    expect(stage()).toBe("ask");
+    release();
+  });
+
   it("forgets the plan on Start over", async () => {
     const user = userEvent.setup();
     const { actions } = fakeActions();

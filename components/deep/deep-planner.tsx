@@ -218,10 +218,12 @@ export function DeepPlanner({
 
   useEffect(() => {
     if (!draftKey || !draftRead) return;
-    const draft = draftOf(stage, skipClarify, { question: askText, clarifyAnswers, editor });
+    // a plan being started is no draft: leaving the page meanwhile must not bring it back to be run twice (a start
+    // that fails writes it again)
+    const draft = starting ? null : draftOf(stage, skipClarify, { question: askText, clarifyAnswers, editor });
     if (draft) writePlannerDraft(window.sessionStorage, draftKey, draft);
     else clearPlannerDraft(window.sessionStorage, draftKey);
-  }, [draftKey, draftRead, stage, skipClarify, askText, clarifyAnswers, editor]);
+  }, [draftKey, draftRead, stage, skipClarify, askText, clarifyAnswers, editor, starting]);
 
   const makeOutline = async (question: string, answers: ClarifyingAnswer[], from: "ask" | "clarify") => {
     const n = ++request.current;

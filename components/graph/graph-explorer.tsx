@@ -317,10 +317,6 @@ function EmptyGraph() {
   );
 }
 
-/**
- * /graph: search an entity, see its neighbourhood drawn and listed, filter it, read an edge's evidence and open it in
- * the PDF. The server resolves the name (`?q=`); an unknown one gets close names as links.
- */
 /** The order the ontology lists its types in. */
 const TYPE_ORDER: readonly GraphEntityType[] = ["Method", "Model", "Dataset", "Metric", "Task", "Concept"];
 
@@ -362,6 +358,11 @@ function EntityIndex({ index }: { index: readonly EntityIndexEntry[] }) {
   );
 }
 
+/**
+ * /graph: search an entity, see its neighbourhood drawn and listed, filter it, read an edge's evidence and open it in
+ * the PDF. The server resolves the name (`?q=`); an unknown one gets close names as links; with no name asked for, the graph's index
+ * (`EntityIndex`) is shown.
+ */
 export function GraphExplorer({
   query,
   search,

@@ -18,7 +18,11 @@ const render = (ui: ReactElement) =>
   renderDom(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
 const searchArxiv = async () => ({ ok: true as const, data: { total: 0, results: [] } });
 /** Whether the panel's tab contents are hidden (folded). */
-const body = () => (screen.getAllByRole("tabpanel", { hidden: true })[0]?.parentElement as HTMLElement).hidden;
+const body = () => {
+  const parent = screen.getAllByRole("tabpanel", { hidden: true })[0]?.parentElement;
+  if (!parent) throw new Error("no tab panel");
+  return parent.hidden;
+};
 
 describe("SourcesPanel", () => {
   it("folded (a library with papers): only its heading and tabs show; a tab opens it on that tab, and it folds again", async () => {

@@ -310,9 +310,9 @@ function ImportTab() {
   );
 }
 
-/** Papers from outside the machine: add by arXiv id or from an arXiv search, or import a reference manager's export. */
 /**
- * Adding papers from arXiv or an exported library. `folded` (a library that has papers): only the heading and its two
+ * Papers from outside the machine: add by arXiv id or from an arXiv search, or import a reference manager's export.
+ * `folded` (a library that has papers): only the heading and its two
  * tabs show, so the paper list stays near the top of the page; choosing a tab opens the panel on it. A link that offers
  * a paper (`?arxiv=<id>`) opens it.
  */

@@ -42,11 +42,13 @@ describe("StepList", () => {
     expect(screen.getByRole("button", { name: "Hide the steps" }).getAttribute("aria-expanded")).toBe("true");
   });
 
-  it("shows every step while the run goes on, for a short run, and when a step failed", () => {
+  it("shows every step while the run goes on, for a short run, when a step failed, and when the run stopped", () => {
     for (const [given, finished] of [
       [steps(21), false],
       [steps(FOLD_STEPS_OVER), true],
       [steps(21, (i) => (i === 3 ? "failed" : "completed")), true],
+      // a run cancelled or interrupted leaves steps pending or running
+      [steps(21, (i) => (i > 15 ? "pending" : i === 15 ? "in_progress" : "completed")), true],
     ] as const) {
       render(<StepList steps={given} finished={finished} />);
       expect(cards()).toHaveLength(given.length);

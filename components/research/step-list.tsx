@@ -309,21 +309,20 @@ function StepCard({
   );
 }
 
-/** "Research process · N steps": a card per step, the running one open, finished ones closed unless opened. */
 /** A finished run with more steps than this shows them folded (a quick run has at most 11; a deep run 8–25). */
 export const FOLD_STEPS_OVER = 12;
 
 /**
- * The run's steps as cards. While it runs every card shows; once it has finished, a long list (a deep run's) folds
- * under its heading — the review is what the reader came for — with a count of how the steps ended and a button to
- * show them. A failed step keeps the list open: the reader should see what went wrong. Folded cards stay in the page,
- * hidden, each with its open or closed state.
+ * "Research process · N steps": a card per step, the running one open, finished ones closed unless opened. While the
+ * run goes on every card shows; once it has finished, a long list (a deep run's) folds under its heading — the review
+ * is what the reader came for — with a button to show it. Only a list of completed steps folds: a failed step, or one
+ * a stopped run left pending, stays in view. Folded cards stay in the page, hidden, each with its open or closed state.
  */
 export function StepList({ steps, finished = false }: { steps: readonly ResearchStep[]; finished?: boolean }) {
   const [overrides, setOverrides] = useState<ReadonlyMap<string, boolean>>(() => new Map());
   const [shown, setShown] = useState(false);
-  const failed = steps.filter((s) => s.status === "failed").length;
-  const foldable = finished && steps.length > FOLD_STEPS_OVER && failed === 0;
+  // (a run cancelled, interrupted or failed leaves steps pending or running: those stay in view too)
+  const foldable = finished && steps.length > FOLD_STEPS_OVER && steps.every((s) => s.status === "completed");
   const folded = foldable && !shown;
   const listId = useId();
   return (

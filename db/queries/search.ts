@@ -156,7 +156,8 @@ export async function getDocumentFrequencies(
 
 /**
  * How many rows hold each two-term phrase (`[first, second]`: the terms side by side, in that order), keyed
- * `"first second"`: one GIN lookup per phrase, positions checked on the rows it finds.
+ * `"first second"`: one GIN lookup per phrase, positions checked on the rows it finds. Page chunks without their
+ * reference lists (as the spelling vocabulary: authors' and venues' names are no words to respell to).
  */
 export async function getPhraseFrequencies(
   db: Database,
@@ -176,7 +177,7 @@ export async function getPhraseFrequencies(
       sql.join(
         safe.map(
           ([a, b]) =>
-            sql`select ${`${a} ${b}`}::text as p, count(*)::int as n from ${tableSql(table)} where tsv @@ to_tsquery('simple', ${`'${a}' <-> '${b}'`})`,
+            sql`select ${`${a} ${b}`}::text as p, count(*)::int as n from ${tableSql(table)} where tsv @@ to_tsquery('simple', ${`'${a}' <-> '${b}'`})${table === "chunks" ? sql` and not bibliography` : sql``}`,
         ),
         sql` union all `,
       ),

@@ -25,6 +25,9 @@ export interface EvidencePassage {
   /** The numbers of its page's numbered footnotes ("4" for "4To illustrate …"), whose markers in the body a quote
    *  leaves out (lib/text/footnotes.ts). */
   footnoteNumbers?: string[];
+  /** Words its page runs a footnote number into, once ("code15": `{ word: "code", number: "15" }`), whose numbers a
+   *  quote leaves out (lib/text/footnotes.ts). */
+  footnoteGlued?: { word: string; number: string }[];
   /** Its retrieval rank when it is not its place in the evidence: a passage of a top passage's page ranks with that
    *  passage (lib/research/page-context.ts). */
   rank?: number;

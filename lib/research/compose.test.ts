@@ -459,11 +459,24 @@ describe("what the answer quotes", () => {
     expect(quotable("It has extremely small gradients 5.", p)).toBe("It has extremely small gradients 5.");
     // a marker run into its word, and a heading in capitals run into the sentence
     expect(
-      quotable("It is pretrained using the original BERT code15 and its configurations.", { footnoteNumbers: ["15"] }),
+      quotable("It is pretrained using the original BERT code15 and its configurations.", {
+        footnoteNumbers: ["15"],
+        footnoteGlued: [{ word: "code", number: "15" }],
+      }),
     ).toBe("It is pretrained using the original BERT code and its configurations.");
-    expect(quotable("We compare with ResNet15 and resnet50 models.", { footnoteNumbers: ["15", "50"] })).toBe(
-      "We compare with ResNet15 and resnet models.",
+    // a number run into a word that is no marker of the page stays ("resnet50", "llama2")
+    expect(quotable("We compare with resnet50 and llama2 models.", { footnoteNumbers: ["2", "50"] })).toBe(
+      "We compare with resnet50 and llama2 models.",
     );
+    // numbers inside a sentence are words of the paper, even the numbers of its footnotes
+    const two = { footnoteNumbers: ["1", "2"] };
+    expect(quotable("We fine-tune Llama 2 on it and used 2 GPUs.", two)).toBe(
+      "We fine-tune Llama 2 on it and used 2 GPUs.",
+    );
+    expect(quotable("Algorithm 1 shows the loop.", two)).toBe("Algorithm 1 shows the loop.");
+    // an interval or a vector is no reference
+    expect(quotable("Scores are normalised to [0, 1].", {})).toBe("Scores are normalised to [0, 1].");
+    expect(quotable("The rank lies within [1, 8].", {})).toBe("The rank lies within [1, 8].");
     expect(quotable("V. AUGMENTATION PROCESS IN RAG In the domain of RAG, one retrieval step is usual.", {})).toBe(
       "In the domain of RAG, one retrieval step is usual.",
     );

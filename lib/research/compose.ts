@@ -13,6 +13,7 @@ import { correctable, isSlipOf } from "@/lib/search/spelling";
 import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
+import { escapeRegExp } from "@/lib/text/regexp";
 import { tokenize } from "@/lib/text/terms";
 import { type EvidencePassage, quotableSentences } from "./citations";
 import { type ScoreWeights, type SentenceFeatures, scoreOf } from "./sentence-score";
@@ -394,8 +395,12 @@ export function citationOf(paperId: string, page: number): string {
   return `[${paperId}, page ${page}]`;
 }
 
-/** A numbered reference citation in the paper's text: "[3]", "[3 ]", "[12, 15]", "[4–6]". */
-const NUMBERED_REFERENCE = /\s*\[\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*\]/g;
+/**
+ * A numbered reference citation in the paper's text: "[3]", "[3 ]", "[12, 15]", "[4–6]" — not an interval or a
+ * vector ("[0, 1]", "within [1, 5]"): its first number is not 0, and no word that takes a range comes before it.
+ */
+const NUMBERED_REFERENCE = /(\S*)(\s*)\[\s*[1-9]\d{0,2}(?:\s*[,–-]\s*\d{1,3})*\s*\]/g;
+const RANGE_TAKING = /^(?:to|in|within|into|from|between|range|ranges|interval|intervals|of|over|on|as|is|are|=|∈)$/i;
 
 /** Words after which a number is a quantity or a label, not a footnote marker ("of 4", "Table 4", "k = 4"). */
 const NUMBER_TAKING =
@@ -407,19 +412,31 @@ const RUN_IN_CAPS_HEADING =
 
 /**
  * A sentence of a paper as the answer quotes it: without the paper's own reference markers ("… values of dk [3 ].")
- * and footnote markers ("… extremely small gradients 4.", "… BERT code15 and", the number of one of its page's
- * footnotes after a word), which in the answer would read as a stray number or a broken citation, nor a section heading
- * in capitals run into it. Only those: the words stay the paper's.
+ * and footnote markers — a number of one of its page's footnotes after a lower-case word and before the sentence's
+ * punctuation ("… extremely small gradients 4."), or run into a lower-case word once on its page ("… BERT code15 and",
+ * `footnoteGlued`) — which in the answer would read as a stray number or a broken citation, nor a numbered heading in
+ * capitals run into it. A number inside the sentence ("Llama 2 on", "we used 2 GPUs") stays: the words stay the paper's.
  */
-export function quotable(text: string, passage: Pick<EvidencePassage, "footnoteNumbers">): string {
-  let out = text.replace(NUMBERED_REFERENCE, "").replace(RUN_IN_CAPS_HEADING, "");
+export function quotable(text: string, passage: Pick<EvidencePassage, "footnoteNumbers" | "footnoteGlued">): string {
+  let out = text
+    .replace(NUMBERED_REFERENCE, (m, word: string, space: string) =>
+      RANGE_TAKING.test(word) ? m : `${word}${space && !word ? space : ""}`,
+    )
+    .replace(RUN_IN_CAPS_HEADING, "");
   const numbers = passage.footnoteNumbers ?? [];
   if (numbers.length > 0) {
-    const alternatives = numbers.join("|");
-    const marker = new RegExp(String.raw`(?<=(\p{L}{3,})[)”"’]?) (${alternatives})(?=[\s.,;:!?]|$)`, "gu");
-    out = out.replace(marker, (m, word: string) => (NUMBER_TAKING.test(word) ? m : ""));
-    // a superscript the text runs into its word ("the original BERT code15 and …"): a lower-case word only
-    const glued = new RegExp(String.raw`(?<![\p{L}\p{N}])(\p{Ll}{3,})(?:${alternatives})(?=[\s.,;:!?]|$)`, "gu");
+    // (a whole lower-case word before it: "Table 4." is a label, "extremely small gradients 4." a marker)
+    const marker = new RegExp(
+      String.raw`(?<![\p{L}\p{N}])(\p{Ll}{3,})([)”"’]?) (?:${numbers.join("|")})(?=[.,;:!?](?:\s|$)|$)`,
+      "gu",
+    );
+    out = out.replace(marker, (m, word: string, close: string) => (NUMBER_TAKING.test(word) ? m : `${word}${close}`));
+  }
+  for (const token of passage.footnoteGlued ?? []) {
+    const glued = new RegExp(
+      String.raw`(?<![\p{L}\p{N}])(${escapeRegExp(token.word)})${token.number}(?=[\s.,;:!?]|$)`,
+      "gu",
+    );
     out = out.replace(glued, "$1");
   }
   // (the space a removed marker leaves before a sentence's punctuation; "!" opening "![x](…)" is not punctuation)

@@ -1,5 +1,5 @@
 import { getPageTextsByKey } from "@/db/queries/papers";
-import { footnoteEnd, footnoteNumbers } from "@/lib/text/footnotes";
+import { footnoteEnd, footnoteNumbers, gluedFootnoteMarks } from "@/lib/text/footnotes";
 import type { EvidencePassage } from "./citations";
 import type { ResearchDeps } from "./deps";
 import { errorMessage } from "./step-kit";
@@ -30,10 +30,12 @@ export async function markFootnotes(
     if (page === undefined) return e;
     const end = footnoteEnd(page, e.charStart);
     const numbers = footnoteNumbers(page);
+    const glued = gluedFootnoteMarks(page, numbers);
     return {
       ...e,
       ...(end === null ? {} : { footnoteChars: end - e.charStart }),
       ...(numbers.length > 0 ? { footnoteNumbers: numbers } : {}),
+      ...(glued.length > 0 ? { footnoteGlued: glued } : {}),
     };
   });
 }

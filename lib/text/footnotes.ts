@@ -37,6 +37,24 @@ export function footnoteNumbers(pageText: string): string[] {
   return [...out];
 }
 
+/**
+ * The lower-case words the page runs one of its footnote numbers into ("… the original BERT code15 and …"): a token
+ * of a word and such a number that occurs once on the page (a marker does; "llama2" or "log2", which the text repeats
+ * or which are no footnote's, mostly do not).
+ */
+export function gluedFootnoteMarks(pageText: string, numbers: readonly string[]): { word: string; number: string }[] {
+  if (numbers.length === 0) return [];
+  const counts = new Map<string, { word: string; number: string; n: number }>();
+  const re = new RegExp(String.raw`(?<![\p{L}\p{N}])(\p{Ll}{3,})(${numbers.join("|")})(?![\p{L}\p{N}])`, "gu");
+  for (const m of pageText.matchAll(re)) {
+    const key = m[0];
+    const c = counts.get(key) ?? { word: m[1] as string, number: m[2] as string, n: 0 };
+    c.n++;
+    counts.set(key, c);
+  }
+  return [...counts.values()].filter((c) => c.n === 1).map(({ word, number }) => ({ word, number }));
+}
+
 /** How far before a passage a footnote's marker may be for the passage to start inside it. */
 const FOOTNOTE_REACH = 600;
 

@@ -199,6 +199,7 @@ describe("outlines", () => {
       a("depth", "A short overview"),
       a("timerange", "Since 2020"),
       a("timerange", "The last 3 years"),
+      a("timerange", "The past 2 years"),
       a("focus", "All of them"),
       a("scope", "LoRA: Low-Rank Adaptation of Large Language Models"),
       a("extra", "adapters since 2020"),

@@ -98,7 +98,7 @@ export function topicAnswers(answers: ClarifyingAnswer[]): ClarifyingAnswer[] {
 }
 
 /** The words of a year answer ("Since 2021", "2019–2023 only", "The last 3 years"). */
-const YEAR_WORDS = /\b(?:since|from|after|to|only|the|last|\d+|years?)\b|[–-]/gi;
+const YEAR_WORDS = /\b(?:since|from|after|to|only|the|last|past|\d+|years?)\b|[–-]/gi;
 
 /** Default questions when nothing better is known (and when the model's JSON is unusable). */
 export function defaultClarifyingQuestions(): ClarifyingQuestion[] {
@@ -386,13 +386,14 @@ const MAX_NAMED_POINTS = 3;
 /** A library phrase becomes a point only with at least this share of the best phrase's score. */
 const MIN_POINT_SCORE_SHARE = 0.15;
 
+/** Of a part's fitting phrases, how many of the best are weighed for the one that says most of it. */
+const PART_PHRASES = 5;
+
 /**
  * What one part of a question is about: the names it writes ("LoRA", "BERT") and the library's best phrase made of
  * its own specific words ("multi-head attention", "retrieval-augmented generation", "deepfake detection"); not a
  * phrase of only generic words. At most one phrase per part, besides its names.
  */
-const PART_PHRASES = 5;
-
 export function partSubjects(part: string, phrases: KeyPhrase[], library: Genericity): string[] {
   const stems = tokenize(part);
   const names = namedTerms(part).filter((n) => !isGenericTopic(n, library));

@@ -2,7 +2,7 @@ import { wordsAbsentFromLibrary } from "@/lib/search/search";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import type { QueryAnalysis } from "../analysis";
 import { claimOf, dropClaims, type EvidencePassage } from "../citations";
-import { absentFromLibrary, absentSubjects } from "../compose";
+import { absentFromLibrary, absentSubjects, quotable } from "../compose";
 import { modelIdOf } from "../deps";
 import { markFootnotes } from "../footnotes";
 import { pendingCard, type StepDefinition, StepError } from "../lifecycle";
@@ -33,7 +33,10 @@ function passagesOf(evidence: EvidencePassage[]): EvidencePassage[] {
 
 /** The passages' answer without the sentences the graph's part already quotes (the same sentence, twice). */
 function withoutGraphQuotes(markdown: string, graph: GraphFindings): string {
-  const quoted = new Set(graph.edges.map((e) => claimOf(escapeMarkdown(e.quote))));
+  // (the passages' sentences are quoted without the paper's markers, the edges' quotes verbatim: both forms count)
+  const quoted = new Set(
+    graph.edges.flatMap((e) => [claimOf(escapeMarkdown(e.quote)), claimOf(escapeMarkdown(quotable(e.quote, {})))]),
+  );
   return quoted.size > 0 ? dropClaims(markdown, (claim) => quoted.has(claim)) : markdown;
 }
 
