@@ -329,8 +329,9 @@ export function SourcesPanel({ searchArxiv, folded = false }: { searchArxiv: Sea
       data-testid="sources-panel"
       data-open={open}
     >
+      {/* (folded, no tab shows as chosen: the panel is not open on one) */}
       <Tabs
-        value={tab}
+        value={open ? tab : ""}
         onValueChange={(v) => {
           setTab(v);
           setOpen(true);
