@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { TooltipProvider } from "@/components/ui/tooltip";
 import type { Citation, Reference } from "@/lib/research/types";
 import { AnswerMarkdown, citationTarget } from "./answer-view";
+import { testCitation } from "./testing";
 
 const PAPER = "2402.04321v1";
 const references: Reference[] = [
@@ -18,20 +19,7 @@ const references: Reference[] = [
 ];
 
 function citation(page: number, claim: string, extra: Partial<Citation>): Citation {
-  return {
-    index: page,
-    marker: `[${PAPER}, page ${page}]`,
-    paperId: PAPER,
-    page,
-    claim,
-    chunkUid: `u${page}`,
-    quote: claim,
-    charStart: null,
-    charEnd: null,
-    supported: true,
-    support: 0.9,
-    ...extra,
-  };
+  return testCitation(PAPER, page, claim, extra);
 }
 
 const ON_TOPIC = "Lattice hashing lowers the citation error rate to 3.7 percent.";

@@ -8,6 +8,7 @@ import type { Citation, ResearchRunState } from "@/lib/research/types";
 import type { CitationTarget } from "./answer-view";
 import { CitationVerdicts } from "./citation-sheet";
 import { RunView } from "./run-view";
+import { IDLE_RUN_VIEW, testCitation } from "./testing";
 
 // pdf.js needs a real browser (canvas, workers): the sheet's viewer is not what these tests look at
 vi.mock("@/components/pdf/pdf-viewer-loader", () => ({
@@ -76,19 +77,7 @@ const CLAIM = "Lattice hashing lowers the citation error rate to 3.7 percent.";
 const ASIDE = "Errors cluster in tables and footnotes.";
 
 function citation(page: number, claim: string): Citation {
-  return {
-    index: page,
-    marker: `[${PAPER}, page ${page}]`,
-    paperId: PAPER,
-    page,
-    claim,
-    chunkUid: `u${page}`,
-    quote: claim,
-    charStart: null,
-    charEnd: null,
-    supported: true,
-    support: 0.9,
-  };
+  return testCitation(PAPER, page, claim);
 }
 
 const finished: ResearchRunState = {
@@ -119,15 +108,7 @@ const finished: ResearchRunState = {
 function view(run: ResearchRunState) {
   return (
     <TooltipProvider>
-      <RunView
-        run={run}
-        following={false}
-        cancelling={false}
-        feedback={null}
-        onCancel={() => {}}
-        onAskAgain={() => {}}
-        sendFeedback={async () => ({ ok: false, error: { code: "internal:run", message: "x" } })}
-      />
+      <RunView run={run} {...IDLE_RUN_VIEW} />
     </TooltipProvider>
   );
 }

@@ -6,6 +6,7 @@ import { expansionStep } from "@/lib/research/steps/expansion";
 import { summarySearchStep } from "@/lib/research/steps/search-summaries";
 import type { ResearchRunState } from "@/lib/research/types";
 import { RunView } from "./run-view";
+import { IDLE_RUN_VIEW } from "./testing";
 
 const at = "2026-11-26T06:00:00.000Z";
 
@@ -31,17 +32,7 @@ const interrupted: ResearchRunState = {
 };
 
 function render(run: ResearchRunState) {
-  return renderToStaticMarkup(
-    <RunView
-      run={run}
-      following={false}
-      cancelling={false}
-      feedback={null}
-      onCancel={() => {}}
-      onAskAgain={() => {}}
-      sendFeedback={async () => ({ ok: false, error: { code: "internal:run", message: "x" } })}
-    />,
-  );
+  return renderToStaticMarkup(<RunView run={run} {...IDLE_RUN_VIEW} />);
 }
 
 describe("an interrupted run", () => {

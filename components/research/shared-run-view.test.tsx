@@ -6,6 +6,7 @@ import { contentSearchStep } from "@/lib/research/steps/search-content";
 import type { Citation, ResearchRunState, StepSource } from "@/lib/research/types";
 import { RunView } from "./run-view";
 import { SharedRunView } from "./shared-run-view";
+import { IDLE_RUN_VIEW } from "./testing";
 
 const at = "2026-11-26T06:00:00.000Z";
 const TOKEN = "tok_abcdefghijklmnopqrstuvwxyz0123456789ABCD";
@@ -117,17 +118,7 @@ describe("a shared run (read-only)", () => {
 
 describe("the same run on its author's page", () => {
   it("keeps its controls and links into the library", () => {
-    const html = render(
-      <RunView
-        run={{ ...run, status: "completed", error: undefined }}
-        following={false}
-        cancelling={false}
-        feedback={null}
-        onCancel={() => {}}
-        onAskAgain={() => {}}
-        sendFeedback={async () => ({ ok: false, error: { code: "internal:run", message: "x" } })}
-      />,
-    );
+    const html = render(<RunView run={{ ...run, status: "completed", error: undefined }} {...IDLE_RUN_VIEW} />);
     expect(html).toContain('data-testid="research-copy-link"');
     expect(html).toContain('data-testid="research-feedback"');
     expect(hrefs(html)).toContain("/papers/2101.00001");
