@@ -5,8 +5,9 @@
  *
  * Each question of the file names, per part, a few names of its topic (`expect`); a part is covered when one of them
  * stands as a whole word in a knowledge point's topic or keywords (case-insensitive: "RAG" does not match "average").
- * Reports the parts covered, the questions with every part covered (Wilson 95 % intervals) and the points per outline,
- * over the library the environment names (the corpus, ingested; offline: no model).
+ * Reports the parts covered, the questions with every part covered (Wilson 95 % intervals), the points per outline, and
+ * the points named only by one of a question's `modifiers` (a context word such as "LLMs", singular or plural), over
+ * the library the environment names (the corpus, ingested; offline: no model).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -22,6 +23,8 @@ interface Question {
   id: string;
   question: string;
   parts: { paper: string; expect: string[] }[];
+  /** Broad words the question uses as context, no topic of either part ("LLMs"): a point named only that is noise. */
+  modifiers?: string[];
 }
 
 function covers(names: string[], texts: string[]): boolean {
@@ -51,17 +54,20 @@ async function main() {
     llmTimeoutMs: env.LECTERN_LLM_TIMEOUT_MS,
     runTimeoutMs: env.LECTERN_RESEARCH_TIMEOUT_MS,
   };
-  const rows: { id: string; covered: boolean[]; method: string; topics: string[] }[] = [];
+  const rows: { id: string; covered: boolean[]; method: string; topics: string[]; modifierPoints: string[] }[] = [];
   try {
     for (const q of set.questions) {
       const r = await generateOutline(deps, q.question);
       const points = r.value.knowledge_points;
       const texts = points.map((p) => [p.topic, ...p.search_keywords].join(" | ").toLowerCase());
+      const bare = (t: string) => t.toLowerCase().replace(/s$/, "");
+      const modifiers = new Set((q.modifiers ?? []).map(bare));
       rows.push({
         id: q.id,
         covered: q.parts.map((p) => covers(p.expect, texts)),
         method: r.method,
         topics: points.map((p) => p.topic),
+        modifierPoints: points.map((p) => p.topic).filter((t) => modifiers.has(bare(t))),
       });
     }
   } finally {
@@ -76,6 +82,7 @@ async function main() {
     partsCovered: { k: partK, n: parts.length, ...(wilson(partK, parts.length) ?? { low: 0, high: 1 }) },
     questionsFullyCovered: { k: allK, n: rows.length, ...(wilson(allK, rows.length) ?? { low: 0, high: 1 }) },
     pointsPerOutline: rows.reduce((s, r) => s + r.topics.length, 0) / Math.max(1, rows.length),
+    modifierPoints: rows.reduce((s, r) => s + r.modifierPoints.length, 0),
     rows,
   };
   if (json) {
@@ -89,6 +96,7 @@ async function main() {
   console.log(`\nparts covered: ${pct(summary.partsCovered)}`);
   console.log(`questions with every part covered: ${pct(summary.questionsFullyCovered)}`);
   console.log(`points per outline: ${summary.pointsPerOutline.toFixed(1)}`);
+  console.log(`points named only by a context word of the question: ${summary.modifierPoints}`);
 }
 
 main().catch((e) => {

@@ -176,6 +176,15 @@ describe("outlines", () => {
       "trainable parameters",
     ]);
     expect(partSubjects("why is it scaled", phrases, NO_LIBRARY)).toEqual([]);
+    // adjacent capitalised words are one name; a name the sources define as something generic is none
+    expect(partSubjects("what is Constitutional AI?", phrases, NO_LIBRARY)).toEqual(["Constitutional AI"]);
+    const texts = ["Large language models (LLMs) answer questions.", "Low-Rank Adaptation (LoRA) freezes weights."];
+    // (a library where language models are what most papers are about)
+    const common = new Set(tokenize("large language models"));
+    const library = { common: (stem: string) => common.has(stem), specificity: () => 1 };
+    expect(partSubjects("why does LoRA work for fine-tuning LLMs", phrases, library, texts)).toEqual(["LoRA"]);
+    expect(partSubjects("how do we correct LLM outputs", phrases, library, texts)).toEqual([]);
+    expect(partSubjects("how do we correct LLM outputs", phrases, library)).toEqual(["LLM"]);
   });
 
   it("honours a year range asked for in the answers", async () => {

@@ -386,17 +386,55 @@ const MAX_NAMED_POINTS = 3;
 /** A library phrase becomes a point only with at least this share of the best phrase's score. */
 const MIN_POINT_SCORE_SHARE = 0.15;
 
+/**
+ * The names a part writes, adjacent capitalised words joined into one ("Constitutional AI", "Vision Transformer";
+ * `namedTerms` gives "AI" and "Constitutional" apart).
+ */
+function joinedNames(part: string): string[] {
+  const named = new Set(namedTerms(part));
+  const words = [...part.normalize("NFKC").matchAll(/[\p{L}\p{N}][\p{L}\p{N}\-.]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu)].map(
+    (m) => (m[0] as string).replace(/'s$/, ""),
+  );
+  const out: string[] = [];
+  let run: string[] = [];
+  const end = () => {
+    if (run.length > 1) out.push(run.join(" "));
+    else if (run.length === 1 && named.has(run[0] as string)) out.push(run[0] as string);
+    run = [];
+  };
+  words.forEach((w, i) => {
+    if (named.has(w) || (i > 0 && /^\p{Lu}/u.test(w))) run.push(w);
+    else end();
+  });
+  end();
+  // a quoted phrase or a compound's name that `namedTerms` found inside a word stays a name of its own
+  for (const n of named) if (!out.some((o) => o.split(" ").includes(n))) out.push(n);
+  return out;
+}
+
 /** Of a part's fitting phrases, how many of the best are weighed for the one that says most of it. */
 const PART_PHRASES = 5;
 
 /**
  * What one part of a question is about: the names it writes ("LoRA", "BERT") and the library's best phrase made of
  * its own specific words ("multi-head attention", "retrieval-augmented generation", "deepfake detection"); not a
- * phrase of only generic words. At most one phrase per part, besides its names.
+ * phrase of only generic words. At most one phrase per part, besides its names. A name the sources define as something
+ * generic is no subject, as for the library's own phrases: "LLMs (large language models)" in "… RAG for LLMs".
  */
-export function partSubjects(part: string, phrases: KeyPhrase[], library: Genericity): string[] {
+export function partSubjects(
+  part: string,
+  phrases: KeyPhrase[],
+  library: Genericity,
+  texts: readonly string[] = [],
+): string[] {
   const stems = tokenize(part);
-  const names = namedTerms(part).filter((n) => !isGenericTopic(n, library));
+  const names = joinedNames(part).filter((n) => {
+    if (isGenericTopic(n, library)) return false;
+    // (the sources may define the singular or the plural: "LLM" by "large language models (LLMs)")
+    const forms = [n, n.endsWith("s") ? n.slice(0, -1) : `${n}s`];
+    const expansion = forms.map((f) => acronymExpansion(f, texts as string[])).find((e) => e !== null) ?? null;
+    return !expansion || !isGenericTopic(expansion, library);
+  });
   const nameStems = names.flatMap((n) => tokenize(n));
   const fitting = phrases.filter(
     (p) =>
@@ -460,20 +498,20 @@ export async function outlineFromLibrary(
   // document frequencies of the candidates' words in the library's summaries tell its common words
   const candidates = collectPhrases(sources);
   const library = await libraryGenericity(deps.db, [...questionStems, ...candidateStems(candidates, 150)]);
+  const texts = sources.map((s) => s.text);
   // the question's own subject is what every passage shares; what it lists are its topics, and so are the subjects
   // of its parts when it asks about two things
   const listed = questionTopics(question);
   if (listed.length === 0 && parts.length > 1) {
     const all = rankPhrases(candidates, { max: 200, library });
     for (const part of parts)
-      for (const t of partSubjects(part, all.phrases, library)) if (!listed.includes(t)) listed.push(t);
+      for (const t of partSubjects(part, all.phrases, library, texts)) if (!listed.includes(t)) listed.push(t);
   }
   const listedStems = new Set(listed.flatMap((t) => tokenize(t)));
   const subject = questionStems.filter((s) => !listedStems.has(s));
   const inSubject = (s: string) => subject.some((x) => sameStem(s, x));
   const index = rankPhrases(candidates, { max: 200, excludeStems: subject, library });
   const form = (phrase: string) => wordsOf(phrase).map((w) => (isNamedToken(w) ? w : index.form(w.toLowerCase())));
-  const texts = sources.map((s) => s.text);
   const points: Draft[] = [];
   const taken = (stems: string[]) => points.find((p) => p.names.some((n) => sameTopic(n, stems)));
 
