@@ -26,11 +26,11 @@ import {
   type EntityIndexEntry,
   type EntityName,
   type EntitySearch,
-  type GraphEntityType,
   type GraphSummary,
   RELATION_COLORS,
   RELATION_LABELS,
   RELATION_ORDER,
+  TYPE_ORDER,
 } from "./types";
 
 /** "1 paper", "2 papers". */
@@ -316,9 +316,6 @@ function EmptyGraph() {
     </section>
   );
 }
-
-/** The order the ontology lists its types in. */
-const TYPE_ORDER: readonly GraphEntityType[] = ["Method", "Model", "Dataset", "Metric", "Task", "Concept"];
 
 /** The graph's index: per type, the entities most accepted edges touch, each a link to its neighbourhood. */
 function EntityIndex({ index }: { index: readonly EntityIndexEntry[] }) {

@@ -27,6 +27,9 @@ export const RELATION_COLORS: Record<GraphRelation, string> = {
 };
 
 /** The relations in the order the filters and the entity page list them. */
+/** The order the ontology lists its entity types in (lib/graph/types.ts's, without importing the database schema). */
+export const TYPE_ORDER: readonly GraphEntityType[] = ["Method", "Model", "Dataset", "Metric", "Task", "Concept"];
+
 export const RELATION_ORDER: readonly GraphRelation[] = [
   "improves_on",
   "extends",

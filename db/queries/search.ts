@@ -126,6 +126,34 @@ export async function getAverageLengths(
   return { avgLength: Number(row?.avg ?? 0) || 1, avgSentenceLength: sentence && sentence > 0 ? sentence : null };
 }
 
+/**
+ * How many rows of the table match each tsquery (`simple` configuration; each `query` built from lexemes that passed
+ * SAFE_LEXEME), by key. One GIN lookup per query, forced: a single pass with a count per query reads every row's
+ * tsvector, 4–5× slower here and linear in the library's size. `withoutBibliography`: page chunks outside reference
+ * lists only.
+ */
+async function countMatches(
+  db: Database,
+  table: SearchTable,
+  queries: { key: string; query: string }[],
+  { withoutBibliography = false }: { withoutBibliography?: boolean } = {},
+): Promise<{ key: string; n: number }[]> {
+  const notBibliography = withoutBibliography && table === "chunks" ? sql` and not bibliography` : sql``;
+  return db.transaction(async (tx) => {
+    await setLocal(tx, { enable_seqscan: "off", jit: "off" });
+    return queryRows<{ key: string; n: number }>(
+      tx,
+      sql.join(
+        queries.map(
+          ({ key, query }) =>
+            sql`select ${key}::text as key, count(*)::int as n from ${tableSql(table)} where tsv @@ to_tsquery('simple', ${query})${notBibliography}`,
+        ),
+        sql` union all `,
+      ),
+    );
+  });
+}
+
 /** Document frequency of each lexeme (rows containing it), through the GIN index. */
 export async function getDocumentFrequencies(
   db: Database,
@@ -134,22 +162,12 @@ export async function getDocumentFrequencies(
   const safe = [...new Set(lexemes.filter((l) => SAFE_LEXEME.test(l)))];
   const out = new Map<string, number>();
   if (safe.length === 0) return out;
-  // One GIN lookup per lexeme (forced: a single pass with a count per lexeme reads every row's tsvector, 4–5× slower
-  // here and linear in the library's size).
-  const rows = await db.transaction(async (tx) => {
-    await setLocal(tx, { enable_seqscan: "off", jit: "off" });
-    return queryRows<{ l: string; n: number }>(
-      tx,
-      sql.join(
-        safe.map(
-          (l) =>
-            sql`select ${l}::text as l, count(*)::int as n from ${tableSql(table)} where tsv @@ to_tsquery('simple', ${`'${l}'`})`,
-        ),
-        sql` union all `,
-      ),
-    );
-  });
-  for (const row of rows) out.set(row.l, Number(row.n));
+  const rows = await countMatches(
+    db,
+    table,
+    safe.map((l) => ({ key: l, query: `'${l}'` })),
+  );
+  for (const row of rows) out.set(row.key, Number(row.n));
   for (const l of safe) if (!out.has(l)) out.set(l, 0);
   return out;
 }
@@ -170,20 +188,13 @@ export async function getPhraseFrequencies(
   ];
   const out = new Map<string, number>();
   if (safe.length === 0) return out;
-  const rows = await db.transaction(async (tx) => {
-    await setLocal(tx, { enable_seqscan: "off", jit: "off" });
-    return queryRows<{ p: string; n: number }>(
-      tx,
-      sql.join(
-        safe.map(
-          ([a, b]) =>
-            sql`select ${`${a} ${b}`}::text as p, count(*)::int as n from ${tableSql(table)} where tsv @@ to_tsquery('simple', ${`'${a}' <-> '${b}'`})${table === "chunks" ? sql` and not bibliography` : sql``}`,
-        ),
-        sql` union all `,
-      ),
-    );
-  });
-  for (const row of rows) out.set(row.p, Number(row.n));
+  const rows = await countMatches(
+    db,
+    table,
+    safe.map(([a, b]) => ({ key: `${a} ${b}`, query: `'${a}' <-> '${b}'` })),
+    { withoutBibliography: true },
+  );
+  for (const row of rows) out.set(row.key, Number(row.n));
   return out;
 }
 

@@ -467,6 +467,9 @@ export function questionParts(question: string): { part: string; context: string
   ];
 }
 
+/** A word of a question, one letter long too ("a" ends a run of capitalised words): hyphens and dots inside. */
+const NAME_WORD = /[\p{L}\p{N}][\p{L}\p{N}\-.]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+
 /**
  * The named things a question asks about: quoted phrases, acronyms and names written with capitals or digits
  * ("LoRA", "GLUE", "GPT-3", "HotpotQA"), capitalised words inside the sentence. Plain words are left out: a question
@@ -487,6 +490,30 @@ export function namedTerms(question: string): string[] {
     const named = /\p{Lu}.*\p{Lu}|\p{L}.*\d|\d.*\p{L}/u.test(w) || (i > 0 && /^\p{Lu}\p{Ll}/u.test(w));
     if (named && !out.includes(w)) out.push(w);
   });
+  return out;
+}
+
+/**
+ * The names a question (or a part of one) writes, adjacent capitalised words joined into one ("Constitutional AI",
+ * "Vision Transformer"; `namedTerms` gives "AI" and "Constitutional" apart).
+ */
+export function joinedNames(text: string): string[] {
+  const named = new Set(namedTerms(text));
+  const words = [...text.normalize("NFKC").matchAll(NAME_WORD)].map((m) => (m[0] as string).replace(/'s$/, ""));
+  const out: string[] = [];
+  let run: string[] = [];
+  const end = () => {
+    if (run.length > 1) out.push(run.join(" "));
+    else if (run.length === 1 && named.has(run[0] as string)) out.push(run[0] as string);
+    run = [];
+  };
+  words.forEach((w, i) => {
+    if (named.has(w) || (i > 0 && /^\p{Lu}/u.test(w))) run.push(w);
+    else end();
+  });
+  end();
+  // a quoted phrase or a compound's name that `namedTerms` found inside a word stays a name of its own
+  for (const n of named) if (!out.some((o) => o.split(" ").includes(n))) out.push(n);
   return out;
 }
 

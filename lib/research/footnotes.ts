@@ -25,12 +25,23 @@ export async function markFootnotes(
     warn(`Could not read the passages' pages to leave out footnotes: ${errorMessage(e)}`);
     return evidence;
   }
+  // each page's footnote numbers once, however many of its passages there are
+  const marks = new Map<string, { numbers: string[]; glued: { word: string; number: string }[] }>();
+  const marksOf = (key: string, page: string) => {
+    let m = marks.get(key);
+    if (!m) {
+      const numbers = footnoteNumbers(page);
+      m = { numbers, glued: gluedFootnoteMarks(page, numbers) };
+      marks.set(key, m);
+    }
+    return m;
+  };
   return evidence.map((e) => {
-    const page = texts.get(`${e.paperId}|${e.page}`);
+    const key = `${e.paperId}|${e.page}`;
+    const page = texts.get(key);
     if (page === undefined) return e;
     const end = footnoteEnd(page, e.charStart);
-    const numbers = footnoteNumbers(page);
-    const glued = gluedFootnoteMarks(page, numbers);
+    const { numbers, glued } = marksOf(key, page);
     return {
       ...e,
       ...(end === null ? {} : { footnoteChars: end - e.charStart }),

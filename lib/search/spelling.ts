@@ -68,6 +68,13 @@ export function phraseCorrectable(term: string): boolean {
 /** A short term's candidates: the vocabulary's terms one slip from it, nearest then most frequent first. */
 export function phraseCandidates(term: string, vocabulary: Vocabulary, held: (t: string) => boolean): string[] {
   if (!phraseCorrectable(term) || cutForms(term).some(held)) return [];
+  return slipsOf(term, vocabulary)
+    .slice(0, MAX_PHRASE_CANDIDATES)
+    .map((c) => c.term);
+}
+
+/** The vocabulary's terms one typing slip from `term`, nearest then most frequent first. */
+function slipsOf(term: string, vocabulary: Vocabulary): { term: string; distance: number; rows: number }[] {
   const max = typoAllowance(term);
   const out: { term: string; distance: number; rows: number }[] = [];
   for (let length = term.length - max; length <= term.length + max; length++) {
@@ -75,10 +82,7 @@ export function phraseCandidates(term: string, vocabulary: Vocabulary, held: (t:
       if (isSlipOf(term, candidate)) out.push({ term: candidate, distance: typoDistance(term, candidate, max), rows });
     }
   }
-  return out
-    .sort((a, b) => a.distance - b.distance || b.rows - a.rows)
-    .slice(0, MAX_PHRASE_CANDIDATES)
-    .map((c) => c.term);
+  return out.sort((x, y) => x.distance - y.distance || y.rows - x.rows);
 }
 
 /**
@@ -88,16 +92,5 @@ export function phraseCandidates(term: string, vocabulary: Vocabulary, held: (t:
 export function correctionOf(term: string, vocabulary: Vocabulary, held: (t: string) => boolean): string | null {
   if (!correctable(term)) return null;
   if (cutForms(term).some(held)) return null;
-  const max = typoAllowance(term);
-  let best: { term: string; distance: number; rows: number } | null = null;
-  for (let length = term.length - max; length <= term.length + max; length++) {
-    for (const [candidate, rows] of vocabulary.byLength.get(length) ?? []) {
-      if (!isSlipOf(term, candidate)) continue;
-      const distance = typoDistance(term, candidate, max);
-      if (!best || distance < best.distance || (distance === best.distance && rows > best.rows)) {
-        best = { term: candidate, distance, rows };
-      }
-    }
-  }
-  return best?.term ?? null;
+  return slipsOf(term, vocabulary)[0]?.term ?? null;
 }

@@ -5,7 +5,7 @@ import { parseQueries } from "@/lib/search/query";
 import { type ContentResult, type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
 import { tokenize } from "@/lib/text/terms";
 import { analyzeWithRules, extractKeywords } from "../analysis";
-import { namedTerms, questionParts } from "../compose";
+import { joinedNames, questionParts } from "../compose";
 import type { ResearchDeps } from "../deps";
 import { parseModelJson } from "../json";
 import {
@@ -385,32 +385,6 @@ const NAMED_PAPER_MATCH = 0.85;
 const MAX_NAMED_POINTS = 3;
 /** A library phrase becomes a point only with at least this share of the best phrase's score. */
 const MIN_POINT_SCORE_SHARE = 0.15;
-
-/**
- * The names a part writes, adjacent capitalised words joined into one ("Constitutional AI", "Vision Transformer";
- * `namedTerms` gives "AI" and "Constitutional" apart).
- */
-function joinedNames(part: string): string[] {
-  const named = new Set(namedTerms(part));
-  const words = [...part.normalize("NFKC").matchAll(/[\p{L}\p{N}][\p{L}\p{N}\-.]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu)].map(
-    (m) => (m[0] as string).replace(/'s$/, ""),
-  );
-  const out: string[] = [];
-  let run: string[] = [];
-  const end = () => {
-    if (run.length > 1) out.push(run.join(" "));
-    else if (run.length === 1 && named.has(run[0] as string)) out.push(run[0] as string);
-    run = [];
-  };
-  words.forEach((w, i) => {
-    if (named.has(w) || (i > 0 && /^\p{Lu}/u.test(w))) run.push(w);
-    else end();
-  });
-  end();
-  // a quoted phrase or a compound's name that `namedTerms` found inside a word stays a name of its own
-  for (const n of named) if (!out.some((o) => o.split(" ").includes(n))) out.push(n);
-  return out;
-}
 
 /** Of a part's fitting phrases, how many of the best are weighed for the one that says most of it. */
 const PART_PHRASES = 5;
