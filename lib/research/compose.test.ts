@@ -617,4 +617,20 @@ describe("relevance", () => {
     );
     expect(citedClaims(out).map((c) => c.claim)).toEqual(["Debate improves factuality."]);
   });
+
+  it("reads a question's British spellings as the passages' American ones", () => {
+    const evidence = [
+      passage("p1", 2, "The random labels of the network were drawn once, before training."),
+      passage("p1", 8, "The random labels were memorized by the network within ten epochs."),
+    ];
+    const picked = pickSentences("When were the random labels memorised?", evidence, {
+      intent: "unknown",
+      keywords: [],
+      maxSentences: 2,
+    });
+    expect(picked[0]?.text).toContain("memorized");
+    expect(
+      lexicalRelevance("Labels are memorized quickly.", "", { text: "How quickly are labels memorised?" }).reason,
+    ).toBe("Mentions 3 of the 3 key terms.");
+  });
 });

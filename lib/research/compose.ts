@@ -14,7 +14,7 @@ import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
 import { escapeRegExp } from "@/lib/text/regexp";
-import { tokenize } from "@/lib/text/terms";
+import { respelledTerms, tokenize } from "@/lib/text/terms";
 import { type EvidencePassage, quotableSentences } from "./citations";
 import { type ScoreWeights, type SentenceFeatures, scoreOf } from "./sentence-score";
 
@@ -247,21 +247,24 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  */
 export function pickSentences(question: string, evidence: EvidencePassage[], opts: ComposeOptions): PickedSentence[] {
   const { intent, keywords, maxSentences = 10, perPaper = 5, bestFirst = 0, exclude = [], context = "" } = opts;
-  const focus = questionTerms(question, keywords);
-  const around = questionTerms(context).filter((t) => !focus.includes(t));
-  const wanted = [...focus, ...around];
-  if (wanted.length === 0) return [];
-  const kind = questionKind(question, intent);
-  const pairs = new Set(questionPairs(question));
-  const namedStems = namedTerms(question)
-    .map((n) => tokenize(n))
-    .filter((n) => n.length > 0);
   const excluded = new Set(exclude);
   const sentences = candidateSentences(evidence).filter((s) => !excluded.has(s.text));
   const tokens = sentences.map((s) => tokenize(s.text));
   // a term's weight: rarer among the candidates → more telling (a smoothed inverse document frequency)
   const df = new Map<string, number>();
   for (const t of tokens) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
+  // the question's British spellings as the passages write them ("memorised" → "memorized")
+  const respelled = respelledTerms(`${question} ${context} ${keywords.join(" ")}`, (t) => df.has(t));
+  const as = (t: string) => respelled.get(t) ?? t;
+  const focus = [...new Set(questionTerms(question, keywords).map(as))];
+  const around = [...new Set(questionTerms(context).map(as))].filter((t) => !focus.includes(t));
+  const wanted = [...focus, ...around];
+  if (wanted.length === 0) return [];
+  const kind = questionKind(question, intent);
+  const pairs = new Set(questionPairs(question).map((p) => p.split(" ").map(as).join(" ")));
+  const namedStems = namedTerms(question)
+    .map((n) => tokenize(n).map(as))
+    .filter((n) => n.length > 0);
   const aroundSet = new Set(around);
   const weights = new Map(
     wanted.map((w) => [

@@ -4,7 +4,7 @@
  * from the words: the question's key terms in the sentence, else in the passage around it. With a model, the judge
  * gives it beside its support verdict. Off-topic sentences are dropped from the answer before it is shown.
  */
-import { tokenize } from "@/lib/text/terms";
+import { respelledTerms, tokenize } from "@/lib/text/terms";
 import { namedTerms, questionTerms } from "./compose";
 import type { Citation, Relevance } from "./types";
 
@@ -30,9 +30,19 @@ function quoteList(terms: string[]): string {
 
 /** The lexical verdict: the topic's key terms in the sentence (relevant, partly), else in its passage (partly). */
 export function lexicalRelevance(claim: string, passage: string, topic: RelevanceTopic): RelevanceVerdict {
-  const terms = questionTerms(topic.text, topic.keywords ?? []);
-  if (terms.length === 0) return { relevance: "relevant", reason: "The question has no key terms to check against." };
   const inClaim = new Set(tokenize(claim));
+  let passageTerms: Set<string> | null = null;
+  const inPassageOf = () => {
+    passageTerms ??= new Set(tokenize(passage));
+    return passageTerms;
+  };
+  // the topic's British spellings as the sentence or its passage writes them ("memorised" → "memorized")
+  const respelled = respelledTerms(
+    `${topic.text} ${(topic.keywords ?? []).join(" ")}`,
+    (t) => inClaim.has(t) || inPassageOf().has(t),
+  );
+  const terms = [...new Set(questionTerms(topic.text, topic.keywords ?? []).map((t) => respelled.get(t) ?? t))];
+  if (terms.length === 0) return { relevance: "relevant", reason: "The question has no key terms to check against." };
   const matched = terms.filter((t) => inClaim.has(t));
   const named = namedTerms(`${topic.text} ${(topic.keywords ?? []).join(" ")}`)
     .map((n) => tokenize(n))
@@ -47,7 +57,7 @@ export function lexicalRelevance(claim: string, passage: string, topic: Relevanc
       reason: `Mentions ${matched.length} of the ${terms.length} key terms; the rest of the question is not in it.`,
     };
   }
-  const inPassage = new Set(tokenize(passage));
+  const inPassage = inPassageOf();
   const around = terms.filter((t) => inPassage.has(t)).length / terms.length;
   if (around >= 0.5) {
     return {

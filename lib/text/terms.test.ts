@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { americanSpelling, americanTerms, searchText, stem, termOf, tokenize } from "./terms";
+import { americanSpelling, americanTerms, respelledTerms, searchText, stem, termOf, tokenize } from "./terms";
 
 describe("terms", () => {
   it("keeps the words a question hinges on apart, where an aggressive stemmer would merge them", () => {
@@ -92,5 +92,19 @@ describe("terms", () => {
     );
     // "optimisation" searches what "optimization" does, not what "optimized" does
     expect(terms.get("optimis")).toBe("optim");
+  });
+
+  it("respells a text's British words only where the passages at hand write them the American way", () => {
+    const american = new Set(tokenize("The network memorized labels; we modeled it"));
+    expect(respelledTerms("How are labels memorised, and how was it modelled?", (t) => american.has(t))).toEqual(
+      new Map([
+        [termOf("memorised"), termOf("memorized")],
+        [termOf("modelled"), termOf("modeled")],
+      ]),
+    );
+    // passages that write it the British way, or neither way, keep the question's term
+    const british = new Set(tokenize("The network memorised labels"));
+    expect(respelledTerms("How are labels memorised?", (t) => british.has(t)).size).toBe(0);
+    expect(respelledTerms("How are labels memorised?", () => false).size).toBe(0);
   });
 });

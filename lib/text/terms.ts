@@ -184,3 +184,18 @@ export function americanTerms(words: readonly string[]): Map<string, string> {
   }
   return out;
 }
+
+/**
+ * The terms of a text's British-spelled words that `has` (the passages at hand) lacks, mapped to their American term
+ * when `has` holds that (`memoris` → `memoriz` for "memorised" over passages that write "memorized"): the choice
+ * search makes with `americanTerms`, for code that compares a question's terms with passages it already holds.
+ */
+export function respelledTerms(text: string, has: (term: string) => boolean): Map<string, string> {
+  const words: string[] = [];
+  forEachWord(text, (w) => {
+    words.push(w);
+  });
+  const out = new Map<string, string>();
+  for (const [from, to] of americanTerms(words)) if (!has(from) && has(to)) out.set(from, to);
+  return out;
+}
