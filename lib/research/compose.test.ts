@@ -533,6 +533,27 @@ describe("absentFromLibrary", () => {
     expect(absentFromLibrary(q, [found], { ...words, terms: 10 })).toBeNull();
   });
 
+  it("counts a word the library barely holds as unknown when none of the passages found holds it", () => {
+    const q =
+      "Can neural solvers trained with reinforcement learning find near-optimal tours for the traveling salesman " +
+      "problem and the capacitated vehicle routing problem, and how do they compare with classical heuristics?";
+    const found = passage(
+      "F",
+      4,
+      "Neural solvers trained with reinforcement learning find near-optimal solutions to the routing problem and " +
+        "compare well with classical heuristics.",
+    );
+    const words = { absent: ["salesman", "capacitated"], rare: ["tours", "vehicle"], terms: 20, ...library };
+    // four unknown words end it, however many other terms the question has and the passages cover
+    expect(absentFromLibrary(q, [found], words)).toEqual(["salesman", "capacitated", "tours", "vehicle"]);
+    expect(absentFromLibrary(q, [found], { ...words, rare: [] })).toBeNull();
+    // a rare word the passages found hold is not unknown: they are about it
+    const onTours = passage("G", 5, "The tours of a vehicle are planned by the neural solver.");
+    expect(absentFromLibrary(q, [found, onTours], words)).toBeNull();
+    // …and three unknown words among twenty terms the passages cover are not enough
+    expect(absentFromLibrary(q, [found], { ...words, rare: ["tours"] })).toBeNull();
+  });
+
   it("does not take typos of the passages' words for an absent subject", () => {
     const q = "What is the diffrence betwen dense retreival and sparse retrieval of passages?";
     const found = passage(

@@ -358,15 +358,19 @@ export async function fillBoundedCache(
 /** Lexemes whose document frequency a table's statistics keep at most. */
 const DF_CACHE_LIMIT = 50_000;
 
+/** At most this many passages of the library hold a word that is `rare` in it (`wordsAbsentFromLibrary`). */
+export const RARE_IN_LIBRARY = 3;
+
 /**
  * The words of a question that no passage of the library contains, nor in their American spelling ("neuromorphic",
- * "Loihi" asked of a library of NLP papers), as the question wrote them; and how many search terms the question has.
+ * "Loihi" asked of a library of NLP papers), as the question wrote them; those that at most RARE_IN_LIBRARY passages
+ * contain (`rare`: "tours", "vehicle" in a library of NLP papers); and how many search terms the question has.
  * Counted as the full-text search counts them (its lexemes, reference lists included), from its cached frequencies.
  */
 export async function wordsAbsentFromLibrary(
   db: Database,
   question: string,
-): Promise<{ absent: string[]; terms: number; passages: number }> {
+): Promise<{ absent: string[]; rare: string[]; terms: number; passages: number }> {
   const words = queryTerms(question);
   const {
     lexemeLists: [lexemes = []],
@@ -384,7 +388,18 @@ export async function wordsAbsentFromLibrary(
   const absent = lexemes
     .filter((l) => (stats.df.get(spelled.get(l) ?? l) ?? 0) === 0)
     .map((l) => written(wordOf.get(l) ?? l));
-  return { absent: [...new Set(absent)], terms: new Set(lexemes).size, passages: stats.total };
+  const rare = lexemes
+    .filter((l) => {
+      const df = stats.df.get(spelled.get(l) ?? l) ?? 0;
+      return df > 0 && df <= RARE_IN_LIBRARY;
+    })
+    .map((l) => written(wordOf.get(l) ?? l));
+  return {
+    absent: [...new Set(absent)],
+    rare: [...new Set(rare)],
+    terms: new Set(lexemes).size,
+    passages: stats.total,
+  };
 }
 
 /**

@@ -50,26 +50,30 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     const retrieved = found.filter((e) => !e.pageContext);
     // offline, words of the question no paper of the library contains say more than the passages found: nothing
     // there is about it (a model reads the passages itself, and its expansions may have found them in other words)
-    const unknown =
-      ctx.deps.chatModel === null
-        ? absentFromLibrary(
-            ctx.question,
-            retrieved,
-            await wordsAbsentFromLibrary(ctx.deps.db, ctx.question),
-            ctx.deps.vocabularyMinPassages,
-          )
-        : null;
+    const words = ctx.deps.chatModel === null ? await wordsAbsentFromLibrary(ctx.deps.db, ctx.question) : null;
+    const unknown = words ? absentFromLibrary(ctx.question, retrieved, words, ctx.deps.vocabularyMinPassages) : null;
     const absent = unknown ?? (retrieved.length > 0 ? absentSubjects(ctx.question, retrieved) : null);
     // with web pages to answer from, passages that never mention the question's subject are left out instead
     const evidence = absent && web.length > 0 ? [] : found;
     if (absent && web.length === 0) {
-      const names = absent.map((t) => `“${t}”`);
-      const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
+      const listed = (terms: string[]) => {
+        const names = terms.map((t) => `“${t}”`);
+        return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
+      };
+      // (words the library holds in a passage or three, but not in any passage found, are said as such)
+      const inNoPaper = unknown ? absent.filter((t) => words?.absent.includes(t)) : [];
+      const unseen = unknown ? absent.filter((t) => !inNoPaper.includes(t)) : [];
+      const why = [
+        inNoPaper.length > 0 ? `no paper in it mentions ${listed(inNoPaper)}` : "",
+        unseen.length > 0 ? `none of the passages found for the question mentions ${listed(unseen)}` : "",
+      ]
+        .filter(Boolean)
+        .join(", and ");
       throw new StepError({
         code: "no_answer",
         message: unknown
-          ? `The library does not answer this: no paper in it mentions ${listed}.`
-          : `The library does not answer this: none of the passages found for the question mentions ${listed}.`,
+          ? `The library does not answer this: ${why}.`
+          : `The library does not answer this: none of the passages found for the question mentions ${listed(absent)}.`,
         hint: unknown
           ? "If a word is misspelled, correct it and ask again; if not, add papers about it to the library."
           : "Add papers about it to the library, or ask about what the library holds.",
