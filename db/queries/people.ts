@@ -142,6 +142,16 @@ export async function countRequest(
   return Number(row?.count ?? 0);
 }
 
+/** Takes back one request counted under `key` in its window (one that turned out not to count: a sign-in that succeeded). */
+export async function uncountRequest(
+  db: Database,
+  { key, windowStart }: { key: string; windowStart: Date },
+): Promise<void> {
+  await db.execute(
+    sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key} and window_start = ${windowStart}`,
+  );
+}
+
 /** Drops the windows that ended before `before`. */
 export async function pruneRateLimits(db: Database, { before }: { before: Date }): Promise<void> {
   await db.execute(sql`delete from rate_limits where window_start < ${before}`);

@@ -149,4 +149,24 @@ describe("people and sessions", () => {
       vi.useRealTimers();
     }
   });
+
+  it("counts failed sign-ins only: signing in correctly again and again never locks the account", async () => {
+    const db = handle.db;
+    const owner = (await listPeople(db)).people[0] as { id: string; email: string };
+    await addPerson(db, owner, { email: "often@lab.example", name: "Often", password: PASSWORD, role: "member" });
+    const right = () =>
+      signIn(db, { email: "often@lab.example", password: PASSWORD, client: "10.0.0.9" }, new Headers());
+    const wrong = () =>
+      signIn(db, { email: "often@lab.example", password: "wrong password!", client: "10.0.0.9" }, new Headers());
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-01-01T11:01:00Z"));
+    try {
+      for (let i = 0; i < 2 * SIGN_IN_LIMIT.limit; i++) await expect(right()).resolves.toMatchObject({});
+      // the failures still count: the limit's worth of them, then even the right password waits
+      for (let i = 0; i < SIGN_IN_LIMIT.limit; i++) await expect(wrong()).rejects.toThrow(/do not match/);
+      await expect(right()).rejects.toMatchObject({ code: "rate_limited:session" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

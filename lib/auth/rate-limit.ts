@@ -1,5 +1,5 @@
 import type { Database } from "@/db";
-import { countRequest, pruneRateLimits } from "@/db/queries/people";
+import { countRequest, pruneRateLimits, uncountRequest } from "@/db/queries/people";
 import { LecternError } from "@/lib/errors";
 
 export interface RateLimit {
@@ -19,6 +19,7 @@ let lastPrune = 0;
 /**
  * Counts one request under `key` and refuses it (`rate_limited`, with the seconds until the window ends) past the
  * limit. A fixed window: simple, exact across instances (one upsert), and at worst twice the limit at a window's edge.
+ * Returns what takes the request back out of the count (for limits on failures only: a sign-in that succeeds).
  */
 export async function consumeRateLimit(
   db: Database,
@@ -26,7 +27,7 @@ export async function consumeRateLimit(
   { limit, windowMs }: RateLimit,
   message: string,
   now = Date.now(),
-): Promise<void> {
+): Promise<() => Promise<void>> {
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const count = await countRequest(db, { key, windowStart: new Date(windowStart) });
   if (now - lastPrune > 10 * 60_000) {
@@ -39,6 +40,7 @@ export async function consumeRateLimit(
       retryAfter,
     });
   }
+  return () => uncountRequest(db, { key, windowStart: new Date(windowStart) });
 }
 
 function formatWait(s: number): string {

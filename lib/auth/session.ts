@@ -37,14 +37,19 @@ export async function signIn(
   headers: Headers,
 ): Promise<{ user: SessionUser; setCookies: string[] }> {
   const email = input.email.trim().toLowerCase();
-  await consumeRateLimit(db, `sign-in:${email}`, SIGN_IN_LIMIT, "Too many sign-in attempts for this account.");
+  // every attempt is counted before the password is checked (so parallel guesses cannot overrun the limit); one that
+  // succeeds is taken back out: only failed sign-ins count
+  const uncount = [
+    await consumeRateLimit(db, `sign-in:${email}`, SIGN_IN_LIMIT, "Too many sign-in attempts for this account."),
+  ];
   if (input.client) {
-    await consumeRateLimit(
+    const byClient = await consumeRateLimit(
       db,
       `sign-in-ip:${input.client}`,
       { ...SIGN_IN_LIMIT, limit: 50 },
       "Too many sign-in attempts.",
     );
+    uncount.push(byClient);
   }
   const auth = await getAuthFor(db);
   try {
@@ -55,6 +60,7 @@ export async function signIn(
     });
     const person = await getUserById(db, { id: response.user.id });
     if (!person) throw new Error("account vanished");
+    for (const undo of uncount) await undo();
     return {
       user: { id: person.id, email: person.email, name: person.name, role: person.role },
       setCookies: out.getSetCookie(),
