@@ -25,7 +25,7 @@ import { copyText } from "./copy-text";
 import { FeedbackForm } from "./feedback-form";
 import { ReferenceList } from "./reference-list";
 import { StepList, StepStatusBadge } from "./step-list";
-import { statusLine } from "./step-state";
+import { isDeclinedRun, statusLine } from "./step-state";
 import type { ResearchActions } from "./types";
 import { WebSourceList, webEvidenceOf } from "./web-sources";
 
@@ -51,12 +51,12 @@ const runStatusText: Record<RunStatus, string> = {
   interrupted: "Interrupted",
 };
 
-function RunStatusBadge({ status }: { status: RunStatus }) {
-  if (status === "cancelled" || status === "interrupted") {
+function RunStatusBadge({ status, declined }: { status: RunStatus; declined: boolean }) {
+  if (status === "cancelled" || status === "interrupted" || declined) {
     return (
       <Badge variant="outline" className="text-muted-foreground" data-testid="research-run-status">
         <CircleSlashIcon aria-hidden />
-        {runStatusText[status]}
+        {declined ? "Not in the library" : runStatusText[status]}
       </Badge>
     );
   }
@@ -68,7 +68,7 @@ function RunStatusBadge({ status }: { status: RunStatus }) {
   );
 }
 
-/** Copies the run's shareable address. */
+/** Copies the run's address: private to its author (and owners); a link others can open is made with Share. */
 function CopyLinkButton({ runId }: { runId: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -81,9 +81,15 @@ function CopyLinkButton({ runId }: { runId: string }) {
     setCopied(true);
   };
   return (
-    <Button variant="outline" size="sm" onClick={() => void copy()} data-testid="research-copy-link">
+    <Button
+      variant="outline"
+      size="sm"
+      onClick={() => void copy()}
+      data-testid="research-copy-link"
+      title="The run's own address: only you and the library's owners can open it. Share makes a link for others."
+    >
       {copied ? <CheckIcon className="text-success" /> : <LinkIcon />}
-      {copied ? "Link copied" : "Copy link"}
+      {copied ? "Link copied" : "Copy private link"}
       <span className="sr-only" role="status">
         {copied ? "The link to this run is on the clipboard." : ""}
       </span>
@@ -158,9 +164,11 @@ function RunError({ run, onAskAgain }: { run: ResearchRunState; onAskAgain: ((q:
   if (run.status !== "failed") return null;
   const code = error?.code ?? "internal";
   const hint = error?.hint ?? defaultHints[code];
+  // the library not answering the question is an outcome, not an error
+  const declined = isDeclinedRun(run);
   return (
-    <Alert variant="destructive" data-testid="research-error" data-code={code}>
-      <TriangleAlertIcon />
+    <Alert variant={declined ? "default" : "destructive"} data-testid="research-error" data-code={code}>
+      {declined ? <CircleSlashIcon /> : <TriangleAlertIcon />}
       <AlertTitle>{errorTitles[code]}</AlertTitle>
       <AlertDescription>
         <p data-testid="research-error-message">{error?.message ?? "The run failed."}</p>
@@ -312,7 +320,7 @@ function RunArticle({
         </h2>
         <div className="flex flex-wrap items-center gap-2">
           <ModeBadge mode={run.mode} model={run.model} />
-          <RunStatusBadge status={run.status} />
+          <RunStatusBadge status={run.status} declined={isDeclinedRun(run)} />
           <time dateTime={run.startedAt} className="text-muted-foreground text-xs" suppressHydrationWarning>
             {formatDate(run.startedAt, true)}
           </time>

@@ -32,6 +32,7 @@ import { PaperChip } from "./paper-chip";
 import {
   formatDuration,
   formatSimilarity,
+  isDeclinedStep,
   isStepOpen,
   isStoppedStep,
   sourceViewerParams,
@@ -76,12 +77,21 @@ const statusLabels: Record<StepStatus, string> = {
   failed: "Failed",
 };
 
-export function StepStatusBadge({ status, stopped = false }: { status: StepStatus; stopped?: boolean }) {
-  if (stopped) {
+export function StepStatusBadge({
+  status,
+  stopped = false,
+  declined = false,
+}: {
+  status: StepStatus;
+  stopped?: boolean;
+  /** The step found that the library does not answer the question. */
+  declined?: boolean;
+}) {
+  if (stopped || declined) {
     return (
       <Badge variant="outline" className="text-muted-foreground" data-testid="research-step-status">
         <CircleSlashIcon aria-hidden />
-        <span className="sr-only sm:not-sr-only">Stopped</span>
+        <span className="sr-only sm:not-sr-only">{declined ? "No answer" : "Stopped"}</span>
       </Badge>
     );
   }
@@ -167,7 +177,13 @@ function StepDetails({ step }: { step: ResearchStep }) {
         </p>
       )}
       {step.error && isStoppedStep(step) && <p className="text-muted-foreground">{step.error.message}</p>}
-      {step.error && !isStoppedStep(step) && (
+      {step.error && isDeclinedStep(step) && (
+        <div className="rounded-md border bg-muted/40 px-3 py-2">
+          <p>{step.error.message}</p>
+          {step.error.hint && <p className="mt-1 text-muted-foreground text-xs">{step.error.hint}</p>}
+        </div>
+      )}
+      {step.error && !isStoppedStep(step) && !isDeclinedStep(step) && (
         <div className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-destructive">
           <p>{step.error.message}</p>
           {step.error.hint && <p className="mt-1 text-destructive/80 text-xs">{step.error.hint}</p>}
@@ -244,7 +260,8 @@ function StepCard({
   const Icon = stepIcon(step);
   const duration = formatDuration(step.durationMs);
   const stopped = isStoppedStep(step);
-  const tone = stopped ? "pending" : step.status;
+  const declined = isDeclinedStep(step);
+  const tone = stopped || declined ? "pending" : step.status;
   return (
     <li
       data-testid="research-step"
@@ -295,7 +312,7 @@ function StepCard({
               {duration}
             </span>
           )}
-          <StepStatusBadge status={step.status} stopped={stopped} />
+          <StepStatusBadge status={step.status} stopped={stopped} declined={declined} />
           <ChevronDownIcon
             className={cn("size-4 shrink-0 text-muted-foreground transition-transform", open && "rotate-180")}
             aria-hidden

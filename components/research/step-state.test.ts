@@ -6,6 +6,8 @@ import {
   formatDuration,
   formatSimilarity,
   humanizeKey,
+  isDeclinedRun,
+  isDeclinedStep,
   isStepOpen,
   isStoppedStep,
   sourceViewerParams,
@@ -94,6 +96,12 @@ describe("statusLine", () => {
       statusLine(run({ status: "failed", steps: stopped, error: { code: "no_papers", message: "No papers." } }), {
         live: false,
       }),
+    ).toBe("No answer in the library · stopped at step 2 of 3: Searching paper summaries");
+    // an error is a failure
+    expect(
+      statusLine(run({ status: "failed", steps: stopped, error: { code: "internal", message: "Oops." } }), {
+        live: false,
+      }),
     ).toBe("Failed at step 2 of 3: Searching paper summaries");
     expect(statusLine(run({ status: "cancelled", steps: stopped }), { live: false })).toBe(
       "Cancelled at step 2 of 3: Searching paper summaries",
@@ -106,6 +114,19 @@ describe("statusLine", () => {
 
   it("says so when a running run is not followed any more", () => {
     expect(statusLine(run({ steps }), { live: false })).toMatch(/stopped before it finished/);
+  });
+});
+
+describe("isDeclinedStep and isDeclinedRun", () => {
+  it("is the library not answering the question, not an error", () => {
+    const failed = (code: string) => ({ ...step("a", "failed"), error: { code, message: "x" } });
+    expect(isDeclinedStep(failed("no_answer") as never)).toBe(true);
+    expect(isDeclinedStep(failed("no_papers") as never)).toBe(true);
+    expect(isDeclinedStep(failed("synthesis_failed") as never)).toBe(false);
+    expect(isDeclinedStep(step("a", "completed"))).toBe(false);
+    expect(isDeclinedRun({ status: "failed", error: { code: "no_answer", message: "x" } })).toBe(true);
+    expect(isDeclinedRun({ status: "failed", error: { code: "timeout", message: "x" } })).toBe(false);
+    expect(isDeclinedRun({ status: "completed" })).toBe(false);
   });
 });
 

@@ -59,9 +59,27 @@ export function statusLine(run: ResearchRunState, { live }: { live: boolean }): 
       const verb = { failed: "Failed", cancelled: "Cancelled", interrupted: "Interrupted" }[run.status];
       const at = run.steps.findIndex((s) => s.status === "failed" || s.status === "in_progress");
       const step = run.steps[at];
+      if (isDeclinedRun(run)) {
+        return step
+          ? `No answer in the library · stopped at step ${at + 1} of ${total}: ${step.title}`
+          : "No answer in the library";
+      }
       return step ? `${verb} at step ${at + 1} of ${total}: ${step.title}` : verb;
     }
   }
+}
+
+/** The codes a run ends with when the library holds no answer to the question: an outcome, not an error. */
+const DECLINED_CODES: ReadonlySet<string> = new Set(["no_papers", "no_answer"]);
+
+/** The step at which the run found the library does not answer the question: shown as such, not as an error. */
+export function isDeclinedStep(step: ResearchStep): boolean {
+  return step.status === "failed" && DECLINED_CODES.has(step.error?.code ?? "");
+}
+
+/** A run that ended because the library does not answer the question. */
+export function isDeclinedRun(run: Pick<ResearchRunState, "status" | "error">): boolean {
+  return run.status === "failed" && DECLINED_CODES.has(run.error?.code ?? "");
 }
 
 /** A step the run's cancellation (or the server stopping) stopped: shown as stopped, not as an error. */
