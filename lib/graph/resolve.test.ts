@@ -5,7 +5,7 @@ import { pages, papers } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { buildGraph } from "./build";
-import { vectorsTellNamesApart } from "./resolve";
+import { differentVersions, vectorsTellNamesApart } from "./resolve";
 
 /**
  * Tier B on vectors that do not tell names apart (a latent space fitted on a one-paper library maps most names to one
@@ -20,6 +20,22 @@ describe("vectorsTellNamesApart", () => {
     expect(vectorsTellNamesApart(distinct)).toBe(true);
     // too few to say: trusted
     expect(vectorsTellNamesApart([[1, 0]])).toBe(true);
+  });
+});
+
+describe("differentVersions", () => {
+  it("tells versions and variants of one name apart, and nothing else", () => {
+    expect(differentVersions("GPT", "GPT-3")).toBe(true);
+    expect(differentVersions("GPT-2", "GPT-3")).toBe(true);
+    expect(differentVersions("Yelp-2", "Yelp-5")).toBe(true);
+    expect(differentVersions("Llama 2", "LLaMA-3")).toBe(true);
+    expect(differentVersions("DeepSeek-R1", "DeepSeek-R1-14B")).toBe(true);
+    expect(differentVersions("DeepSeek-R1-Distill-Qwen-7B", "DeepSeek-R1-Distill-Qwen-1.5B")).toBe(true);
+    // the same name written otherwise, or other names: not this rule's to decide
+    expect(differentVersions("GPT-3", "GPT 3")).toBe(false);
+    expect(differentVersions("BERT", "RoBERTa")).toBe(false);
+    expect(differentVersions("T5", "T5")).toBe(false);
+    expect(differentVersions("2", "3")).toBe(false);
   });
 });
 

@@ -125,6 +125,22 @@ export function vectorsTellNamesApart(vectors: readonly number[][]): boolean {
   return pairs < 3 || same / pairs <= 0.2;
 }
 
+/**
+ * Names of two versions or variants of one thing: the same letters, other numbers ("GPT" and "GPT-3", "Yelp-2" and
+ * "Yelp-5", "DeepSeek-R1" and "DeepSeek-R1-14B", "…-Qwen-7B" and "…-Qwen-1.5B"). Never one entity, however alike their
+ * vectors (their contexts are alike).
+ */
+export function differentVersions(a: string, b: string): boolean {
+  // (a number's unit is part of the number: "DeepSeek-R1-14B" is "DeepSeek-R1" at 14 billion parameters)
+  const letters = (n: string) =>
+    n
+      .toLowerCase()
+      .replace(/\d+(?:\.\d+)?[bmk]?(?!\p{L})/gu, " ")
+      .replace(/[^\p{L}]+/gu, "");
+  const numbers = (n: string) => (n.match(/\d+(?:\.\d+)?/g) ?? []).join(" ");
+  return letters(a) !== "" && letters(a) === letters(b) && numbers(a) !== numbers(b);
+}
+
 /** Tier B over the whole graph (see the module's comment). Pairs already decided are left alone by the queries. */
 export async function resolveAliasesTierB(db: Database): Promise<{ linked: number; suggested: number }> {
   const all = await listEntityEmbeddings(db);
@@ -157,6 +173,7 @@ export async function resolveAliasesTierB(db: Database): Promise<{ linked: numbe
         const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
         if (considered.has(pair)) continue;
         considered.add(pair);
+        if (differentVersions(a.root.name, b.root.name)) continue;
         const sim = similarity(a, b);
         // the smaller group joins the larger (or the acronym-shaped one)
         const [from, to] = a.members.length > b.members.length || looksLikeAcronym(a.root.name) ? [b, a] : [a, b];
@@ -183,6 +200,7 @@ export async function resolveAliasesTierB(db: Database): Promise<{ linked: numbe
         const b = withVectors[j] as Group;
         const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
         if (considered.has(pair) || a.root.type !== b.root.type) continue;
+        if (differentVersions(a.root.name, b.root.name)) continue;
         const sim = similarity(a, b);
         if (sim !== null && sim >= TIER_B_SUGGEST) {
           considered.add(pair);
