@@ -319,7 +319,7 @@ test.describe
       // the new point was searched: the radio paper's result is in the review
       await expect(research.answer).toContainText("Tide-aware scheduling cut packet loss");
       await expect(research.citationChips(B_ID).first()).toBeVisible();
-      await expect(research.answer).toContainText("This version also addresses");
+      await expect(research.answer).toContainText("This version was written again for the feedback");
     });
 
     test("export: the review as Markdown with its citations and references, and BibTeX", async ({ page, request }) => {

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Outline } from "@/lib/research/deep/types";
-import type { ResearchRunState, ResearchStreamEvent } from "@/lib/research/types";
+import type { ImprovePlanEvent, ResearchRunState, ResearchStreamEvent } from "@/lib/research/types";
 import { openRun } from "./streams";
 import type { DeepActions, DeepRunInfo, StartRun } from "./types";
 
@@ -82,16 +82,7 @@ export function useDeepRun({
       }
       if (!opened.ok) return opened.error.message;
       const plan = opened.plan;
-      if (plan) {
-        setNotices((prev) =>
-          new Map(prev).set(
-            opened.runId,
-            plan.addedPoint
-              ? `Added a knowledge point for your feedback: “${plan.addedPoint}”.`
-              : "The outline already covers your feedback: it steers the writing of every section.",
-          ),
-        );
-      }
+      if (plan) setNotices((prev) => new Map(prev).set(opened.runId, improveNotice(plan)));
       latest.current.onStart(opened.question, opened.events);
       return null;
     },
@@ -114,4 +105,25 @@ export function useDeepRun({
   );
 
   return { info, notice: runId ? (notices.get(runId) ?? null) : null, rerun, improve };
+}
+
+/** What an improve request did to the outline, said plainly: points added, points that now search for it, or neither. */
+export function improveNotice(plan: Pick<ImprovePlanEvent, "addedPoint" | "addedPoints" | "reshapedPoints">): string {
+  const added = plan.addedPoints ?? (plan.addedPoint ? [plan.addedPoint] : []);
+  const reshaped = plan.reshapedPoints ?? [];
+  const quoted = (topics: string[]) => topics.map((t) => `“${t}”`).join(", ");
+  const parts: string[] = [];
+  if (added.length > 0)
+    parts.push(
+      `Added ${added.length === 1 ? "a knowledge point" : `${added.length} knowledge points`} for your feedback: ${quoted(added)}.`,
+    );
+  if (reshaped.length > 0)
+    parts.push(
+      `${added.length > 0 ? "Also already" : "Already"} in the outline: ${quoted(reshaped)}, which now ${reshaped.length === 1 ? "searches" : "search"} for it too.`,
+    );
+  if (parts.length === 0)
+    parts.push(
+      "Your feedback names no topic the outline lacks: no point was added; it steers the writing of every section.",
+    );
+  return parts.join(" ");
 }

@@ -302,11 +302,16 @@ export interface RejectedEvent {
   error: { code: ErrorCode; message: string };
 }
 
-/** Sent by "improve" before the new version's events: the knowledge point added for the feedback, if any. */
+/** Sent by "improve" before the new version's events: what the feedback changed in the outline. */
 export interface ImprovePlanEvent {
   kind: "improve_plan";
   feedback: string;
+  /** The first knowledge point added for the feedback, if any (`addedPoints` lists them all). */
   addedPoint: string | null;
+  /** The topics of the points added for the feedback's requests. */
+  addedPoints?: string[];
+  /** The topics of the points that cover a request already and now search for it too. */
+  reshapedPoints?: string[];
 }
 
 /** Everything a streaming research action sends: a run's events, or why it could not start, and improve plans. */

@@ -142,14 +142,14 @@ export async function improveRun(
   runId: string,
   feedback: string,
   authorId: string | null,
-): Promise<{ started: StartedRun; addedPoint: string | null }> {
+): Promise<{ started: StartedRun; addedPoint: string | null; addedPoints: string[]; reshapedPoints: string[] }> {
   const text = feedback.trim();
   const { minChars, maxChars } = LIMITS.improveFeedback;
   if (text.length < minChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooShort);
   if (text.length > maxChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooLong);
   const { parent, deep } = await loadParent(deps, runId, authorId);
   const base = deep?.outline ?? (await generateOutline(deps, parent.question)).value;
-  const { outline, addedPoint } = outlineForFeedback(base, text);
+  const { outline, addedPoint, added, reshaped } = outlineForFeedback(base, text);
   const started = startDeepRun(deps, {
     question: parent.question,
     outline,
@@ -158,5 +158,10 @@ export async function improveRun(
     feedback: text,
     ownerId: authorId ?? parent.ownerId,
   });
-  return { started, addedPoint: addedPoint?.topic ?? null };
+  return {
+    started,
+    addedPoint: addedPoint?.topic ?? null,
+    addedPoints: added.map((p) => p.topic),
+    reshapedPoints: reshaped.map((p) => p.topic),
+  };
 }

@@ -17,7 +17,7 @@ import {
   topicTerms,
 } from "./phrases";
 import { validatePoints } from "./plan";
-import { feedbackKeywords, feedbackSubject, outlineForFeedback } from "./versions";
+import { feedbackKeywords, feedbackRequests, feedbackSubject, outlineForFeedback } from "./versions";
 
 describe("named tokens and generic topics", () => {
   it("tells names and acronyms from ordinary words by how they are written", () => {
@@ -236,6 +236,26 @@ describe("improve: the feedback's own key phrases", () => {
     expect(r.addedPoint).toBeNull();
     expect(r.outline.knowledge_points).toHaveLength(1);
     expect(r.outline.knowledge_points[0]?.search_keywords[0]).toBe("automated feedback for self-correction");
+  });
+
+  it("takes each request of the feedback on its own: a section asked for and a comparison", () => {
+    expect(
+      feedbackRequests("Add a section on whether debate helps without feedback and compare STaR with LMSI."),
+    ).toEqual(["Add a section on whether debate helps without feedback", "compare STaR with LMSI."]);
+    expect(feedbackSubject("Add a section on multi-agent debate")).toBe("multi-agent debate");
+    expect(feedbackSubject("compare STaR with LMSI.")).toBe("STaR and LMSI");
+    const r = outlineForFeedback(outline, "improve: add a section on multi-agent debate and compare STaR with LMSI");
+    expect(r.added.map((p) => p.topic)).toEqual(["Multi-agent debate", "STaR and LMSI"]);
+    expect(r.added[1]?.search_keywords).toEqual(expect.arrayContaining(["STaR", "LMSI"]));
+    expect(r.addedPoint?.topic).toBe("Multi-agent debate");
+    expect(r.outline.knowledge_points).toHaveLength(3);
+    // one request the outline covers, one it does not: a point reshaped, a point added
+    const both = outlineForFeedback(
+      outline,
+      "more about automated feedback for self-correction; add more on multi-agent debate",
+    );
+    expect(both.reshaped.map((p) => p.id)).toEqual([outline.knowledge_points[0]?.id]);
+    expect(both.added.map((p) => p.topic)).toEqual(["Multi-agent debate"]);
   });
 
   it("feedback of filler only adds nothing", () => {

@@ -50,13 +50,33 @@ export function isEmptyDiff(d: OutlineDiff): boolean {
   );
 }
 
+/** Verbs that open a request of its own inside feedback ("… and compare STaR with LMSI"). */
+const REQUEST_VERB = "(?:add|include|compare|contrast|discuss|cover|explain|describe|mention|expand|elaborate|focus)";
+
+/**
+ * The requests feedback makes, one per sentence and per clause opened by a request verb: "Add a section on X and
+ * compare STaR with LMSI." → "Add a section on X", "compare STaR with LMSI".
+ */
+export function feedbackRequests(feedback: string): string[] {
+  const text = feedback.replace(/^\s*improve\s*:\s*/i, "").trim();
+  return text
+    .split(/(?<=[.!?;])\s+|;\s*/)
+    .flatMap((sentence) => sentence.split(new RegExp(String.raw`,?\s+(?:and|also|then)\s+(?=${REQUEST_VERB}\b)`, "i")))
+    .map((r) => r.trim())
+    .filter((r) => r.replace(/[.!?;]+$/, "").trim().length > 0);
+}
+
 /** What feedback asks for: "add more on multi-agent debate" → "multi-agent debate" (lead-ins and asks left out). */
 export function feedbackSubject(feedback: string): string {
   const text = feedback.replace(/^\s*improve\s*:\s*/i, "").trim();
-  // "add more on X", "expand on X", "cover X" ask for X
+  // "compare X with Y" asks for both
+  const compared =
+    /^(?:please\s+)?(?:compare|contrast)\s+(.+?)\s+(?:with|to|and|against|versus|vs\.?)\s+(.+?)[.!?]*$/i.exec(text);
+  if (compared) return `${compared[1]} and ${compared[2]}`;
+  // "add more on X", "add a section on X", "expand on X", "cover X" ask for X
   return text
     .replace(
-      /^(?:please\s+)?(?:add|include|give|write|say|tell me)?\s*(?:(?:a\s+(?:bit|lot)\s+)?more|some(?:thing)?|details?)?\s*(?:on|about|regarding|of)\s+/i,
+      /^(?:please\s+)?(?:add|include|give|write|say|tell me)?\s*(?:(?:a\s+(?:bit|lot)\s+)?more|some(?:thing)?|details?|(?:a|an|one)\s+(?:new\s+)?(?:section|point|part|paragraph|chapter|topic))?\s*(?:on|about|regarding|of|for|covering)\s+/i,
       "",
     )
     .replace(/^(?:expand|elaborate|focus|go deeper)\s+(?:on|into)\s+/i, "")
@@ -86,7 +106,24 @@ export function feedbackKeywords(subject: string): string[] {
 export function outlineForFeedback(
   outline: Outline,
   feedback: string,
-): { outline: Outline; addedPoint: KnowledgePoint | null } {
+): { outline: Outline; addedPoint: KnowledgePoint | null; added: KnowledgePoint[]; reshaped: KnowledgePoint[] } {
+  // each request of the feedback on its own: "add a section on X and compare A with B" can add two points
+  let current = outline;
+  const added: KnowledgePoint[] = [];
+  const reshaped: KnowledgePoint[] = [];
+  for (const request of feedbackRequests(feedback)) {
+    const next = outlineForRequest(current, request);
+    if (next.addedPoint) added.push(next.addedPoint);
+    if (next.reshapedPoint && !reshaped.some((p) => p.id === next.reshapedPoint?.id)) reshaped.push(next.reshapedPoint);
+    current = next.outline;
+  }
+  return { outline: current, addedPoint: added[0] ?? null, added, reshaped };
+}
+
+function outlineForRequest(
+  outline: Outline,
+  feedback: string,
+): { outline: Outline; addedPoint: KnowledgePoint | null; reshapedPoint?: KnowledgePoint } {
   const subject = feedbackSubject(feedback);
   const keywords = feedbackKeywords(subject);
   // feedback of filler only ("add more details", "better please") names no topic: it steers the writing only
@@ -107,7 +144,7 @@ export function outlineForFeedback(
       search_keywords: [phrase, ...best.p.search_keywords].slice(0, LIMITS.pointKeywords),
     };
     const knowledge_points = outline.knowledge_points.map((p) => (p.id === reshaped.id ? reshaped : p));
-    return { outline: { ...outline, knowledge_points }, addedPoint: null };
+    return { outline: { ...outline, knowledge_points }, addedPoint: null, reshapedPoint: reshaped };
   }
   if (outline.knowledge_points.length >= LIMITS.outlinePoints.max) return { outline, addedPoint: null };
   let n = outline.knowledge_points.length + 1;

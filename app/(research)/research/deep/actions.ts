@@ -119,9 +119,14 @@ export async function* improveAction(
     async (input, user) => {
       await countResearchRun(user);
       const deps = await getResearchDeps();
-      const { started, addedPoint } = await improveRun(deps, input.runId, input.feedback, user.id);
+      const { started, addedPoint, addedPoints, reshapedPoints } = await improveRun(
+        deps,
+        input.runId,
+        input.feedback,
+        user.id,
+      );
       return {
-        before: [{ kind: "improve_plan", feedback: input.feedback, addedPoint }],
+        before: [{ kind: "improve_plan", feedback: input.feedback, addedPoint, addedPoints, reshapedPoints }],
         events: started.events,
       };
     },

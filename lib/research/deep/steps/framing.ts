@@ -33,7 +33,7 @@ export const framingStep: StepDefinition<StepOf<"framing">, FramingInput, { intr
       `# ${escapeMarkdown(outline.title)}\n\n## Introduction\n\n` +
       `This review answers “${escapeMarkdown(ctx.question.trim())}” from ${evidence.length} passages of ${papers} ${papers === 1 ? "paper" : "papers"} in your library, ` +
       `in ${covered.length} ${covered.length === 1 ? "topic" : "topics"}: ${covered.map(escapeMarkdown).join("; ")}.` +
-      (feedback ? ` This version also addresses: “${escapeMarkdown(feedback)}”.` : "");
+      (feedback ? ` This version was written again for the feedback “${escapeMarkdown(feedback)}”.` : "");
     const opts = { intent, keywords: extractKeywords(ctx.question), maxSentences: 2 };
     // the strongest evidence not quoted yet; when every good sentence is in a section already, the best one again
     const fresh = pickSentences(ctx.question, evidence, { ...opts, exclude: quoted });
