@@ -654,4 +654,27 @@ describe("relevance", () => {
       lexicalRelevance("Labels are memorized quickly.", "", { text: "How quickly are labels memorised?" }).reason,
     ).toBe("Mentions 3 of the 3 key terms.");
   });
+
+  it("never quotes thanks or an announcement of what the paper does next", () => {
+    const evidence = [
+      passage(
+        "p1",
+        9,
+        "We thank Yi Tay for the guidance on UL2 fine-tuning. We now explain how fine-tuning on UL2 is set up. " +
+          "We acknowledge this is not a perfect metric for UL2 fine-tuning. Fine-tuning UL2 on the mixture takes two days.",
+      ),
+    ];
+    const picked = pickSentences("How is UL2 fine-tuning set up and how long does it take?", evidence, {
+      intent: "unknown",
+      keywords: [],
+      maxSentences: 5,
+    }).map((p) => p.text);
+    expect(picked).toEqual(
+      expect.arrayContaining([
+        "We acknowledge this is not a perfect metric for UL2 fine-tuning.",
+        "Fine-tuning UL2 on the mixture takes two days.",
+      ]),
+    );
+    expect(picked.join(" ")).not.toMatch(/We thank|We now explain/);
+  });
 });

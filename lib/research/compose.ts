@@ -202,6 +202,7 @@ function candidateSentences(evidence: EvidencePassage[]) {
         !footnote &&
         !cut &&
         !asks &&
+        !NOT_A_FINDING.test(text) &&
         !/:$/.test(text) &&
         /^[\p{Lu}\p{N}"“]/u.test(text) &&
         text.length <= 480 &&
@@ -231,6 +232,14 @@ function candidateSentences(evidence: EvidencePassage[]) {
   });
   return out;
 }
+
+/**
+ * Sentences that state no finding: thanks and funding ("We thank Yi Tay for the guidance on …"), and announcements of
+ * what the paper does next or how it is laid out ("We now explain these modifications and then …", "The rest of this
+ * paper is organized as follows").
+ */
+const NOT_A_FINDING =
+  /^(?:(?:We|The authors?)\s+(?:would\s+(?:also\s+)?like\s+to\s+|also\s+|further\s+|gratefully\s+)?(?:thank\b|acknowledge\s+(?:the\s+)?(?:support|funding|financial|members|help|assistance|computing|compute|grants?)\b)|(?:We|The authors?)\s+are\s+(?:grateful|indebted|thankful)\b|This\s+(?:work|research|project|material)\s+(?:was|is)\s+(?:\w+\s+)?(?:supported|funded|sponsored)\b|We\s+now\s+(?:explain|describe|present|turn|introduce|discuss|detail)\b|(?:The\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|section)\b|This\s+(?:paper|article)\s+is\s+(?:organi[sz]ed|structured)\b)/i;
 
 /** A paragraph's run-in heading: a few capitalised words and a colon before its first sentence. */
 const RUN_IN_HEADING = /^(?:\p{Lu}[\p{L}\d-]*\s+){0,5}\p{Lu}[\p{L}\d-]*(?:\s*\([^)]{1,20}\))?:\s/u;
