@@ -125,10 +125,16 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
   const onTextLayerRendered = useCallback(() => {
     const key = `${page}:${activePassage}`;
     if (!activePassage || scrolledFor.current === key) return;
-    const mark = scrollerRef.current?.querySelector("mark.lectern-hl");
-    if (mark) {
+    const scroller = scrollerRef.current;
+    const mark = scroller?.querySelector("mark.lectern-hl");
+    if (scroller && mark) {
       scrolledFor.current = key;
-      mark.scrollIntoView({ block: "center", inline: "nearest" });
+      // only the viewer's own scroller moves (scrollIntoView scrolled the window too, under the sticky header)
+      const at = mark.getBoundingClientRect();
+      const box = scroller.getBoundingClientRect();
+      scroller.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+      if (at.left < box.left || at.right > box.right)
+        scroller.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
     }
   }, [page, activePassage]);
 
