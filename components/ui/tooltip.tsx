@@ -28,7 +28,9 @@ function TooltipContent({
         data-slot="tooltip-content"
         sideOffset={sideOffset}
         className={cn(
-          "fade-in-0 zoom-in-95 data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 z-50 w-fit animate-in text-balance rounded-md bg-foreground px-3 py-1.5 text-background text-xs data-[state=closed]:animate-out",
+          // (no closing animation: a closed tooltip goes at once — one still fading out stayed mounted, its layer
+          // taking the next Escape meant for the dialog around it, and tooltips piled up while tabbing)
+          "fade-in-0 zoom-in-95 z-50 w-fit animate-in text-balance rounded-md bg-foreground px-3 py-1.5 text-background text-xs",
           className,
         )}
         {...props}
