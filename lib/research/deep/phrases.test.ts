@@ -12,6 +12,7 @@ import {
   type PhraseSource,
   questionTopics,
   sentenceCase,
+  titleCase,
   titleLead,
   topicKeywords,
   topicTerms,
@@ -302,5 +303,17 @@ describe("keywords of a topic written by hand", () => {
     expect(topicKeywords("Limitations of current approaches")).toEqual([]);
     expect(topicKeywords("The main results")).toEqual([]);
     expect(topicKeywords("  ")).toEqual([]);
+  });
+});
+
+describe("titleCase", () => {
+  it("capitalises the words of a title but its short function words, names as written", () => {
+    expect(titleCase("how do models improve through self-correction, self-training and verification")).toBe(
+      "How Do Models Improve Through Self-Correction, Self-Training and Verification",
+    );
+    expect(titleCase("the role of the KV-cache in GPT-3's inference")).toBe(
+      "The Role of the KV-Cache in GPT-3's Inference",
+    );
+    expect(titleCase("don't stop pretraining")).toBe("Don't Stop Pretraining");
   });
 });

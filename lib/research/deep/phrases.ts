@@ -542,9 +542,19 @@ export function sentenceCase(s: string): string {
   return t.replace(/^(\p{Ll})/u, (c) => c.toUpperCase());
 }
 
-/** Title case for a heading, keeping acronyms and ids as written. */
+/** Short words a title leaves in lower case unless they open it ("… Self-Correction and Verification"). */
+const TITLE_MINOR = new Set(
+  "a an the and but or nor for so yet as at by in of on to up via per vs with from into onto over than".split(" "),
+);
+
+/**
+ * Title case for a heading, keeping acronyms and ids as written, and articles, conjunctions and short prepositions in
+ * lower case except as the first word.
+ */
 export function titleCase(s: string): string {
-  return s.replace(/\b(\p{Ll})(\p{L}*)/gu, (_m, a: string, b: string) => a.toUpperCase() + b);
+  return s.replace(/(?<![\p{L}\p{N}'’])(\p{Ll})(\p{L}*)/gu, (m: string, a: string, b: string, at: number) =>
+    at > 0 && TITLE_MINOR.has(m) ? m : a.toUpperCase() + b,
+  );
 }
 
 // ---- Acronyms and their expansions --------------------------------------------------------------------------------
