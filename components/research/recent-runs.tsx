@@ -56,6 +56,7 @@ export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; cu
                     <time dateTime={r.startedAt} suppressHydrationWarning>
                       {formatDate(r.startedAt, true)}
                     </time>
+                    {r.parentId && <span data-testid="recent-run-improved">· improved version</span>}
                   </span>
                 </Link>
               </li>

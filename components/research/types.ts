@@ -25,6 +25,8 @@ export interface RecentRun {
   /** ISO 8601. */
   startedAt: string;
   durationMs: number | null;
+  /** The run this one improves, when it is a later version (the list tells versions of one question apart by it). */
+  parentId?: string | null;
 }
 
 /** What the question box offers: questions made from the library's own papers, or nothing when it is empty. */

@@ -294,6 +294,8 @@ export interface RunListItem {
   mode: ResearchMode;
   startedAt: string;
   durationMs: number | null;
+  /** The run this one improves (a later version of it), or null. */
+  parentId: string | null;
 }
 
 /** The latest runs, newest first; with `ownerId`, only that author's. */
@@ -309,6 +311,7 @@ export async function listRuns(
       mode: researchRuns.mode,
       startedAt: researchRuns.startedAt,
       durationMs: researchRuns.durationMs,
+      parentId: researchRuns.parentId,
     })
     .from(researchRuns)
     .where(ownerId === undefined ? undefined : eq(researchRuns.ownerId, ownerId))

@@ -1,0 +1,27 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { RecentRuns } from "./recent-runs";
+import type { RecentRun } from "./types";
+
+afterEach(cleanup);
+
+const run = (id: string, parentId: string | null): RecentRun => ({
+  id,
+  question: "How do language models correct themselves?",
+  status: "completed",
+  mode: "offline",
+  startedAt: "2026-11-29T09:00:00.000Z",
+  durationMs: 900,
+  parentId,
+});
+
+describe("RecentRuns", () => {
+  it("tells an improved version from the run it improves, though both ask the same question", () => {
+    render(<RecentRuns runs={[run("v2", "v1"), run("v1", null)]} currentId="v2" />);
+    const [v2, v1] = screen.getAllByTestId("recent-run");
+    expect(v2?.textContent).toContain("improved version");
+    expect(v1?.textContent).not.toContain("improved version");
+    expect(v2?.getAttribute("aria-current")).toBe("page");
+  });
+});
