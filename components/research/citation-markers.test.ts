@@ -113,5 +113,9 @@ describe("helpers", () => {
   it("shortens long slugs at a word", () => {
     expect(shortPaperId("1706.03762v5")).toBe("1706.03762v5");
     expect(shortPaperId("gradient-checkpointing-for-small-accelerators")).toBe("gradient-checkpointing…");
+    expect(shortPaperId("automatically-correcting-large-language-models-surveying-the")).toBe(
+      "automatically-correcting…",
+    );
+    expect(shortPaperId("logic-lm-empowering-large-language-models-with-symbolic")).toBe("logic-lm-empowering…");
   });
 });

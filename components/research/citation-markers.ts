@@ -123,6 +123,8 @@ export function stripReferencesSection(markdown: string): string {
 export function shortPaperId(id: string, max = 24): string {
   if (id.length <= max) return id;
   const cut = id.slice(0, max);
+  // (a cut that ends where a word does keeps that word: "automatically-correcting…", not "automatically…")
+  if (id[max] === "-") return `${cut}…`;
   const at = cut.lastIndexOf("-");
   return `${at > max / 2 ? cut.slice(0, at) : cut}…`;
 }
