@@ -134,7 +134,7 @@ async function addUser(handle: DbHandle, email: string | undefined, values: Valu
   if (!first && !role) throw usageError("user add needs --role owner, member or viewer.");
   const password = given ?? generatePassword();
   const person = first
-    ? await createOwner(handle.db, { email, name, password })
+    ? await createOwner(handle.db, { email, name, password }, { byOperator: true })
     : await addPerson(handle.db, null, { email, name, password, role: role as Role });
   if (json) {
     printJson({

@@ -133,6 +133,10 @@ describe("people and sessions", () => {
         "person.removed",
       ]),
     );
+    // the owner set up in the browser added themself (at the command line it is the operator: cli/user.test.ts)
+    expect(audit.find((a) => a.action === "person.added" && a.subject === "ada@lab.example")?.actorEmail).toBe(
+      "ada@lab.example",
+    );
   });
 
   it("limits guesses per account", async () => {

@@ -102,6 +102,8 @@ export async function needsOwner(db: Database): Promise<boolean> {
 export async function createOwner(
   db: Database,
   input: { email: string; name: string; password: string },
+  /** Who the audit trail names: the new owner (set up in the browser) or the operator at the command line. */
+  { byOperator = false }: { byOperator?: boolean } = {},
 ): Promise<Person> {
   const email = parse(emailSchema, input.email, "email");
   const taken = () => new LecternError("conflict:user", "This Lectern already has an owner. Sign in instead.");
@@ -110,7 +112,10 @@ export async function createOwner(
   if ((await getMeta<string>(db, { key: "owner_setup" })) !== email || !(await needsOwner(db))) throw taken();
   const owner = await createAccount(db, { ...input, email, role: "owner" });
   const adopted = await adoptAuthorlessRuns(db, { ownerId: owner.id });
-  await recordAudit(db, owner, "person.added", owner.email, { role: "owner", runsAdopted: adopted });
+  await recordAudit(db, byOperator ? null : owner, "person.added", owner.email, {
+    role: "owner",
+    runsAdopted: adopted,
+  });
   return owner;
 }
 
