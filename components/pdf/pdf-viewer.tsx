@@ -120,6 +120,21 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
       renderMarkedText(str, match.ranges.get(itemIndex));
   }, [match]);
 
+  // The page's own links (its citations, figure and section references): named for screen readers, and out of the Tab
+  // order — a page of a paper has dozens, between the toolbar and whatever follows the viewer; the arrow keys turn pages
+  const onAnnotationLayerRendered = useCallback(() => {
+    // (and its annotations' sections, which pdf.js makes focusable for their popups)
+    for (const section of scrollerRef.current?.querySelectorAll<HTMLElement>(".annotationLayer section[tabindex]") ??
+      [])
+      section.tabIndex = -1;
+    for (const a of scrollerRef.current?.querySelectorAll<HTMLAnchorElement>(".annotationLayer a") ?? []) {
+      a.tabIndex = -1;
+      if (a.getAttribute("aria-label") || a.textContent?.trim()) continue;
+      const href = a.getAttribute("href") ?? "";
+      a.setAttribute("aria-label", /^https?:/i.test(href) ? `Link to ${href}` : "Link to another place in this paper");
+    }
+  }, []);
+
   // Bring the highlight into view once per page and passage (not again on every zoom).
   const scrolledFor = useRef<string | null>(null);
   const onTextLayerRendered = useCallback(() => {
@@ -314,6 +329,7 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
                 customTextRenderer={customTextRenderer}
                 onGetTextSuccess={(content) => setTextItems({ page, items: content.items })}
                 onRenderTextLayerSuccess={onTextLayerRendered}
+                onRenderAnnotationLayerSuccess={onAnnotationLayerRendered}
                 onLoadError={(err) => setPageError(err.message)}
                 onLoadSuccess={() => setPageError(null)}
                 loading={<PageSkeleton width={pageWidth} />}
