@@ -115,6 +115,7 @@ export function SearchView({
     body = (
       <div className="space-y-4">
         <RespelledLine respelled={response.respelled} />
+        <AbsentLine absent={response.absent} results={false} />
         <NoResultsState state={state} />
       </div>
     );
@@ -122,6 +123,7 @@ export function SearchView({
     body = (
       <div className="space-y-4">
         <RespelledLine respelled={response.respelled} />
+        <AbsentLine absent={response.absent} results />
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
           <p className="text-sm" data-testid="result-count">
             {countLine(response)}
@@ -163,6 +165,22 @@ export function SearchView({
         {announcement}
       </div>
     </div>
+  );
+}
+
+/**
+ * The query's words no page of the library holds: said, so results that match only its other words ("bridge the gap"
+ * for "crack detection in bridges") are not taken for passages on its subject.
+ */
+function AbsentLine({ absent, results }: { absent?: string[]; results: boolean }) {
+  if (!absent || absent.length === 0) return null;
+  const names = absent.map((w) => `“${w}”`);
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
+  return (
+    <p className="text-muted-foreground text-sm" data-testid="absent-words">
+      No paper in the library mentions {listed}
+      {results ? ": the results below match the query's other words." : "."}
+    </p>
   );
 }
 

@@ -103,8 +103,8 @@ export interface Respelled {
 }
 
 export type SearchResponse =
-  | { index: "content"; hits: PassageHit[]; tookMs: number; respelled?: Respelled[] }
-  | { index: "summaries"; papers: SummaryHit[]; tookMs: number; respelled?: Respelled[] };
+  | { index: "content"; hits: PassageHit[]; tookMs: number; respelled?: Respelled[]; absent?: string[] }
+  | { index: "summaries"; papers: SummaryHit[]; tookMs: number; respelled?: Respelled[]; absent?: string[] };
 
 /** A paper the picker offers. */
 export interface PaperOption {

@@ -71,6 +71,12 @@ describe("searchAction", () => {
     const right = await searchAction({ q: "retrieval over long scientific documents" });
     if (!right.ok || right.data.index !== "content") throw new Error("expected content results");
     expect(right.data.respelled).toBeUndefined();
+    // a word in no page of the library is said (a misspelt one is not: it was searched as the library spells it)
+    expect(right.data.absent).toBeUndefined();
+    expect(r.data.absent).toBeUndefined();
+    const absent = await searchAction({ q: "retrieval of long documents on crustacean moulting" });
+    if (!absent.ok || absent.data.index !== "content") throw new Error("expected content results");
+    expect(absent.data.absent).toEqual(["crustacean", "moulting"]);
   });
 
   it("searches the summaries, one result per paper", async () => {

@@ -6,7 +6,13 @@ import type { SessionUser } from "@/lib/auth/session";
 import { getEmbeddingProvider } from "@/lib/embeddings";
 import { getEnv } from "@/lib/env";
 import { type Result, toErrorResult } from "@/lib/errors";
-import { type SearchOptions, searchContent, searchedRespelled, searchSummaries } from "@/lib/search/search";
+import {
+  type SearchOptions,
+  searchContent,
+  searchedRespelled,
+  searchSummaries,
+  wordsAbsentFromLibrary,
+} from "@/lib/search/search";
 import { toPassageHit, toSummaryHit } from "./rows";
 import { searchInputSchema } from "./schema";
 
@@ -48,9 +54,13 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
     const started = performance.now();
     // (the words looked for under the library's spelling, said above the results; its statistics are the search's own,
     // cached, so this costs a lookup only when a word was respelled)
+    // (and the query's words no page of the library holds at all, said too: the results then match its other words —
+    // the same words a research run declines on; from the same cached statistics)
+    const absentOf = async () => (await wordsAbsentFromLibrary(db, q)).absent;
     if (index === "summaries") {
       const results = await searchSummaries(db, q, embedder, opts);
       const respelled = await searchedRespelled(db, q, "summary_chunks");
+      const absent = await absentOf();
       return {
         ok: true,
         data: {
@@ -58,11 +68,13 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
           papers: results.map(toSummaryHit),
           tookMs: Math.round(performance.now() - started),
           ...(respelled.length > 0 ? { respelled } : {}),
+          ...(absent.length > 0 ? { absent } : {}),
         },
       };
     }
     const results = await searchContent(db, q, embedder, { ...opts, k: CONTENT_RESULTS });
     const respelled = await searchedRespelled(db, q, "chunks");
+    const absent = await absentOf();
     return {
       ok: true,
       data: {
@@ -70,6 +82,7 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
         hits: results.map(toPassageHit),
         tookMs: Math.round(performance.now() - started),
         ...(respelled.length > 0 ? { respelled } : {}),
+        ...(absent.length > 0 ? { absent } : {}),
       },
     };
   } catch (e) {
