@@ -24,4 +24,13 @@ describe("RecentRuns", () => {
     expect(v1?.textContent).not.toContain("improved version");
     expect(v2?.getAttribute("aria-current")).toBe("page");
   });
+
+  it("says a run the library does not answer is not in the library, not that it failed", () => {
+    const declined = { ...run("d", null), status: "failed" as const, errorCode: "no_answer" };
+    const broken = { ...run("b", null), status: "failed" as const, errorCode: "synthesis_failed" };
+    render(<RecentRuns runs={[declined, broken]} currentId={null} />);
+    const [d, b] = screen.getAllByTestId("recent-run");
+    expect(d?.textContent).toContain("Not in the library");
+    expect(b?.textContent).toContain("Failed");
+  });
 });

@@ -3,7 +3,11 @@ import Link from "next/link";
 import { formatDate } from "@/components/library/format";
 import { cn } from "@/components/ui/cn";
 import type { RunStatus } from "@/lib/research/types";
+import { isDeclinedCode } from "./step-state";
 import type { RecentRun } from "./types";
+
+const isDeclinedRun = (r: { status: RunStatus; errorCode?: string | null }) =>
+  r.status === "failed" && isDeclinedCode(r.errorCode);
 
 const statusText: Record<RunStatus, string> = {
   running: "Running",
@@ -13,8 +17,9 @@ const statusText: Record<RunStatus, string> = {
   interrupted: "Interrupted",
 };
 
-function StatusIcon({ status }: { status: RunStatus }) {
+function StatusIcon({ status, declined }: { status: RunStatus; declined: boolean }) {
   const cls = "size-3.5 shrink-0";
+  if (declined) return <CircleSlashIcon className={cn(cls, "text-muted-foreground")} aria-hidden />;
   if (status === "running")
     return <LoaderIcon className={cn(cls, "animate-spin text-primary motion-reduce:animate-none")} aria-hidden />;
   if (status === "completed") return <CircleCheckIcon className={cn(cls, "text-success")} aria-hidden />;
@@ -51,8 +56,16 @@ export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; cu
                 >
                   <span className="line-clamp-2 leading-snug">{r.question}</span>
                   <span className="mt-0.5 flex items-center gap-1.5 text-muted-foreground text-xs">
-                    <StatusIcon status={r.status} />
-                    <span className="sr-only">{statusText[r.status]},</span>
+                    <StatusIcon
+                      status={r.status}
+                      declined={isDeclinedRun({ status: r.status, errorCode: r.errorCode })}
+                    />
+                    <span className="sr-only">
+                      {isDeclinedRun({ status: r.status, errorCode: r.errorCode })
+                        ? "Not in the library"
+                        : statusText[r.status]}
+                      ,
+                    </span>
                     <time dateTime={r.startedAt} suppressHydrationWarning>
                       {formatDate(r.startedAt, true)}
                     </time>

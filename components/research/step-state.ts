@@ -72,6 +72,11 @@ export function statusLine(run: ResearchRunState, { live }: { live: boolean }): 
 /** The codes a run ends with when the library holds no answer to the question: an outcome, not an error. */
 const DECLINED_CODES: ReadonlySet<string> = new Set(["no_papers", "no_answer"]);
 
+/** An error code that says the library does not answer the question. */
+export function isDeclinedCode(code: string | null | undefined): boolean {
+  return DECLINED_CODES.has(code ?? "");
+}
+
 /** The step at which the run found the library does not answer the question: shown as such, not as an error. */
 export function isDeclinedStep(step: ResearchStep): boolean {
   return step.status === "failed" && DECLINED_CODES.has(step.error?.code ?? "");

@@ -27,6 +27,8 @@ export interface RecentRun {
   durationMs: number | null;
   /** The run this one improves, when it is a later version (the list tells versions of one question apart by it). */
   parentId?: string | null;
+  /** Why a failed run ended: `no_answer` and `no_papers` (the library does not answer it) are no failure to show. */
+  errorCode?: string | null;
 }
 
 /** What the question box offers: questions made from the library's own papers, or nothing when it is empty. */

@@ -296,6 +296,8 @@ export interface RunListItem {
   durationMs: number | null;
   /** The run this one improves (a later version of it), or null. */
   parentId: string | null;
+  /** Why a failed run ended (`no_answer`: the library does not answer its question), or null. */
+  errorCode: string | null;
 }
 
 /** The latest runs, newest first; with `ownerId`, only that author's. */
@@ -312,12 +314,17 @@ export async function listRuns(
       startedAt: researchRuns.startedAt,
       durationMs: researchRuns.durationMs,
       parentId: researchRuns.parentId,
+      error: researchRuns.error,
     })
     .from(researchRuns)
     .where(ownerId === undefined ? undefined : eq(researchRuns.ownerId, ownerId))
     .orderBy(desc(researchRuns.startedAt))
     .limit(limit);
-  return rows.map((r) => ({ ...r, startedAt: r.startedAt.toISOString() }));
+  return rows.map(({ error, ...r }) => ({
+    ...r,
+    startedAt: r.startedAt.toISOString(),
+    errorCode: error?.code ?? null,
+  }));
 }
 
 /** Stores feedback on a run; false when the run does not exist. */
