@@ -298,7 +298,10 @@ function StepCard({
           <span className="min-w-0 flex-1">
             <span className="sr-only">Step {position}: </span>
             <span
-              className={cn("block truncate font-medium text-sm", step.status === "pending" && "text-muted-foreground")}
+              className={cn(
+                "block break-words font-medium text-sm sm:truncate",
+                step.status === "pending" && "text-muted-foreground",
+              )}
               data-testid="research-step-title"
             >
               {step.title}
