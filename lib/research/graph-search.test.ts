@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listPapers } from "@/db/queries/papers";
 import { graphStats } from "@/lib/graph/query";
 import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { deepRunner } from "./deep/run";
-import { RELATIONS_HEADING } from "./deep/steps/relations";
+import { RELATIONS_HEADING, relationsStep } from "./deep/steps/relations";
 import type { ResearchDeps } from "./deps";
 import { runResearch } from "./orchestrator";
 import { composeGraphSection } from "./steps/graph-search";
-import { mockModel, sourcesInPrompt, testResearchDeps } from "./testing";
+import { mockModel, sourcesInPrompt, testResearchDeps, testStepContext } from "./testing";
 import type { ResearchEvent, StepOf } from "./types";
 
 /**
@@ -198,6 +199,32 @@ describe("deep research: How these works relate", () => {
     const cited = state.citations.filter((c) => c.chunkUid?.startsWith("graph:"));
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.every((c) => c.supported && c.relevance !== "off_topic")).toBe(true);
+  });
+});
+
+describe("deep research: relations that bear on the review", () => {
+  it("leaves out the relations among its papers that share no key term with its question or topics", async () => {
+    const evidence = (await listPapers(lib.handle.db, {})).map((p, i) => ({
+      chunkUid: `c${i}`,
+      paperId: p.id,
+      title: p.title,
+      page: 1,
+      charStart: 0,
+      charEnd: 1,
+      text: "x",
+    }));
+    expect(evidence).toHaveLength(2);
+    const relate = (question: string, topics: string[] = []) =>
+      relationsStep.run(testStepContext(deps(), question), { evidence, topics });
+    const onTopic = await relate("How has widget retrieval improved?");
+    expect(onTopic.result.edges.length).toBeGreaterThan(0);
+    const offTopic = await relate("How do salmon find the river they hatched in?");
+    expect(offTopic.result.edges).toEqual([]);
+    expect(offTopic.patch?.title).toBe("No relation between these works in the knowledge graph bears on the question");
+    // the outline's topics count as the question's own words
+    expect(
+      (await relate("How do salmon find the river they hatched in?", ["Widget benchmarks"])).result.edges.length,
+    ).toBeGreaterThan(0);
   });
 });
 

@@ -117,7 +117,10 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
           sections.push(section.markdown);
           if (section.covered) covered.push(point.topic);
         }
-        const relations = await run.step(relationsStep, { evidence: evidence.all });
+        const relations = await run.step(relationsStep, {
+          evidence: evidence.all,
+          topics: outline.knowledge_points.flatMap((p) => [p.topic, ...p.search_keywords]),
+        });
         const framing = { outline, covered, evidence: evidence.all, quoted, intent, feedback };
         const { intro, conclusion } = await run.step(framingStep, framing);
         const fromWeb =
