@@ -115,7 +115,7 @@ export function SearchView({
     body = (
       <div className="space-y-4">
         <RespelledLine respelled={response.respelled} />
-        <AbsentLine absent={response.absent} results={false} />
+        <AbsentLine absent={response.absent} results={false} allAbsent={response.allAbsent === true} />
         <NoResultsState state={state} />
       </div>
     );
@@ -123,7 +123,7 @@ export function SearchView({
     body = (
       <div className="space-y-4">
         <RespelledLine respelled={response.respelled} />
-        <AbsentLine absent={response.absent} results />
+        <AbsentLine absent={response.absent} results allAbsent={response.allAbsent === true} />
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
           <p className="text-sm" data-testid="result-count">
             {countLine(response)}
@@ -172,14 +172,20 @@ export function SearchView({
  * The query's words no page of the library holds: said, so results that match only its other words ("bridge the gap"
  * for "crack detection in bridges") are not taken for passages on its subject.
  */
-function AbsentLine({ absent, results }: { absent?: string[]; results: boolean }) {
+function AbsentLine({ absent, results, allAbsent }: { absent?: string[]; results: boolean; allAbsent: boolean }) {
   if (!absent || absent.length === 0) return null;
   const names = absent.map((w) => `“${w}”`);
   const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
+  // (when no word of the query is in the library, what is found is alike only by the vectors' measure)
+  const after = !results
+    ? "."
+    : allAbsent
+      ? ": the results below are only alike by the vector search's measure."
+      : ": the results below match the query's other words.";
   return (
     <p className="text-muted-foreground text-sm" data-testid="absent-words">
       No paper in the library mentions {listed}
-      {results ? ": the results below match the query's other words." : "."}
+      {after}
     </p>
   );
 }

@@ -103,8 +103,22 @@ export interface Respelled {
 }
 
 export type SearchResponse =
-  | { index: "content"; hits: PassageHit[]; tookMs: number; respelled?: Respelled[]; absent?: string[] }
-  | { index: "summaries"; papers: SummaryHit[]; tookMs: number; respelled?: Respelled[]; absent?: string[] };
+  | {
+      index: "content";
+      hits: PassageHit[];
+      tookMs: number;
+      respelled?: Respelled[];
+      absent?: string[];
+      allAbsent?: boolean;
+    }
+  | {
+      index: "summaries";
+      papers: SummaryHit[];
+      tookMs: number;
+      respelled?: Respelled[];
+      absent?: string[];
+      allAbsent?: boolean;
+    };
 
 /** A paper the picker offers. */
 export interface PaperOption {

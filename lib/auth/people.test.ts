@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DbHandle } from "@/db";
+import { type DbHandle, queryRows } from "@/db";
 import { getRun, insertRun } from "@/db/queries/research";
 import { createTestDatabase } from "@/db/testing";
 import { readAudit } from "./audit";
@@ -168,6 +169,17 @@ describe("people and sessions", () => {
       for (let i = 0; i < 2 * SIGN_IN_LIMIT.limit; i++) await expect(right()).resolves.toMatchObject({});
       // the failures still count: the limit's worth of them, then even the right password waits
       for (let i = 0; i < SIGN_IN_LIMIT.limit; i++) await expect(wrong()).rejects.toThrow(/do not match/);
+      // per account and per client, only the failures stand (the refused attempt below counts too)
+      const counts = async () =>
+        Object.fromEntries(
+          (
+            await queryRows<{ key: string; count: number }>(
+              db,
+              sql`select key, count from rate_limits where key in ('sign-in:often@lab.example', 'sign-in-ip:10.0.0.9')`,
+            )
+          ).map((r) => [r.key, Number(r.count)]),
+        );
+      expect(await counts()).toEqual({ "sign-in:often@lab.example": 10, "sign-in-ip:10.0.0.9": 10 });
       await expect(right()).rejects.toMatchObject({ code: "rate_limited:session" });
     } finally {
       vi.useRealTimers();

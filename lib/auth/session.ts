@@ -52,6 +52,7 @@ export async function signIn(
     uncount.push(byClient);
   }
   const auth = await getAuthFor(db);
+  let signedIn: { user: SessionUser; setCookies: string[] } | null = null;
   try {
     const { headers: out, response } = await auth.api.signInEmail({
       body: { email, password: input.password, rememberMe: true },
@@ -60,8 +61,7 @@ export async function signIn(
     });
     const person = await getUserById(db, { id: response.user.id });
     if (!person) throw new Error("account vanished");
-    for (const undo of uncount) await undo();
-    return {
+    signedIn = {
       user: { id: person.id, email: person.email, name: person.name, role: person.role },
       setCookies: out.getSetCookie(),
     };
@@ -71,6 +71,9 @@ export async function signIn(
       cause: e,
     });
   }
+  // (after the sign-in, and best effort: a refund that fails leaves the attempt counted, never fails the sign-in)
+  for (const undo of uncount) await undo().catch(() => {});
+  return signedIn;
 }
 
 /** Ends the session of `headers`; returns the `Set-Cookie` values that clear the cookie. */

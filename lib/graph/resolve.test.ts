@@ -25,7 +25,7 @@ describe("vectorsTellNamesApart", () => {
 
 describe("differentVersions", () => {
   it("tells versions and variants of one name apart, and nothing else", () => {
-    expect(differentVersions("GPT", "GPT-3")).toBe(true);
+    expect(differentVersions("GPT", "GPT-3", "Model")).toBe(true);
     expect(differentVersions("GPT-2", "GPT-3")).toBe(true);
     expect(differentVersions("Yelp-2", "Yelp-5")).toBe(true);
     expect(differentVersions("Llama 2", "LLaMA-3")).toBe(true);
@@ -36,6 +36,12 @@ describe("differentVersions", () => {
     expect(differentVersions("BERT", "RoBERTa")).toBe(false);
     expect(differentVersions("T5", "T5")).toBe(false);
     expect(differentVersions("2", "3")).toBe(false);
+    // a year written short is the same year; a dataset's or metric's name without its number may be the same thing
+    expect(differentVersions("WMT14", "WMT 2014")).toBe(false);
+    expect(differentVersions("CoNLL-2003", "CoNLL03")).toBe(false);
+    expect(differentVersions("SQuAD", "SQuAD 1.1", "Dataset")).toBe(false);
+    expect(differentVersions("BLEU", "BLEU-4", "Metric")).toBe(false);
+    expect(differentVersions("SQuAD 1.1", "SQuAD 2.0", "Dataset")).toBe(true);
   });
 });
 

@@ -126,19 +126,24 @@ export function vectorsTellNamesApart(vectors: readonly number[][]): boolean {
 }
 
 /**
- * Names of two versions or variants of one thing: the same letters, other numbers ("GPT" and "GPT-3", "Yelp-2" and
+ * Names of two versions or variants of one thing: the same letters, other numbers ("GPT-2" and "GPT-3", "Yelp-2" and
  * "Yelp-5", "DeepSeek-R1" and "DeepSeek-R1-14B", "…-Qwen-7B" and "…-Qwen-1.5B"). Never one entity, however alike their
- * vectors (their contexts are alike).
+ * vectors (their contexts are alike). A year written short is the same year ("WMT14", "WMT 2014"). A name without a
+ * number beside one with it is a family and its member for a model ("GPT", "GPT-3"), but may be the same thing for a
+ * dataset or metric ("SQuAD", "SQuAD 1.1"; "BLEU", "BLEU-4"): only models are kept apart then.
  */
-export function differentVersions(a: string, b: string): boolean {
+export function differentVersions(a: string, b: string, type?: string): boolean {
   // (a number's unit is part of the number: "DeepSeek-R1-14B" is "DeepSeek-R1" at 14 billion parameters)
   const letters = (n: string) =>
     n
       .toLowerCase()
       .replace(/\d+(?:\.\d+)?[bmk]?(?!\p{L})/gu, " ")
       .replace(/[^\p{L}]+/gu, "");
-  const numbers = (n: string) => (n.match(/\d+(?:\.\d+)?/g) ?? []).join(" ");
-  return letters(a) !== "" && letters(a) === letters(b) && numbers(a) !== numbers(b);
+  const numbers = (n: string) =>
+    (n.match(/\d+(?:\.\d+)?/g) ?? []).map((x) => (/^(?:19|20)\d\d$/.test(x) ? x.slice(2) : x)).join(" ");
+  if (letters(a) === "" || letters(a) !== letters(b) || numbers(a) === numbers(b)) return false;
+  if (numbers(a) !== "" && numbers(b) !== "") return true;
+  return type === "Model";
 }
 
 /** Tier B over the whole graph (see the module's comment). Pairs already decided are left alone by the queries. */
@@ -173,7 +178,8 @@ export async function resolveAliasesTierB(db: Database): Promise<{ linked: numbe
         const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
         if (considered.has(pair)) continue;
         considered.add(pair);
-        if (differentVersions(a.root.name, b.root.name)) continue;
+        if (differentVersions(a.root.name, b.root.name, a.root.type === b.root.type ? a.root.type : undefined))
+          continue;
         const sim = similarity(a, b);
         // the smaller group joins the larger (or the acronym-shaped one)
         const [from, to] = a.members.length > b.members.length || looksLikeAcronym(a.root.name) ? [b, a] : [a, b];
@@ -200,7 +206,7 @@ export async function resolveAliasesTierB(db: Database): Promise<{ linked: numbe
         const b = withVectors[j] as Group;
         const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
         if (considered.has(pair) || a.root.type !== b.root.type) continue;
-        if (differentVersions(a.root.name, b.root.name)) continue;
+        if (differentVersions(a.root.name, b.root.name, a.root.type)) continue;
         const sim = similarity(a, b);
         if (sim !== null && sim >= TIER_B_SUGGEST) {
           considered.add(pair);

@@ -533,25 +533,50 @@ describe("absentFromLibrary", () => {
     expect(absentFromLibrary(q, [found], { ...words, terms: 10 })).toBeNull();
   });
 
-  it("counts a word the library barely holds as unknown when none of the passages found holds it", () => {
+  it("counts a word the library barely holds, and none of the passages found holds, where their coverage decides", () => {
     const q =
-      "Can neural solvers trained with reinforcement learning find near-optimal tours for the traveling salesman " +
-      "problem and the capacitated vehicle routing problem, and how do they compare with classical heuristics?";
-    const found = passage(
-      "F",
+      "Can a learned cardinality estimator give a relational query optimizer better join orders than a histogram, " +
+      "and how does it cope with workload drift?";
+    const found = passage("F", 4, "A learned model gives better orders than the optimizer's default on the benchmark.");
+    const words = { absent: ["cardinality", "cope"], rare: ["estimator", "histogram", "workload", "drift"], terms: 24 };
+    // two words in no paper are too few among 24 terms; with the four rare ones the passages found cover little
+    expect(absentFromLibrary(q, [found], { ...words, ...library, rare: [] })).toBeNull();
+    expect(absentFromLibrary(q, [found], { ...words, ...library })).toEqual([
+      "cardinality",
+      "cope",
+      "estimator",
+      "histogram",
+      "workload",
+      "drift",
+    ]);
+    // a rare word the passages found hold (in the American spelling too) is not missing from them
+    const behaviour = passage("G", 5, "The estimator and the histogram are compared under workload drift.");
+    expect(absentFromLibrary(q, [found, behaviour], { ...words, ...library })).toBeNull();
+    const british = absentFromLibrary("How do colour histograms behave?", [passage("H", 2, "The color of a page.")], {
+      absent: ["qq1", "qq2"],
+      rare: ["colour"],
+      terms: 4,
+      ...library,
+    });
+    expect(british).not.toContain("colour");
+  });
+
+  it("never ends a question the passages answer by rare words alone, however many (chatty words are rare too)", () => {
+    const q =
+      "As an undergraduate newcomer, can you explain in layman's terms, without jargon, why the Transformer scales " +
+      "the dot products by the square root of the key dimension?";
+    const page4 = passage(
+      "B",
       4,
-      "Neural solvers trained with reinforcement learning find near-optimal solutions to the routing problem and " +
-        "compare well with classical heuristics.",
+      "The Transformer scales the dot products by the square root of the key dimension, so the terms stay small: " +
+        "why it does so, explained plainly, is that large dot products push the softmax into flat regions.",
     );
-    const words = { absent: ["salesman", "capacitated"], rare: ["tours", "vehicle"], terms: 20, ...library };
-    // four unknown words end it, however many other terms the question has and the passages cover
-    expect(absentFromLibrary(q, [found], words)).toEqual(["salesman", "capacitated", "tours", "vehicle"]);
-    expect(absentFromLibrary(q, [found], { ...words, rare: [] })).toBeNull();
-    // a rare word the passages found hold is not unknown: they are about it
-    const onTours = passage("G", 5, "The tours of a vehicle are planned by the neural solver.");
-    expect(absentFromLibrary(q, [found, onTours], words)).toBeNull();
-    // …and three unknown words among twenty terms the passages cover are not enough
-    expect(absentFromLibrary(q, [found], { ...words, rare: ["tours"] })).toBeNull();
+    const words = { absent: ["undergraduate", "newcomer"], rare: ["layman", "jargon"], terms: 16, ...library };
+    expect(absentFromLibrary(q, [page4], { ...words, rare: [] })).toBeNull();
+    expect(absentFromLibrary(q, [page4], words)).toBeNull();
+    expect(absentFromLibrary(q, [page4], { ...words, rare: ["layman", "jargon", "plainspoken", "lingo"] })).toBeNull();
+    // one word in no paper and rare ones: the one is a typo or a paraphrase
+    expect(absentFromLibrary(q, [about], { absent: ["pupil"], rare: ["imitate"], terms: 8, ...library })).toBeNull();
   });
 
   it("does not take typos of the passages' words for an absent subject", () => {
@@ -661,6 +686,8 @@ describe("relevance", () => {
         "p1",
         9,
         "We thank Yi Tay for the guidance on UL2 fine-tuning. We now explain how fine-tuning on UL2 is set up. " +
+          "We acknowledge EleutherAI and StabilityAI for compute access for UL2 fine-tuning. " +
+          "This work has been supported by a grant for UL2 fine-tuning. " +
           "We acknowledge this is not a perfect metric for UL2 fine-tuning. Fine-tuning UL2 on the mixture takes two days.",
       ),
     ];
@@ -675,6 +702,6 @@ describe("relevance", () => {
         "Fine-tuning UL2 on the mixture takes two days.",
       ]),
     );
-    expect(picked.join(" ")).not.toMatch(/We thank|We now explain/);
+    expect(picked.join(" ")).not.toMatch(/We thank|We now explain|EleutherAI|supported by/);
   });
 });

@@ -14,7 +14,7 @@ import { FOOTNOTE_START } from "@/lib/text/footnotes";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
 import { escapeRegExp } from "@/lib/text/regexp";
-import { respelledTerms, tokenize } from "@/lib/text/terms";
+import { americanTerms, respelledTerms, tokenize } from "@/lib/text/terms";
 import { type EvidencePassage, quotableSentences } from "./citations";
 import { type ScoreWeights, type SentenceFeatures, scoreOf } from "./sentence-score";
 
@@ -239,7 +239,7 @@ function candidateSentences(evidence: EvidencePassage[]) {
  * paper is organized as follows").
  */
 const NOT_A_FINDING =
-  /^(?:(?:We|The authors?)\s+(?:would\s+(?:also\s+)?like\s+to\s+|also\s+|further\s+|gratefully\s+)?(?:thank\b|acknowledge\s+(?:the\s+)?(?:support|funding|financial|members|help|assistance|computing|compute|grants?)\b)|(?:We|The authors?)\s+are\s+(?:grateful|indebted|thankful)\b|This\s+(?:work|research|project|material)\s+(?:was|is)\s+(?:\w+\s+)?(?:supported|funded|sponsored)\b|We\s+now\s+(?:explain|describe|present|turn|introduce|discuss|detail)\b|(?:The\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|section)\b|This\s+(?:paper|article)\s+is\s+(?:organi[sz]ed|structured)\b)/i;
+  /^(?:(?:We|The authors?|I)\s+(?:would\s+(?:also\s+)?like\s+to\s+|'d\s+like\s+to\s+|wish\s+to\s+|also\s+|further\s+|gratefully\s+)?(?:thanks?\b|acknowledges?\s+(?:the\s+)?(?:support|funding|financial|members|help|assistance|computing|compute|grants?)\b|acknowledges?\s+(?:\p{Lu}[\p{L}\d.&-]*,?\s+(?:and\s+)?){1,6}for\b)|(?:This|The|Our)\s+(?:work|research|project|material)\s+(?:was|is|has\s+been)\s+(?:\w+\s+)?(?:supported|funded|sponsored)\b|(?:We|The authors?)\s+are\s+(?:grateful|indebted|thankful)\b|We\s+now\s+(?:explain|describe|present|turn|introduce|discuss|detail)\b|(?:The\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|section)\b|This\s+(?:paper|article)\s+is\s+(?:organi[sz]ed|structured)\b)/u;
 
 /** A paragraph's run-in heading: a few capitalised words and a colon before its first sentence. */
 const RUN_IN_HEADING = /^(?:\p{Lu}[\p{L}\d-]*\s+){0,5}\p{Lu}[\p{L}\d-]*(?:\s*\([^)]{1,20}\))?:\s/u;
@@ -576,15 +576,16 @@ export function absentSubjects(question: string, evidence: EvidencePassage[]): s
  * them, and at least a tenth of the question's search terms (one unknown word is a typo or a paraphrase), in a library
  * of at least `minPassages` passages (a handful of papers lacks plain words such as "method" or "improve"), and the
  * passages found cover little of the question's other words (two typos in a question the library answers do not end
- * it) — or, whatever the passages cover, when three or more are unknown and they are a third of its terms, or when four
- * or more are: the question's own subject is then what the library lacks, and the words it shares with the library are
- * the general ones ("How accurately do convolutional networks classify skin lesions as melanoma from dermoscopic
- * images…", 5 of 13). Fewer beside a question the passages answer leave it answered ("Why are the dot products scaled
- * by the square root of the key dimension on neuromorphic Loihi chips?", 3 of 10). A word only a few passages of the
- * library hold (`rare`) that none of the passages found holds counts as unknown too: the library mentions "tours" and
- * "vehicle" in passing, but nothing found for "… near-optimal tours for the traveling salesman problem and the
- * capacitated vehicle routing problem …" is about them. An unknown word that is a misspelling of a word of the passages
- * by search's rules ("retreival", "diffrence") counts as a typo there, not as a subject. Else null.
+ * it) — or, whatever the passages cover, when three or more are unknown and they are a third of its terms: the
+ * question's own subject is then what the library lacks, and the words it shares with the library are the general
+ * ones ("How accurately do convolutional networks classify skin lesions as melanoma from dermoscopic images…", 5 of
+ * 13). Fewer beside a question the passages answer leave it answered ("Why are the dot products scaled by the square
+ * root of the key dimension on neuromorphic Loihi chips?", 3 of 10). A word only a few passages of the library hold
+ * (`rare`) that none of the passages found holds (in its own spelling or the American one) counts with them where the
+ * passages' coverage decides, once three words are missing and at least one is in no paper ("Can a learned cardinality
+ * estimator … histogram … workload drift?"); it never ends a question by its count alone (chatty words are rare too:
+ * "layman", "jargon"). An unknown word that is a misspelling of a word of the passages by search's rules ("retreival",
+ * "diffrence") counts as a typo there, not as a subject. Else null.
  */
 export function absentFromLibrary(
   question: string,
@@ -594,19 +595,22 @@ export function absentFromLibrary(
 ): string[] | null {
   if (passages < minPassages) return null;
   const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
-  const unseen = rare.filter((w) => tokenize(w).every((t) => !text.has(t)));
-  const missing = [...absent, ...unseen];
+  // (a rare word the passages hold in its American spelling is not missing from them: "behaviour", "behavior")
+  const unseen = rare.filter((w) => {
+    const american = americanTerms([w.toLowerCase()]);
+    return tokenize(w).every((t) => !text.has(t) && !text.has(american.get(t) ?? t));
+  });
+  const missing =
+    absent.length >= 2 || (absent.length >= 1 && absent.length + unseen.length >= 3) ? [...absent, ...unseen] : absent;
   if (missing.length < 2 || missing.length < 0.1 * terms) return null;
   // (a word a typing slip away from a word of the passages found is a typo of it, not a subject the library lacks:
   // "diffrence betwen retreival")
   const vocabulary = new Set(evidence.flatMap((e) => e.text.toLowerCase().match(/\p{L}{2,}/gu) ?? []));
-  const unknownWords = missing.filter((w) => !typoOfWordIn(w, vocabulary));
-  if (
-    unknownWords.length >= ABSENT_WORDS_ALONE ||
-    (unknownWords.length >= ABSENT_WORDS_DECISIVE && 3 * unknownWords.length >= terms)
-  )
-    return missing;
-  const unknown = new Set(missing.flatMap((w) => tokenize(w)));
+  const unknownWords = absent.filter((w) => !typoOfWordIn(w, vocabulary));
+  if (unknownWords.length >= ABSENT_WORDS_DECISIVE && 3 * unknownWords.length >= terms) return absent;
+  // (the rest is the question without its words in no paper: a rare word left in it, which the passages lack, counts
+  // against their coverage, as before rare words counted at all)
+  const unknown = new Set(absent.flatMap((w) => tokenize(w)));
   const rest = questionTerms(question).filter((t) => !unknown.has(t));
   const covered = rest.filter((t) => text.has(t)).length / Math.max(1, rest.length);
   return covered < ABSENT_TOPIC_COVERAGE ? missing : null;
@@ -628,9 +632,6 @@ export const ABSENT_WORDS_MIN_PASSAGES = 500;
 /** Unknown words that are not typos: this many end a question whose passages cover its other words (no answerable
  *  question of the benchmark's twelve sets has more than two, docs/benchmarks.md). */
 const ABSENT_WORDS_DECISIVE = 3;
-/** …and this many whatever the question's length (no answerable question of the benchmark's sixteen sets has more than
- *  two, rare words the passages found lack included: docs/benchmarks.md). */
-const ABSENT_WORDS_ALONE = 4;
 
 /** Below this share of the question's other key terms in the passages, an absent subject means an absent topic. */
 const ABSENT_TOPIC_COVERAGE = 0.7;

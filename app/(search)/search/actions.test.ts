@@ -77,6 +77,10 @@ describe("searchAction", () => {
     const absent = await searchAction({ q: "retrieval of long documents on crustacean moulting" });
     if (!absent.ok || absent.data.index !== "content") throw new Error("expected content results");
     expect(absent.data.absent).toEqual(["crustacean", "moulting"]);
+    expect(absent.data.allAbsent).toBeUndefined();
+    const none = await searchAction({ q: "crustacean moulting" });
+    if (!none.ok || none.data.index !== "content") throw new Error("expected content results");
+    expect(none.data).toMatchObject({ absent: ["crustacean", "moulting"], allAbsent: true });
   });
 
   it("searches the summaries, one result per paper", async () => {

@@ -56,11 +56,14 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
     // cached, so this costs a lookup only when a word was respelled)
     // (and the query's words no page of the library holds at all, said too: the results then match its other words —
     // the same words a research run declines on; from the same cached statistics)
-    const absentOf = async () => (await wordsAbsentFromLibrary(db, q)).absent;
+    const absentOf = async () => {
+      const words = await wordsAbsentFromLibrary(db, q);
+      return { absent: words.absent, allAbsent: words.absent.length > 0 && words.absent.length >= words.terms };
+    };
     if (index === "summaries") {
       const results = await searchSummaries(db, q, embedder, opts);
       const respelled = await searchedRespelled(db, q, "summary_chunks");
-      const absent = await absentOf();
+      const { absent, allAbsent } = await absentOf();
       return {
         ok: true,
         data: {
@@ -68,13 +71,13 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
           papers: results.map(toSummaryHit),
           tookMs: Math.round(performance.now() - started),
           ...(respelled.length > 0 ? { respelled } : {}),
-          ...(absent.length > 0 ? { absent } : {}),
+          ...(absent.length > 0 ? { absent, ...(allAbsent ? { allAbsent } : {}) } : {}),
         },
       };
     }
     const results = await searchContent(db, q, embedder, { ...opts, k: CONTENT_RESULTS });
     const respelled = await searchedRespelled(db, q, "chunks");
-    const absent = await absentOf();
+    const { absent, allAbsent } = await absentOf();
     return {
       ok: true,
       data: {
@@ -82,7 +85,7 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
         hits: results.map(toPassageHit),
         tookMs: Math.round(performance.now() - started),
         ...(respelled.length > 0 ? { respelled } : {}),
-        ...(absent.length > 0 ? { absent } : {}),
+        ...(absent.length > 0 ? { absent, ...(allAbsent ? { allAbsent } : {}) } : {}),
       },
     };
   } catch (e) {

@@ -259,6 +259,41 @@ describe("improve: the feedback's own key phrases", () => {
     expect(both.added.map((p) => p.topic)).toEqual(["Multi-agent debate"]);
   });
 
+  it("leaves out sentences that ask nothing, and cuts no sentence at an abbreviation", () => {
+    expect(feedbackRequests("Great work, thanks! Please add more on multi-agent debate.")).toEqual([
+      "add more on multi-agent debate.",
+    ]);
+    expect(feedbackRequests("Compare STaR vs. LMSI")).toEqual(["Compare STaR vs. LMSI"]);
+    expect(feedbackRequests("add more on GPT-3.5 vs. GPT-4 and discuss costs")).toEqual([
+      "add more on GPT-3.5 vs. GPT-4",
+      "discuss costs",
+    ]);
+    expect(feedbackRequests("Add more on the work of Huang et al. on self-correction")).toHaveLength(1);
+    // ", and also …" leaves no tail on the request before it
+    expect(feedbackRequests("Please add a section on safety, and also discuss cost").map(feedbackSubject)).toEqual([
+      "safety",
+      "cost",
+    ]);
+    // feedback that asks nothing in so many words is one request, as written
+    expect(feedbackRequests("The outline misses tool use")).toEqual(["The outline misses tool use"]);
+    expect(feedbackSubject("Add a short section on multi-agent debate")).toBe("multi-agent debate");
+    expect(feedbackSubject("also mention tool use")).toBe("tool use");
+    expect(feedbackSubject("compare models trained to reason with those that are not")).toBe(
+      "models trained to reason and those that are not",
+    );
+  });
+
+  it("says a point added for one request and reshaped by the next once, as added", () => {
+    const r = outlineForFeedback(
+      outline,
+      "Add more on multi-agent debate. Also cover multi-agent debate failure modes",
+    );
+    expect(r.added.map((p) => p.topic)).toEqual(["Multi-agent debate"]);
+    expect(r.reshaped).toEqual([]);
+    // …with the keywords it ended with
+    expect(r.added[0]?.search_keywords).toEqual(r.outline.knowledge_points.at(-1)?.search_keywords);
+  });
+
   it("feedback of filler only adds nothing", () => {
     const r = outlineForFeedback(outline, "improve: add more details please");
     expect(r.addedPoint).toBeNull();
@@ -315,5 +350,7 @@ describe("titleCase", () => {
       "The Role of the KV-Cache in GPT-3's Inference",
     );
     expect(titleCase("don't stop pretraining")).toBe("Don't Stop Pretraining");
+    expect(titleCase("what is in-context learning")).toBe("What Is In-Context Learning");
+    expect(titleCase("“the pile”: a corpus of text")).toBe("“The Pile”: A Corpus of Text");
   });
 });

@@ -552,8 +552,13 @@ const TITLE_MINOR = new Set(
  * lower case except as the first word.
  */
 export function titleCase(s: string): string {
+  // (the first word is the first with letters, after any opening quote; a word joined by a hyphen is no minor word:
+  // "In-Context")
+  const first = s.search(/\p{L}/u);
   return s.replace(/(?<![\p{L}\p{N}'’])(\p{Ll})(\p{L}*)/gu, (m: string, a: string, b: string, at: number) =>
-    at > 0 && TITLE_MINOR.has(m) ? m : a.toUpperCase() + b,
+    at > first && TITLE_MINOR.has(m) && s[at - 1] !== "-" && s[at + m.length] !== "-" && !/:\s*$/.test(s.slice(0, at))
+      ? m
+      : a.toUpperCase() + b,
   );
 }
 

@@ -52,35 +52,57 @@ export function isEmptyDiff(d: OutlineDiff): boolean {
 
 /** Verbs that open a request of its own inside feedback ("… and compare STaR with LMSI"). */
 const REQUEST_VERB = "(?:add|include|compare|contrast|discuss|cover|explain|describe|mention|expand|elaborate|focus)";
+const REQUEST_START = new RegExp(
+  String.raw`^(?:(?:please|also|then)\s+)*(?:${REQUEST_VERB}\b|more\s+(?:on|about)\b)`,
+  "i",
+);
+/** Abbreviations whose full stop ends no sentence ("STaR vs. LMSI", "e.g. LoRA", "Huang et al. on …"). */
+const ABBREVIATION = /\b(?:vs|e\.g|i\.e|et al|cf|etc|approx|incl|resp|Fig|Sec|Eq|No)\.$/i;
 
 /**
- * The requests feedback makes, one per sentence and per clause opened by a request verb: "Add a section on X and
- * compare STaR with LMSI." → "Add a section on X", "compare STaR with LMSI".
+ * The requests feedback makes: its sentences, each cut where a clause opens with a request verb ("Add a section on X
+ * and compare STaR with LMSI." → "Add a section on X", "compare STaR with LMSI"). Sentences that ask nothing ("Great
+ * work, thanks!", "The review is good.") are left out when another one asks something; when none does, the feedback is
+ * one request, as written.
  */
 export function feedbackRequests(feedback: string): string[] {
   const text = feedback.replace(/^\s*improve\s*:\s*/i, "").trim();
-  return text
-    .split(/(?<=[.!?;])\s+|;\s*/)
-    .flatMap((sentence) => sentence.split(new RegExp(String.raw`,?\s+(?:and|also|then)\s+(?=${REQUEST_VERB}\b)`, "i")))
+  const sentences: string[] = [];
+  for (const piece of text.split(/(?<=[.!?;])\s+|;\s*/)) {
+    const last = sentences[sentences.length - 1];
+    // (a full stop after an abbreviation ends no sentence)
+    if (last !== undefined && ABBREVIATION.test(last)) sentences[sentences.length - 1] = `${last} ${piece}`;
+    else sentences.push(piece);
+  }
+  const clauses = sentences
+    .flatMap((sentence) =>
+      sentence.split(new RegExp(String.raw`,?\s+(?:and\s+)?(?:also\s+|then\s+)?(?=${REQUEST_VERB}\b)`, "i")),
+    )
     .map((r) => r.trim())
-    .filter((r) => r.replace(/[.!?;]+$/, "").trim().length > 0);
+    .filter((r) => r.replace(/[.!?;:,]+$/, "").trim().length > 0);
+  const asking = clauses.filter((c) => REQUEST_START.test(c));
+  return asking.length > 0 ? asking : text ? [text] : [];
 }
 
 /** What feedback asks for: "add more on multi-agent debate" → "multi-agent debate" (lead-ins and asks left out). */
 export function feedbackSubject(feedback: string): string {
-  const text = feedback.replace(/^\s*improve\s*:\s*/i, "").trim();
-  // "compare X with Y" asks for both
+  const text = feedback
+    .replace(/^\s*improve\s*:\s*/i, "")
+    .replace(/^(?:(?:please|also|then)\s+)+/i, "")
+    .trim();
+  // "compare X with Y" asks for both ("with", "against", "versus" before "and" and "to")
   const compared =
-    /^(?:please\s+)?(?:compare|contrast)\s+(.+?)\s+(?:with|to|and|against|versus|vs\.?)\s+(.+?)[.!?]*$/i.exec(text);
+    /^(?:compare|contrast)\s+(.+?)\s+(?:with|against|versus|vs\.?)\s+(.+?)[.!?]*$/i.exec(text) ??
+    /^(?:compare|contrast)\s+(.+?)\s+(?:and|to)\s+(.+?)[.!?]*$/i.exec(text);
   if (compared) return `${compared[1]} and ${compared[2]}`;
-  // "add more on X", "add a section on X", "expand on X", "cover X" ask for X
+  // "add more on X", "add a (short) section on X", "expand on X", "cover X", "mention X" ask for X
   return text
     .replace(
-      /^(?:please\s+)?(?:add|include|give|write|say|tell me)?\s*(?:(?:a\s+(?:bit|lot)\s+)?more|some(?:thing)?|details?|(?:a|an|one)\s+(?:new\s+)?(?:section|point|part|paragraph|chapter|topic))?\s*(?:on|about|regarding|of|for|covering)\s+/i,
+      /^(?:add|include|give|write|say|tell me)?\s*(?:(?:a\s+(?:bit|lot)\s+)?more|some(?:thing)?|details?|(?:a|an|one)\s+(?:[\w-]+\s+){0,2}?(?:section|point|part|paragraph|chapter|topic))?\s*(?:on|about|regarding|of|for|covering)\s+/i,
       "",
     )
     .replace(/^(?:expand|elaborate|focus|go deeper)\s+(?:on|into)\s+/i, "")
-    .replace(/^(?:cover|discuss|explain|describe)\s+/i, "")
+    .replace(/^(?:cover|discuss|explain|describe|include|mention)\s+/i, "")
     .replace(/[.!?]+$/, "")
     .trim();
 }
@@ -117,7 +139,15 @@ export function outlineForFeedback(
     if (next.reshapedPoint && !reshaped.some((p) => p.id === next.reshapedPoint?.id)) reshaped.push(next.reshapedPoint);
     current = next.outline;
   }
-  return { outline: current, addedPoint: added[0] ?? null, added, reshaped };
+  // a point added for one request and reshaped by a later one was added: it is said once, as added (as it now is)
+  const addedIds = new Set(added.map((p) => p.id));
+  const final = new Map(current.knowledge_points.map((p) => [p.id, p]));
+  return {
+    outline: current,
+    addedPoint: added[0] ? (final.get(added[0].id) ?? added[0]) : null,
+    added: added.map((p) => final.get(p.id) ?? p),
+    reshaped: reshaped.filter((p) => !addedIds.has(p.id)),
+  };
 }
 
 function outlineForRequest(
