@@ -75,11 +75,18 @@ describe("a proposed alias's buttons", () => {
   function button(html: string, testId: string): string {
     return html.match(new RegExp(`<button[^>]*data-testid="${testId}"[^>]*>`))?.[0] ?? "";
   }
-  function buttons(similarity: number | null) {
+  function buttons(similarity: number | null, names: [string, string] = ["BarNet", "BarNets"]) {
     const html = renderToStaticMarkup(
       <ReviewQueue
         edges={[]}
-        suggestions={[{ ...suggestion, similarity }]}
+        suggestions={[
+          {
+            ...suggestion,
+            entity: { ...suggestion.entity, name: names[0] },
+            candidate: { ...suggestion.candidate, name: names[1] },
+            similarity,
+          },
+        ]}
         links={[]}
         actions={actions}
         maxReasonChars={300}
@@ -89,11 +96,19 @@ describe("a proposed alias's buttons", () => {
   }
   const filled = "bg-primary";
 
-  it("make Same entity the filled button only when the names' vectors are as alike as a linked pair's", () => {
-    expect(isStrongSuggestion({ similarity: 0.97 })).toBe(true);
+  it("make Same entity the filled button only for one name written two ways, its vectors as alike as a linked pair's", () => {
+    const pair = (a: string, b: string, similarity: number | null = 0.97) =>
+      isStrongSuggestion({ similarity, entity: { name: a }, candidate: { name: b } });
+    expect(pair("ResNet", "ResNets")).toBe(true);
+    expect(pair("Self-Refine", "self refine")).toBe(true);
     const { confirm, reject } = buttons(0.97);
     expect(confirm).toContain(filled);
     expect(reject).not.toContain(filled);
+    // names whose vectors are alike but which are not one name written otherwise: both answers alike
+    expect(pair("G-Eval", "IF-Eval", 1)).toBe(false);
+    expect(pair("Codex", "Codex-S", 1)).toBe(false);
+    expect(isStrongSuggestion({ similarity: 0.97 })).toBe(false);
+    expect(buttons(1, ["G-Eval", "IF-Eval"]).confirm).not.toContain(filled);
   });
 
   it("show both answers alike for a weak proposal: vectors less alike, or a shared acronym alone", () => {

@@ -137,13 +137,25 @@ function ReviewEdgeItem({
 
 /**
  * Whether a proposal is strong enough for "Same entity" to be the filled, first-choice button. Every pair here fell
- * short of being linked on its own (lib/graph/resolve.ts), and its similarity is the only measure it carries: strong
- * only when its names' vectors are as alike as those of a pair linked without review (≥ TIER_B_LINK) — it waits
- * because the names share no acronym. A weaker one (vectors less alike, or none: proposed for a shared acronym
- * alone) shows both answers alike, so that the reviewer is not nudged into merging names the evidence barely ties.
+ * short of being linked on its own (lib/graph/resolve.ts): strong only when its names' vectors are as alike as those
+ * of a pair linked without review (≥ TIER_B_LINK) *and* the names are one written two ways — the same letters and
+ * digits apart from spaces, hyphens and a plural ending ("ResNet", "ResNets"; "Self-Refine", "Self Refine"). Vectors of
+ * short names say little ("G-Eval" and "IF-Eval" come out alike at 1.000). A weaker one shows both answers alike, so
+ * that the reviewer is not nudged into merging names the evidence barely ties.
  */
-export function isStrongSuggestion(s: Pick<AliasSuggestionView, "similarity">): boolean {
-  return s.similarity !== null && s.similarity >= TIER_B_LINK;
+export function isStrongSuggestion(
+  s: Pick<AliasSuggestionView, "similarity"> & { entity?: { name: string }; candidate?: { name: string } },
+): boolean {
+  if (s.similarity === null || s.similarity < TIER_B_LINK) return false;
+  if (!s.entity || !s.candidate) return false;
+  // (a plural is a lower-case "s" run on to the name: "ResNets", not "Codex-S")
+  const bare = (n: string) => n.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const [a, b] = [bare(s.entity.name), bare(s.candidate.name)].sort((x, y) => x.length - y.length) as [string, string];
+  const joined = (n: string) => n.replace(/ /g, "").toLowerCase();
+  return (
+    a !== "" &&
+    (joined(a) === joined(b) || b === `${a}s` || b === `${a}es` || b.replace(/ /g, "") === `${a.replace(/ /g, "")}s`)
+  );
 }
 
 function SuggestionItem({ s, actions }: { s: AliasSuggestionView; actions: ReviewActions | null }) {
