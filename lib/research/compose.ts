@@ -630,7 +630,7 @@ function typoOfWordIn(word: string, vocabulary: ReadonlySet<string>): boolean {
 export const ABSENT_WORDS_MIN_PASSAGES = 500;
 
 /** Unknown words that are not typos: this many end a question whose passages cover its other words (no answerable
- *  question of the benchmark's twelve sets has more than two, docs/benchmarks.md). */
+ *  question of the benchmark's sixteen sets has more than two, docs/benchmarks.md). */
 const ABSENT_WORDS_DECISIVE = 3;
 
 /** Below this share of the question's other key terms in the passages, an absent subject means an absent topic. */
