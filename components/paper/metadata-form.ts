@@ -1,3 +1,4 @@
+import { joinList } from "@/lib/text/lists";
 import type { PaperDetailView } from "./types";
 
 /** The metadata form's fields, as typed (strings: what the inputs hold). */
@@ -55,7 +56,5 @@ export function editOf(values: MetadataFormValues): Record<string, unknown> {
 
 /** "title and authors", "title, year and DOI". */
 export function describeFields(fields: string[]): string {
-  const names = fields.map((f) => fieldLabels[f] ?? f);
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return joinList(fields.map((f) => fieldLabels[f] ?? f));
 }

@@ -6,9 +6,6 @@ import type { RunStatus } from "@/lib/research/types";
 import { isDeclinedCode } from "./step-state";
 import type { RecentRun } from "./types";
 
-const isDeclinedRun = (r: { status: RunStatus; errorCode?: string | null }) =>
-  r.status === "failed" && isDeclinedCode(r.errorCode);
-
 const statusText: Record<RunStatus, string> = {
   running: "Running",
   completed: "Answered",
@@ -41,6 +38,7 @@ export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; cu
         <ul className="space-y-0.5">
           {runs.map((r) => {
             const current = r.id === currentId;
+            const declined = r.status === "failed" && isDeclinedCode(r.errorCode);
             return (
               <li key={r.id}>
                 <Link
@@ -56,16 +54,8 @@ export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; cu
                 >
                   <span className="line-clamp-2 leading-snug">{r.question}</span>
                   <span className="mt-0.5 flex items-center gap-1.5 text-muted-foreground text-xs">
-                    <StatusIcon
-                      status={r.status}
-                      declined={isDeclinedRun({ status: r.status, errorCode: r.errorCode })}
-                    />
-                    <span className="sr-only">
-                      {isDeclinedRun({ status: r.status, errorCode: r.errorCode })
-                        ? "Not in the library"
-                        : statusText[r.status]}
-                      ,
-                    </span>
+                    <StatusIcon status={r.status} declined={declined} />
+                    <span className="sr-only">{declined ? "Not in the library" : statusText[r.status]},</span>
                     <time dateTime={r.startedAt} suppressHydrationWarning>
                       {formatDate(r.startedAt, true)}
                     </time>

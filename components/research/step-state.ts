@@ -79,12 +79,12 @@ export function isDeclinedCode(code: string | null | undefined): boolean {
 
 /** The step at which the run found the library does not answer the question: shown as such, not as an error. */
 export function isDeclinedStep(step: ResearchStep): boolean {
-  return step.status === "failed" && DECLINED_CODES.has(step.error?.code ?? "");
+  return step.status === "failed" && isDeclinedCode(step.error?.code);
 }
 
 /** A run that ended because the library does not answer the question. */
 export function isDeclinedRun(run: Pick<ResearchRunState, "status" | "error">): boolean {
-  return run.status === "failed" && DECLINED_CODES.has(run.error?.code ?? "");
+  return run.status === "failed" && isDeclinedCode(run.error?.code);
 }
 
 /** A step the run's cancellation (or the server stopping) stopped: shown as stopped, not as an error. */

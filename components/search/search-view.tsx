@@ -5,6 +5,7 @@ import { type ReactNode, useCallback, useMemo, useTransition } from "react";
 import type { ApiResult } from "@/components/library/types";
 import { cn } from "@/components/ui/cn";
 import { Progress } from "@/components/ui/progress";
+import { quotedList } from "@/lib/text/lists";
 import { ContentResults } from "./content-results";
 import { searchedMatcher } from "./emphasis";
 import { SearchForm } from "./search-form";
@@ -174,8 +175,6 @@ export function SearchView({
  */
 function AbsentLine({ absent, results, allAbsent }: { absent?: string[]; results: boolean; allAbsent: boolean }) {
   if (!absent || absent.length === 0) return null;
-  const names = absent.map((w) => `“${w}”`);
-  const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
   // (when no word of the query is in the library, what is found is alike only by the vectors' measure)
   const after = !results
     ? "."
@@ -184,7 +183,7 @@ function AbsentLine({ absent, results, allAbsent }: { absent?: string[]; results
       : ": the results below match the query's other words.";
   return (
     <p className="text-muted-foreground text-sm" data-testid="absent-words">
-      No paper in the library mentions {listed}
+      No paper in the library mentions {quotedList(absent)}
       {after}
     </p>
   );

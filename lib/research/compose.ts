@@ -11,10 +11,11 @@
 import type { Intent } from "@/lib/search/intent";
 import { correctable, isSlipOf } from "@/lib/search/spelling";
 import { FOOTNOTE_START } from "@/lib/text/footnotes";
+import { joinList } from "@/lib/text/lists";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import { isProse } from "@/lib/text/prose";
 import { escapeRegExp } from "@/lib/text/regexp";
-import { americanTerms, respelledTerms, tokenize } from "@/lib/text/terms";
+import { respelledTerms, tokenize } from "@/lib/text/terms";
 import { type EvidencePassage, quotableSentences } from "./citations";
 import { type ScoreWeights, type SentenceFeatures, scoreOf } from "./sentence-score";
 
@@ -596,10 +597,8 @@ export function absentFromLibrary(
   if (passages < minPassages) return null;
   const text = new Set(evidence.flatMap((e) => tokenize(e.text)));
   // (a rare word the passages hold in its American spelling is not missing from them: "behaviour", "behavior")
-  const unseen = rare.filter((w) => {
-    const american = americanTerms([w.toLowerCase()]);
-    return tokenize(w).every((t) => !text.has(t) && !text.has(american.get(t) ?? t));
-  });
+  const respelled = respelledTerms(rare.join(" "), (t) => text.has(t));
+  const unseen = rare.filter((w) => tokenize(w).every((t) => !text.has(respelled.get(t) ?? t)));
   const missing =
     absent.length >= 2 || (absent.length >= 1 && absent.length + unseen.length >= 3) ? [...absent, ...unseen] : absent;
   if (missing.length < 2 || missing.length < 0.1 * terms) return null;
@@ -641,10 +640,6 @@ function overlaps(a: PickedSentence, b: PickedSentence): boolean {
   const quoted = (p: PickedSentence) => [p.previous, p.text, p.next].filter(Boolean);
   const inA = new Set(quoted(a));
   return quoted(b).some((t) => inA.has(t));
-}
-
-function list(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 /**
@@ -694,7 +689,7 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
   const { found, missing } = termCoverage(question, opts.keywords, evidence);
   if (found.length > 0 && missing.length > 0) {
     sections.push(
-      `_The library's passages discuss ${escapeMarkdown(list(found.slice(0, 3)))} but none mentions ${escapeMarkdown(list(missing))}._`,
+      `_The library's passages discuss ${escapeMarkdown(joinList(found.slice(0, 3)))} but none mentions ${escapeMarkdown(joinList(missing))}._`,
     );
   }
   if (others.length > 0) {

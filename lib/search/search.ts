@@ -361,39 +361,54 @@ const DF_CACHE_LIMIT = 50_000;
 /** At most this many passages of the library hold a word that is `rare` in it (`wordsAbsentFromLibrary`). */
 export const RARE_IN_LIBRARY = 3;
 
+/** How the library holds a question's words: what search looks them up as, and how often (`wordsAbsentFromLibrary`). */
+type WordsInLibrary = { absent: string[]; rare: string[]; terms: number; passages: number };
+
 /**
  * The words of a question that no passage of the library contains, nor in their American spelling ("neuromorphic",
  * "Loihi" asked of a library of NLP papers), as the question wrote them; those that at most RARE_IN_LIBRARY passages
  * contain (`rare`: "tours", "vehicle" in a library of NLP papers); and how many search terms the question has.
  * Counted as the full-text search counts them (its lexemes, reference lists included), from its cached frequencies.
  */
-export async function wordsAbsentFromLibrary(
+export async function wordsAbsentFromLibrary(db: Database, question: string): Promise<WordsInLibrary> {
+  return wordsIn(await lookUpWords(db, "chunks", [question]));
+}
+
+/**
+ * A search's words as `wordsAbsentFromLibrary` and `searchedRespelled` give them, from one lookup of the query's
+ * lexemes (the search page says both above its results).
+ */
+export async function searchedWords(
   db: Database,
   question: string,
-): Promise<{ absent: string[]; rare: string[]; terms: number; passages: number }> {
-  const words = queryTerms(question);
-  const {
-    lexemeLists: [lexemes = []],
-    stats,
-    spelled,
-  } = await lexemesWithStats(db, "chunks", [words], undefined, [question]);
+  table: SearchTable = "chunks",
+): Promise<WordsInLibrary & { respelled: { written: string; searched: string }[] }> {
+  const looked = await lookUpWords(db, table, [question]);
+  return { ...wordsIn(looked), respelled: await respelledIn(db, table, looked) };
+}
+
+/** The queries' words, their lexemes and the table's statistics for them, and which of them search respells. */
+async function lookUpWords(db: Database, table: SearchTable, input: string[]) {
+  const texts = input.filter((t) => t.trim() !== "");
+  const wordLists = texts.map(queryTerms);
+  const { lexemeLists, stats, spelled } = await lexemesWithStats(db, table, wordLists, undefined, texts);
+  return { texts, wordLists, lexemeLists, stats, spelled };
+}
+
+/** The first query's words absent from the table, or rare in it, each as the query wrote it ("Loihi", not "loihi"). */
+function wordsIn({ texts, wordLists, lexemeLists, stats, spelled }: Awaited<ReturnType<typeof lookUpWords>>) {
+  const words = wordLists[0] ?? [];
+  const lexemes = lexemeLists[0] ?? [];
   const wordOf = new Map<string, string>();
   for (const w of words) {
     const t = termOf(w);
     if (t && !wordOf.has(t)) wordOf.set(t, w);
   }
-  // each as the question wrote it ("Loihi", not "loihi")
-  const normalized = question.normalize("NFKC");
-  const written = (w: string) => writtenAs(normalized, w);
-  const absent = lexemes
-    .filter((l) => (stats.df.get(spelled.get(l) ?? l) ?? 0) === 0)
-    .map((l) => written(wordOf.get(l) ?? l));
-  const rare = lexemes
-    .filter((l) => {
-      const df = stats.df.get(spelled.get(l) ?? l) ?? 0;
-      return df > 0 && df <= RARE_IN_LIBRARY;
-    })
-    .map((l) => written(wordOf.get(l) ?? l));
+  const normalized = (texts[0] ?? "").normalize("NFKC");
+  const written = (l: string) => writtenAs(normalized, wordOf.get(l) ?? l);
+  const dfOf = (l: string) => stats.df.get(spelled.get(l) ?? l) ?? 0;
+  const absent = lexemes.filter((l) => dfOf(l) === 0).map(written);
+  const rare = lexemes.filter((l) => dfOf(l) > 0 && dfOf(l) <= RARE_IN_LIBRARY).map(written);
   return {
     absent: [...new Set(absent)],
     rare: [...new Set(rare)],
@@ -415,8 +430,14 @@ export async function searchedRespelled(
 ): Promise<{ written: string; searched: string }[]> {
   const texts = (Array.isArray(input) ? input : [input]).filter((t) => t.trim() !== "");
   if (texts.length === 0) return [];
-  const wordLists = texts.map(queryTerms);
-  const { lexemeLists, spelled } = await lexemesWithStats(db, table, wordLists, undefined, texts);
+  return respelledIn(db, table, await lookUpWords(db, table, texts));
+}
+
+async function respelledIn(
+  db: Database,
+  table: SearchTable,
+  { texts, wordLists, lexemeLists, spelled }: Awaited<ReturnType<typeof lookUpWords>>,
+): Promise<{ written: string; searched: string }[]> {
   if (spelled.size === 0) return [];
   const out: { written: string; searched: string }[] = [];
   for (const [from, to] of spelled) {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { SearchResponse } from "@/components/search/types";
+import type { Respelled, SearchResponse } from "@/components/search/types";
 import { getDb } from "@/db";
 import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import type { SessionUser } from "@/lib/auth/session";
@@ -10,6 +10,7 @@ import {
   type SearchOptions,
   searchContent,
   searchedRespelled,
+  searchedWords,
   searchSummaries,
   wordsAbsentFromLibrary,
 } from "@/lib/search/search";
@@ -55,37 +56,37 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
     // (the words looked for under the library's spelling, said above the results; its statistics are the search's own,
     // cached, so this costs a lookup only when a word was respelled)
     // (and the query's words no page of the library holds at all, said too: the results then match its other words —
-    // the same words a research run declines on; from the same cached statistics)
-    const absentOf = async () => {
-      const words = await wordsAbsentFromLibrary(db, q);
-      return { absent: words.absent, allAbsent: words.absent.length > 0 && words.absent.length >= words.terms };
-    };
+    // the same words a research run declines on; a summaries search respells by the summaries' words, but a word is
+    // absent only when no page holds it)
+    const said = (respelled: Respelled[], words: { absent: string[]; terms: number }) => ({
+      ...(respelled.length > 0 ? { respelled } : {}),
+      ...(words.absent.length > 0
+        ? { absent: words.absent, ...(words.absent.length >= words.terms ? { allAbsent: true } : {}) }
+        : {}),
+    });
     if (index === "summaries") {
       const results = await searchSummaries(db, q, embedder, opts);
       const respelled = await searchedRespelled(db, q, "summary_chunks");
-      const { absent, allAbsent } = await absentOf();
+      const words = await wordsAbsentFromLibrary(db, q);
       return {
         ok: true,
         data: {
           index,
           papers: results.map(toSummaryHit),
           tookMs: Math.round(performance.now() - started),
-          ...(respelled.length > 0 ? { respelled } : {}),
-          ...(absent.length > 0 ? { absent, ...(allAbsent ? { allAbsent } : {}) } : {}),
+          ...said(respelled, words),
         },
       };
     }
     const results = await searchContent(db, q, embedder, { ...opts, k: CONTENT_RESULTS });
-    const respelled = await searchedRespelled(db, q, "chunks");
-    const { absent, allAbsent } = await absentOf();
+    const words = await searchedWords(db, q, "chunks");
     return {
       ok: true,
       data: {
         index,
         hits: results.map(toPassageHit),
         tookMs: Math.round(performance.now() - started),
-        ...(respelled.length > 0 ? { respelled } : {}),
-        ...(absent.length > 0 ? { absent, ...(allAbsent ? { allAbsent } : {}) } : {}),
+        ...said(words.respelled, words),
       },
     };
   } catch (e) {

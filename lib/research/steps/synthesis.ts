@@ -1,4 +1,5 @@
 import { wordsAbsentFromLibrary } from "@/lib/search/search";
+import { quotedList } from "@/lib/text/lists";
 import { escapeMarkdown } from "@/lib/text/markdown";
 import type { QueryAnalysis } from "../analysis";
 import { claimOf, dropClaims, type EvidencePassage } from "../citations";
@@ -56,16 +57,12 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
     // with web pages to answer from, passages that never mention the question's subject are left out instead
     const evidence = absent && web.length > 0 ? [] : found;
     if (absent && web.length === 0) {
-      const listed = (terms: string[]) => {
-        const names = terms.map((t) => `“${t}”`);
-        return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0];
-      };
       // (words the library holds in a passage or three, but not in any passage found, are said as such)
       const inNoPaper = unknown ? absent.filter((t) => words?.absent.includes(t)) : [];
       const unseen = unknown ? absent.filter((t) => !inNoPaper.includes(t)) : [];
       const why = [
-        inNoPaper.length > 0 ? `no paper in it mentions ${listed(inNoPaper)}` : "",
-        unseen.length > 0 ? `none of the passages found for the question mentions ${listed(unseen)}` : "",
+        inNoPaper.length > 0 ? `no paper in it mentions ${quotedList(inNoPaper)}` : "",
+        unseen.length > 0 ? `none of the passages found for the question mentions ${quotedList(unseen)}` : "",
       ]
         .filter(Boolean)
         .join(", and ");
@@ -73,7 +70,7 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
         code: "no_answer",
         message: unknown
           ? `The library does not answer this: ${why}.`
-          : `The library does not answer this: none of the passages found for the question mentions ${listed(absent)}.`,
+          : `The library does not answer this: none of the passages found for the question mentions ${quotedList(absent)}.`,
         hint: unknown
           ? "If a word is misspelled, correct it and ask again; if not, add papers about it to the library."
           : "Add papers about it to the library, or ask about what the library holds.",
