@@ -208,6 +208,14 @@ const INLINE_BULLET = /(?<=\S)\s+[•◦▪‣]\s+/gu;
 /** A list item's bullet. */
 const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
 
+/**
+ * A sentence's end the splitter cannot tell from an initial or an ellipsis, seen from the word after it: a lower-case
+ * letter's full stop ("… with different rank r. To our surprise, …"; a person's initial is upper-case) or a full stop
+ * standing alone after a formula ("… θ(D) 0 . This convention …"; not the last of ". . ."), followed by a capitalised
+ * word.
+ */
+const UNSEEN_END = /(?<=(?:^|\s)\p{Ll}\.|[^.\s]\s\.)\s+(?=\p{Lu}\p{Ll})/gu;
+
 export interface QuotableSentence {
   /** The sentence, whitespace collapsed (verbatim otherwise). */
   text: string;
@@ -240,6 +248,7 @@ export function quotableSentences(text: string): QuotableSentence[] {
     const abstract = ABSTRACT_BREAK.exec(whole);
     if (abstract) breaks.push([abstract.index + 1, abstract.index + 1]);
     for (const m of whole.matchAll(INLINE_BULLET)) breaks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+    for (const m of whole.matchAll(UNSEEN_END)) breaks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
     breaks.sort((a, b) => a[0] - b[0]);
     let from = 0;
     for (const [end, next] of [...breaks, [whole.length, whole.length] as [number, number]]) {

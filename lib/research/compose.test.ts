@@ -414,6 +414,68 @@ describe("synthesizeExtractive", () => {
     expect(picked[0]?.text).toBe("BERT advances the state of the art for eleven NLP tasks.");
   });
 
+  it("quotes a sentence that leans on one already quoted after it, rather than leaving it out", () => {
+    const first = "The widget reader's F-1 scores are 53.1%, 55.7% and 36.6% with three readers.";
+    const leaning =
+      "These scores surpass the gadget retriever by margins of 1.8, 2.7 and 4.5 points across the respective readers.";
+    // two overlapping chunks of one page: the top one ends after the first sentence, which it quotes on its own
+    const top = { ...passage("A", 7, `The widget reader is evaluated on long papers. ${first}`), rank: 0 };
+    const next = { ...passage("A", 7, `${first} ${leaning}`), chunkUid: "A-7-b", rank: 1 };
+    const question = "How much better than the gadget retriever is the widget reader with three readers?";
+    const picked = pickSentences(question, [top, next], { intent: "technical", keywords: [] });
+    const quoted = picked.flatMap((x) => [x.previous, x.text, x.next].filter(Boolean));
+    expect(quoted.filter((t) => t === leaning)).toHaveLength(1);
+    expect(quoted.filter((t) => t === first)).toHaveLength(1);
+    const host = picked.find((x) => x.text === first);
+    expect(host?.next).toBe(leaning);
+  });
+
+  it("quotes the sentence two back when the one before leans on it in turn", () => {
+    const p = passage(
+      "A",
+      12,
+      "The gadget network is fine-tuned on the training set. Using an ensemble of gadget networks, we achieve a " +
+        "localization error of 9.0% on the test set. This number significantly outperforms last year's results. " +
+        "This result won the first place in the gadget localization task.",
+    );
+    const picked = pickSentences("Which place did the gadget localization result win?", [p], {
+      intent: "unknown",
+      keywords: [],
+      maxSentences: 1,
+    });
+    expect(picked[0]?.text).toBe("This result won the first place in the gadget localization task.");
+    expect(picked[0]?.previous).toBe("This number significantly outperforms last year's results.");
+    expect(picked[0]?.earlier).toBe(
+      "Using an ensemble of gadget networks, we achieve a localization error of 9.0% on the test set.",
+    );
+    const answer = synthesizeExtractive("Which place did the gadget localization result win?", [p], {
+      intent: "unknown",
+      keywords: [],
+    });
+    expect(answer).toContain("9.0% on the test set. [A, page 12] This number significantly outperforms");
+  });
+
+  it("ends a sentence at a lower-case variable's full stop and at a stop standing alone after a formula", () => {
+    const p = passage(
+      "A",
+      6,
+      "Weight Type r = 1 r = 2 Wq 68.8 69.6 Wq, Wv 73.4 73.3 Table 6: Validation accuracy with different rank r. To our " +
+        "surprise, a rank as small as one suffices for adapting the gadget weights. We initialize θ to zeros, so " +
+        "initially θ(D) = θ(D) 0 . This convention lets the gadget start from a well-conditioned point.",
+    );
+    const texts = pickSentences(
+      "Which rank suffices for adapting the gadget weights, and where does the gadget start?",
+      [p],
+      {
+        intent: "unknown",
+        keywords: [],
+        maxSentences: 5,
+      },
+    ).map((x) => x.text);
+    expect(texts).toContain("To our surprise, a rank as small as one suffices for adapting the gadget weights.");
+    expect(texts).toContain("This convention lets the gadget start from a well-conditioned point.");
+  });
+
   it("ranks a passage of a top passage's page with it, not by its place in the evidence", () => {
     const filler = (i: number) =>
       passage(`F${i}`, 1, `Widget caches of size ${i} are studied in this paper at length.`);

@@ -170,7 +170,10 @@ export function webPassages(sources: readonly WebEvidence[]): EvidencePassage[] 
 
 function citeWeb(s: PickedSentence): string {
   const own = `[${s.passage.paperId}]`;
-  const before = s.previous ? `${escapeMarkdown(s.previous)} ${own} ` : "";
+  const before = [s.earlier, s.previous]
+    .filter((t): t is string => Boolean(t))
+    .map((t) => `${escapeMarkdown(t)} ${own} `)
+    .join("");
   const after = s.next ? ` ${escapeMarkdown(s.next)} ${own}` : "";
   return `${before}${escapeMarkdown(s.text)} ${own}${after}`;
 }
