@@ -199,8 +199,14 @@ const ABSTRACT_HEAD = String.raw`[ \t]*(?:Abstract|ABSTRACT)(?:[ \t]*(?:[.:—�
 const ABSTRACT_LINE = new RegExp(`^${ABSTRACT_HEAD}`, "u");
 const ABSTRACT_BREAK = new RegExp(`\\n(?=${ABSTRACT_HEAD})`, "u");
 
-/** A numbered section heading's line, or the abstract's, at the start of the text. */
-const headingLine = (text: string) => HEADING_LINE.exec(text) ?? ABSTRACT_LINE.exec(text);
+/** A paragraph's run-in heading without a colon: two to eight capitalised words, then a word that opens a sentence and
+ *  a lower-case word ("Group Relative Policy Optimization In order to …", "Controlled Baseline Comparisons We first
+ *  present …"). */
+const RUN_IN_TITLE =
+  /^(?:\p{Lu}[\p{L}\d'’-]*[ \t\n]+){2,8}(?=(?:In|We|To|The|This|Our|For|As|Given|Here|Unlike|While|When|Since|Because|Following|Using|After|Each|A|An)[ \t\n]+\p{Ll})/u;
+
+/** A numbered section heading's line, the abstract's, or a run-in heading, at the start of the text. */
+const headingLine = (text: string) => HEADING_LINE.exec(text) ?? ABSTRACT_LINE.exec(text) ?? RUN_IN_TITLE.exec(text);
 
 /** A list item's bullet inside a sentence's text. */
 const INLINE_BULLET = /(?<=\S)\s+[•◦▪‣]\s+/gu;

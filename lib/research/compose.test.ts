@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { citedClaims, dropClaims, type EvidencePassage, verifyCitations } from "./citations";
+import { citedClaims, dropClaims, type EvidencePassage, quotableSentences, verifyCitations } from "./citations";
 import {
   absentFromLibrary,
   absentSubjects,
@@ -359,6 +359,25 @@ describe("synthesizeExtractive", () => {
       "Instead of performing a single attention function, we project the queries, keys and values h times with learned projections.",
     );
     expect(texts.some((t) => t.includes("3.2.2"))).toBe(false);
+  });
+
+  it("quotes a sentence without a run-in heading of capitalised words before it", () => {
+    const text =
+      "We start with an overview of the widget algorithm.\n2.2.1. Widget Learning Algorithm\nGroup Relative Widget " +
+      "Optimization In order to save the training costs of widgets, we adopt group scores as the baseline. " +
+      "Controlled Baseline Comparisons We first compare widgets with gadgets. Our Widget\nOptimizer keeps one copy.";
+    const texts = quotableSentences(text).map((x) => x.text);
+    expect(texts).toContain("In order to save the training costs of widgets, we adopt group scores as the baseline.");
+    expect(texts).toContain("We first compare widgets with gadgets.");
+    // capitalised words not followed by a word that opens a sentence are the sentence's own
+    expect(texts).toContain("Our Widget Optimizer keeps one copy.");
+    const picked = pickSentences("How does the widget algorithm save training costs?", [passage("A", 5, text)], {
+      intent: "unknown",
+      keywords: [],
+    });
+    expect(picked[0]?.text).toBe(
+      "In order to save the training costs of widgets, we adopt group scores as the baseline.",
+    );
   });
 
   it("quotes a sentence without the section and subsection headings above it", () => {
@@ -750,7 +769,9 @@ describe("relevance", () => {
         "We thank Yi Tay for the guidance on UL2 fine-tuning. We now explain how fine-tuning on UL2 is set up. " +
           "We acknowledge EleutherAI and StabilityAI for compute access for UL2 fine-tuning. " +
           "This work has been supported by a grant for UL2 fine-tuning. " +
-          "We acknowledge this is not a perfect metric for UL2 fine-tuning. Fine-tuning UL2 on the mixture takes two days.",
+          "We acknowledge this is not a perfect metric for UL2 fine-tuning. Fine-tuning UL2 on the mixture takes two days. " +
+          "Finally, we thank Stella Biderman for feedback on UL2 fine-tuning.\nAcknowledgments The authors would like " +
+          "to thank the reviewers for their feedback on UL2 fine-tuning.",
       ),
     ];
     const picked = pickSentences("How is UL2 fine-tuning set up and how long does it take?", evidence, {
@@ -764,6 +785,6 @@ describe("relevance", () => {
         "Fine-tuning UL2 on the mixture takes two days.",
       ]),
     );
-    expect(picked.join(" ")).not.toMatch(/We thank|We now explain|EleutherAI|supported by/);
+    expect(picked.join(" ")).not.toMatch(/thank|We now explain|EleutherAI|supported by/);
   });
 });

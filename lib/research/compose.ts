@@ -250,12 +250,12 @@ function candidateSentences(evidence: EvidencePassage[]) {
 }
 
 /**
- * Sentences that state no finding: thanks and funding ("We thank Yi Tay for the guidance on …"), and announcements of
- * what the paper does next or how it is laid out ("We now explain these modifications and then …", "The rest of this
- * paper is organized as follows").
+ * Sentences that state no finding: thanks and funding ("We thank Yi Tay for the guidance on …", "Finally, we thank …",
+ * also after the heading "Acknowledgments"), and announcements of what the paper does next or how it is laid out ("We
+ * now explain these modifications and then …", "The rest of this paper is organized as follows").
  */
 const NOT_A_FINDING =
-  /^(?:(?:We|The authors?|I)\s+(?:would\s+(?:also\s+)?like\s+to\s+|'d\s+like\s+to\s+|wish\s+to\s+|also\s+|further\s+|gratefully\s+)?(?:thanks?\b|acknowledges?\s+(?:the\s+)?(?:support|funding|financial|members|help|assistance|computing|compute|grants?)\b|acknowledges?\s+(?:\p{Lu}[\p{L}\d.&-]*,?\s+(?:and\s+)?){1,6}for\b)|(?:This|The|Our)\s+(?:work|research|project|material)\s+(?:was|is|has\s+been)\s+(?:\w+\s+)?(?:supported|funded|sponsored)\b|(?:We|The authors?)\s+are\s+(?:grateful|indebted|thankful)\b|We\s+now\s+(?:explain|describe|present|turn|introduce|discuss|detail)\b|(?:The\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|section)\b|This\s+(?:paper|article)\s+is\s+(?:organi[sz]ed|structured)\b)/u;
+  /^(?:Acknowledge?ments?:?\s+)?(?:(?:Finally|Lastly|Also|Additionally|In addition),?\s+)?(?:(?:[Ww]e|[Tt]he authors?|I)\s+(?:would\s+(?:also\s+)?like\s+to\s+|'d\s+like\s+to\s+|wish\s+to\s+|also\s+|further\s+|gratefully\s+)?(?:thanks?\b|acknowledges?\s+(?:the\s+)?(?:support|funding|financial|members|help|assistance|computing|compute|grants?)\b|acknowledges?\s+(?:\p{Lu}[\p{L}\d.&-]*,?\s+(?:and\s+)?){1,6}for\b)|(?:This|The|Our)\s+(?:work|research|project|material)\s+(?:was|is|has\s+been)\s+(?:\w+\s+)?(?:supported|funded|sponsored)\b|(?:We|The authors?)\s+are\s+(?:grateful|indebted|thankful)\b|We\s+now\s+(?:explain|describe|present|turn|introduce|discuss|detail)\b|(?:The\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|section)\b|This\s+(?:paper|article)\s+is\s+(?:organi[sz]ed|structured)\b)/u;
 
 /** A paragraph's run-in heading: a few capitalised words and a colon before its first sentence. */
 const RUN_IN_HEADING = /^(?:\p{Lu}[\p{L}\d-]*\s+){0,5}\p{Lu}[\p{L}\d-]*(?:\s*\([^)]{1,20}\))?:\s/u;
