@@ -1,6 +1,6 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
-import { splitSentences } from "@/lib/ingest/chunk";
+import { type SentenceSpan, splitSentences } from "@/lib/ingest/chunk";
 import { NUMBERED_HEADING, NUMBERED_HEADING_START } from "@/lib/text/footnotes";
 import { tokenize } from "@/lib/text/terms";
 import { BRACKET, type CitationMarker, parseCitations, sameId } from "./citation-format";
@@ -35,6 +35,30 @@ export interface EvidencePassage {
   pageContext?: boolean;
 }
 
+/** A citation marker closing a sentence and a capital opening the next: "… the rank r. [A, page 6] Prefix tuning …". */
+const AFTER_MARKER = /(?<=\[[^[\]\n]{3,400}\])\s+(?=["“(]?\p{Lu})/gu;
+
+/**
+ * An answer line's sentences: the splitter's, and within one, a break after a citation marker that a capital follows —
+ * the splitter cannot end a sentence on a one-letter word ("… divided by the rank r. [A, page 6] Prefix tuning …"), which
+ * a quote may end with.
+ */
+export function claimSpans(line: string): SentenceSpan[] {
+  const out: SentenceSpan[] = [];
+  for (const s of splitSentences(line)) {
+    const whole = line.slice(s.start, s.end);
+    let from = 0;
+    for (const m of whole.matchAll(AFTER_MARKER)) {
+      const at = m.index ?? 0;
+      if (parseCitations(whole.slice(whole.lastIndexOf("[", at), at)).length === 0) continue;
+      out.push({ text: whole.slice(from, at).replace(/\s+/g, " "), start: s.start + from, end: s.start + at });
+      from = at + m[0].length;
+    }
+    out.push({ text: whole.slice(from).replace(/\s+/g, " "), start: s.start + from, end: s.end });
+  }
+  return out;
+}
+
 /** The answer's sentences with the citations each carries (a citation in a list item belongs to that item). */
 export function citedClaims(
   markdown: string,
@@ -46,7 +70,7 @@ export function citedClaims(
     const h = /^\s*#{1,6}\s+(.*)$/.exec(line);
     if (h) heading = (h[1] as string).trim();
     if (h || line.trim() === "") continue;
-    for (const s of splitSentences(line)) {
+    for (const s of claimSpans(line)) {
       // citations that open a span follow the previous sentence's full stop: "… tuning. [A, page 2] Next …"
       const lead = /^(?:\s*\[[^[\]\n]{3,400}\])+/.exec(s.text)?.[0] ?? "";
       const leading = lead ? parseCitations(lead) : [];
@@ -94,7 +118,7 @@ export function dropClaims(markdown: string, drop: (claim: string) => boolean): 
     const body = rawLine.slice(prefix.length);
     // a table row goes whole when a claim in it goes (cutting a cell would break the table)
     if (/^\s*\|/.test(rawLine)) {
-      const claims = splitSentences(body).map((s) => claimOf(body.slice(s.start, s.end)));
+      const claims = claimSpans(body).map((s) => claimOf(body.slice(s.start, s.end)));
       if (!claims.some((c) => c.length > 0 && drop(c))) lines.push(rawLine);
       continue;
     }
@@ -104,7 +128,7 @@ export function dropClaims(markdown: string, drop: (claim: string) => boolean): 
     }
     let out = "";
     let dropping = false;
-    for (const s of splitSentences(body)) {
+    for (const s of claimSpans(body)) {
       const piece = body.slice(s.start, s.end);
       const lead = /^(?:\s*\[[^[\]\n]{3,400}\])+/.exec(piece)?.[0] ?? "";
       const rest = piece.slice(lead.length);
@@ -203,7 +227,7 @@ const ABSTRACT_BREAK = new RegExp(`\\n(?=${ABSTRACT_HEAD})`, "u");
  *  a lower-case word ("Group Relative Policy Optimization In order to …", "Controlled Baseline Comparisons We first
  *  present …"). */
 const RUN_IN_TITLE =
-  /^(?:\p{Lu}[\p{L}\d'’-]*[ \t\n]+){2,8}(?=(?:In|We|To|The|This|Our|For|As|Given|Here|Unlike|While|When|Since|Because|Following|Using|After|Each|A|An)[ \t\n]+\p{Ll})/u;
+  /^(?!(?:In|See|Then|Both|For|As|To|The|This|That|These|Those|Our|We|A|An|On|At|By|From|With|Unlike|While|When|Since|Because|Following|Using|After|Each|Here|Given|All|Most|Many|Some|Such|Its|Their|If|Thus|Hence|So|But|And|Or|Only|Also|Note|Finally|First|Second|Table|Figure|Appendix|Section)\b)(?:\p{Lu}[\p{L}\d'’-]*[ \t\n]+){2,8}(?=(?:In|We|To|The|This|Our|For|As|Given|Here|Unlike|While|When|Since|Because|Following|Using|After|Each)[ \t\n]+\p{Ll})/u;
 
 /** A numbered section heading's line, the abstract's, or a run-in heading, at the start of the text. */
 const headingLine = (text: string) => HEADING_LINE.exec(text) ?? ABSTRACT_LINE.exec(text) ?? RUN_IN_TITLE.exec(text);
@@ -221,6 +245,13 @@ const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
  * word.
  */
 const UNSEEN_END = /(?<=(?:^|\s)\p{Ll}\.|[^.\s]\s\.)\s+(?=\p{Lu}\p{Ll})/gu;
+
+/** …unless the letter is an abbreviation's spaced out ("e. g. The", "i. e. Adam", "s. t. Ax") or the "v." of a case
+ *  between two names ("Roe v. Wade"). */
+function notAnEnd(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 24), at);
+  return /\p{L}\.\s\p{Ll}\.$/u.test(before) || /\p{Lu}[\p{L}'’-]*\s+v\.$/u.test(before);
+}
 
 export interface QuotableSentence {
   /** The sentence, whitespace collapsed (verbatim otherwise). */
@@ -254,7 +285,8 @@ export function quotableSentences(text: string): QuotableSentence[] {
     const abstract = ABSTRACT_BREAK.exec(whole);
     if (abstract) breaks.push([abstract.index + 1, abstract.index + 1]);
     for (const m of whole.matchAll(INLINE_BULLET)) breaks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-    for (const m of whole.matchAll(UNSEEN_END)) breaks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+    for (const m of whole.matchAll(UNSEEN_END))
+      if (!notAnEnd(whole, m.index ?? 0)) breaks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
     breaks.sort((a, b) => a[0] - b[0]);
     let from = 0;
     for (const [end, next] of [...breaks, [whole.length, whole.length] as [number, number]]) {

@@ -8,6 +8,7 @@ import {
   questionKind,
   questionParts,
   quotable,
+  quotedIn,
   synthesizeExtractive,
 } from "./compose";
 import { lexicalRelevance } from "./relevance";
@@ -369,8 +370,16 @@ describe("synthesizeExtractive", () => {
     const texts = quotableSentences(text).map((x) => x.text);
     expect(texts).toContain("In order to save the training costs of widgets, we adopt group scores as the baseline.");
     expect(texts).toContain("We first compare widgets with gadgets.");
-    // capitalised words not followed by a word that opens a sentence are the sentence's own
+    // capitalised words not followed by a word that opens a sentence are the sentence's own, and a sentence that
+    // opens with such a word, or names "A" after a label, keeps its words
     expect(texts).toContain("Our Widget Optimizer keeps one copy.");
+    for (const sentence of [
+      "See Appendix A for the full derivation of the widget bound.",
+      "In Appendix A we derive the full widget bound.",
+      "Then Group A received the widget and Group B did not.",
+      "Both Matrices A and B are initialized randomly in our widget.",
+    ])
+      expect(quotableSentences(sentence).map((x) => x.text)).toEqual([sentence]);
     const picked = pickSentences("How does the widget algorithm save training costs?", [passage("A", 5, text)], {
       intent: "unknown",
       keywords: [],
@@ -474,6 +483,42 @@ describe("synthesizeExtractive", () => {
     expect(answer).toContain("9.0% on the test set. [A, page 12] This number significantly outperforms");
   });
 
+  it("keeps a sentence whose sentence two back is quoted on its own, without quoting that one twice", () => {
+    const p = passage(
+      "A",
+      12,
+      "The gadget network is fine-tuned on the training set. Using an ensemble of gadget networks, we achieve a " +
+        "localization error of 9.0% on the test set. This number significantly outperforms last year's results. " +
+        "This result won the first place in the gadget localization task.",
+    );
+    const question =
+      "What localization error does the ensemble of gadget networks achieve on the test set, and what place did it win in the localization task?";
+    const answer = synthesizeExtractive(question, [p], { intent: "unknown", keywords: [] });
+    expect(answer).toContain("This result won the first place in the gadget localization task.");
+    expect(answer.match(/we achieve a localization error of 9\.0%/g)).toHaveLength(1);
+    const picked = pickSentences(question, [p], { intent: "unknown", keywords: [] });
+    const quoted = picked.flatMap(quotedIn);
+    expect(quoted).toContain("This result won the first place in the gadget localization task.");
+    expect(new Set(quoted).size).toBe(quoted.length);
+  });
+
+  it("quotes nothing again that an earlier pick quoted beside its sentence (a deep review's later section)", () => {
+    const first = "The widget reader's F-1 scores are 53.1%, 55.7% and 36.6% with three readers.";
+    const leaning =
+      "These scores surpass the gadget retriever by margins of 1.8, 2.7 and 4.5 points across the respective readers.";
+    const top = { ...passage("A", 7, `The widget reader is evaluated on long papers. ${first}`), rank: 0 };
+    const next = { ...passage("A", 7, `${first} ${leaning}`), chunkUid: "A-7-b", rank: 1 };
+    const opts = { intent: "technical" as const, keywords: [], maxSentences: 2 };
+    const one = pickSentences("How much better than the gadget retriever is the widget reader?", [top, next], opts);
+    expect(one.flatMap(quotedIn)).toEqual(expect.arrayContaining([first, leaning]));
+    const two = pickSentences("widget reader gadget retriever margins", [top, next], {
+      ...opts,
+      exclude: one.flatMap(quotedIn),
+    });
+    expect(two.flatMap(quotedIn)).not.toContain(first);
+    expect(two.flatMap(quotedIn)).not.toContain(leaning);
+  });
+
   it("ends a sentence at a lower-case variable's full stop and at a stop standing alone after a formula", () => {
     const p = passage(
       "A",
@@ -493,6 +538,25 @@ describe("synthesizeExtractive", () => {
     ).map((x) => x.text);
     expect(texts).toContain("To our surprise, a rank as small as one suffices for adapting the gadget weights.");
     expect(texts).toContain("This convention lets the gadget start from a well-conditioned point.");
+    // not at an abbreviation written with spaces, nor at the "v." of a case
+    for (const sentence of [
+      "We regularize the weights with weight decay, i. e. Adam with decoupled weight decay is never used.",
+      "We minimize the cost s. t. Ax = b holds for every widget.",
+      "The ruling in Roe v. Wade is cited by the widget corpus.",
+    ])
+      expect(quotableSentences(sentence).map((x) => x.text)).toEqual([sentence]);
+  });
+
+  it("cites each of two quoted sentences when the first ends on a one-letter word, and both are supported", () => {
+    const a = passage("A", 6, "We scale the widget update by a constant divided by the rank r. It trains fast.");
+    const b = passage("B", 3, "Prefix tuning is a method that prepends trainable vectors to every layer of the model.");
+    const markdown =
+      "We scale the widget update by a constant divided by the rank r. [A, page 6] Prefix tuning is a method that prepends trainable vectors to every layer of the model. [B, page 3]";
+    expect(citedClaims(markdown).map((c) => [c.claim, c.citations.map((x) => x.marker)])).toEqual([
+      ["We scale the widget update by a constant divided by the rank r.", ["[A, page 6]"]],
+      ["Prefix tuning is a method that prepends trainable vectors to every layer of the model.", ["[B, page 3]"]],
+    ]);
+    expect(verifyCitations(markdown, [a, b]).every((c) => c.supported)).toBe(true);
   });
 
   it("ranks a passage of a top passage's page with it, not by its place in the evidence", () => {
@@ -771,7 +835,9 @@ describe("relevance", () => {
           "This work has been supported by a grant for UL2 fine-tuning. " +
           "We acknowledge this is not a perfect metric for UL2 fine-tuning. Fine-tuning UL2 on the mixture takes two days. " +
           "Finally, we thank Stella Biderman for feedback on UL2 fine-tuning.\nAcknowledgments The authors would like " +
-          "to thank the reviewers for their feedback on UL2 fine-tuning.",
+          "to thank the reviewers for their feedback on UL2 fine-tuning. Finally, we are grateful to the UL2 " +
+          "fine-tuning team. Finally, this work was supported by UL2 fine-tuning grants.\nACKNOWLEDGMENTS We thank the " +
+          "UL2 fine-tuning reviewers.",
       ),
     ];
     const picked = pickSentences("How is UL2 fine-tuning set up and how long does it take?", evidence, {
@@ -785,6 +851,6 @@ describe("relevance", () => {
         "Fine-tuning UL2 on the mixture takes two days.",
       ]),
     );
-    expect(picked.join(" ")).not.toMatch(/thank|We now explain|EleutherAI|supported by/);
+    expect(picked.join(" ")).not.toMatch(/thank|grateful|We now explain|EleutherAI|supported by/);
   });
 });

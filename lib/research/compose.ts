@@ -136,6 +136,19 @@ interface Candidate extends PickedSentence {
   cue: boolean;
 }
 
+/** A candidate quoted without the sentence two back (quoted elsewhere already), and its terms without that one's. */
+function dropEarlier(c: Candidate): void {
+  c.earlier = undefined;
+  c.stems = new Set([...tokenize(c.text), ...(c.previous ? tokenize(c.previous) : [])]);
+}
+
+/** The pick without the sentence two back when that one is quoted elsewhere (`quoted`): it stands on its own there. */
+function withoutQuotedEarlier(p: PickedSentence, quoted: ReadonlySet<string>): PickedSentence {
+  if (!p.earlier || !quoted.has(p.earlier)) return p;
+  const { earlier: _e, ...rest } = p;
+  return rest;
+}
+
 /** What giving the asked-for kind of answer adds to a sentence's score. */
 const KIND_BONUS: Record<QuestionKind, number> = {
   reason: 0.15,
@@ -255,7 +268,7 @@ function candidateSentences(evidence: EvidencePassage[]) {
  * now explain these modifications and then …", "The rest of this paper is organized as follows").
  */
 const NOT_A_FINDING =
-  /^(?:Acknowledge?ments?:?\s+)?(?:(?:Finally|Lastly|Also|Additionally|In addition),?\s+)?(?:(?:[Ww]e|[Tt]he authors?|I)\s+(?:would\s+(?:also\s+)?like\s+to\s+|'d\s+like\s+to\s+|wish\s+to\s+|also\s+|further\s+|gratefully\s+)?(?:thanks?\b|acknowledges?\s+(?:the\s+)?(?:support|funding|financial|members|help|assistance|computing|compute|grants?)\b|acknowledges?\s+(?:\p{Lu}[\p{L}\d.&-]*,?\s+(?:and\s+)?){1,6}for\b)|(?:This|The|Our)\s+(?:work|research|project|material)\s+(?:was|is|has\s+been)\s+(?:\w+\s+)?(?:supported|funded|sponsored)\b|(?:We|The authors?)\s+are\s+(?:grateful|indebted|thankful)\b|We\s+now\s+(?:explain|describe|present|turn|introduce|discuss|detail)\b|(?:The\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|section)\b|This\s+(?:paper|article)\s+is\s+(?:organi[sz]ed|structured)\b)/u;
+  /^(?:(?:Acknowledge?ments?|ACKNOWLEDGE?MENTS?):?\s+)?(?:(?:Finally|Lastly|Also|Additionally|In addition),?\s+)?(?:(?:[Ww]e|[Tt]he authors?|I)\s+(?:would\s+(?:also\s+)?like\s+to\s+|'d\s+like\s+to\s+|wish\s+to\s+|also\s+|further\s+|gratefully\s+)?(?:thanks?\b|acknowledges?\s+(?:the\s+)?(?:support|funding|financial|members|help|assistance|computing|compute|grants?)\b|acknowledges?\s+(?:\p{Lu}[\p{L}\d.&-]*,?\s+(?:and\s+)?){1,6}for\b)|(?:[Tt]his|[Tt]he|[Oo]ur)\s+(?:work|research|project|material)\s+(?:was|is|has\s+been)\s+(?:\w+\s+)?(?:supported|funded|sponsored)\b|(?:[Ww]e|[Tt]he authors?)\s+are\s+(?:grateful|indebted|thankful)\b|We\s+now\s+(?:explain|describe|present|turn|introduce|discuss|detail)\b|(?:The\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|section)\b|This\s+(?:paper|article)\s+is\s+(?:organi[sz]ed|structured)\b)/u;
 
 /** A paragraph's run-in heading: a few capitalised words and a colon before its first sentence. */
 const RUN_IN_HEADING = /^(?:\p{Lu}[\p{L}\d-]*\s+){0,5}\p{Lu}[\p{L}\d-]*(?:\s*\([^)]{1,20}\))?:\s/u;
@@ -389,6 +402,8 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
   const perPaperCount = new Map<string, number>();
   const take = (c: Candidate): void => {
     if (picked.length >= maxSentences || picked.includes(c)) return;
+    // the sentence two back is already quoted (on its own, or before another): this one goes without it
+    if (c.earlier && picked.some((p) => quotedIn(p).includes(c.earlier as string))) dropEarlier(c);
     const twin = picked.find((p) => jaccard(p.stems, c.stems) > 0.6);
     if (twin) {
       // the same statement in another passage: cited beside the better one when it is nearly word for word
@@ -404,10 +419,8 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
     if (picked.some((p) => overlaps(p, c))) {
       const samePage = (p: Candidate) => p.passage.paperId === c.passage.paperId && p.passage.page === c.passage.page;
       const host = c.previous ? picked.find((p) => p.text === c.previous && !p.next && samePage(p)) : null;
-      if (host && !picked.some((p) => quotedIn(p).includes(c.text))) {
-        host.next = c.text;
-        for (const t of tokenize(c.text)) host.stems.add(t);
-      }
+      // (the host's terms stay its own: a near-duplicate of its sentence elsewhere is still merged into it)
+      if (host && !picked.some((p) => quotedIn(p).includes(c.text))) host.next = c.text;
       return;
     }
     if ((perPaperCount.get(c.passage.paperId) ?? 0) >= perPaper) return;
@@ -665,8 +678,8 @@ const ABSENT_WORDS_DECISIVE = 3;
 /** Below this share of the question's other key terms in the passages, an absent subject means an absent topic. */
 const ABSENT_TOPIC_COVERAGE = 0.7;
 
-/** The sentences a pick quotes, in order. */
-function quotedIn(p: PickedSentence): string[] {
+/** The sentences a pick quotes, in order (what a later section must not quote again). */
+export function quotedIn(p: PickedSentence): string[] {
   return [p.earlier, p.previous, p.text, p.next].filter((t): t is string => Boolean(t));
 }
 
@@ -714,7 +727,10 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
       bestFirst: ANSWER_BEST_FIRST,
       answerKindOnly: true,
     };
-    const best = pickSentences(part, evidence, lead).find((p) => !direct.some((d) => overlaps(d, p)));
+    const leads = new Set(direct.flatMap(quotedIn));
+    const best = pickSentences(part, evidence, lead)
+      .map((p) => withoutQuotedEarlier(p, leads))
+      .find((p) => !direct.some((d) => overlaps(d, p)));
     if (best) direct.push(best);
   }
   if (direct.length === 0) direct.push(picked[0] as PickedSentence);
@@ -729,7 +745,8 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
       .find((t) => t !== undefined);
     if (after && !direct.some((o) => quotedIn(o).includes(after))) d.next = after;
   }
-  const others = picked.filter((c) => !direct.some((d) => overlaps(d, c)));
+  const inLead = new Set(direct.flatMap(quotedIn));
+  const others = picked.map((c) => withoutQuotedEarlier(c, inLead)).filter((c) => !direct.some((d) => overlaps(d, c)));
   const sections = [`## Answer\n\n${direct.map(citeSentence).join(" ")}`];
   const { found, missing } = termCoverage(question, opts.keywords, evidence);
   if (found.length > 0 && missing.length > 0) {

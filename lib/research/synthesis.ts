@@ -8,6 +8,7 @@ export {
   citeSentence,
   type PickedSentence,
   pickSentences,
+  quotedIn,
   synthesizeExtractive,
 } from "./compose";
 

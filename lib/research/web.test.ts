@@ -21,6 +21,7 @@ import {
   verifyWebCitations,
   type WebEvidence,
   type WebResearch,
+  webCitedClaims,
   webReasonAfterSearch,
   webReasonBeforeSearch,
 } from "./web";
@@ -90,6 +91,17 @@ it("reads arXiv ids from arXiv addresses only", () => {
 });
 
 describe("web citations", () => {
+  it("gives a marker standing after a full stop to the sentence before it, so every quoted sentence is checked", () => {
+    const claims = webCitedClaims(
+      "The glacier lost 12 m in 2023. [W1] This loss is the largest on record. [W1] It was measured by drone. [W2]",
+    );
+    expect(claims.map((c) => [c.claim, c.ids])).toEqual([
+      ["The glacier lost 12 m in 2023.", ["W1"]],
+      ["This loss is the largest on record.", ["W1"]],
+      ["It was measured by drone.", ["W2"]],
+    ]);
+  });
+
   it("the offline composer quotes page sentences, each cited [Wn], under a heading that says they are from the web", () => {
     const md = composeWebSection("How much did sediment loads in glacier-fed rivers grow?", [PAGE], {
       intent: "unknown",

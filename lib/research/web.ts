@@ -229,6 +229,13 @@ export function webCitedClaims(markdown: string): { claim: string; ids: string[]
     const line = rawLine.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").replace(/^>\s?/, "");
     if (/^\s*#/.test(line) || line.trim() === "") continue;
     for (const s of splitSentences(line)) {
+      // markers that open a span follow the previous sentence's full stop: "… on the test set. [W1] This number …"
+      const lead = /^(?:\s*\[W\d+\])+/.exec(s.text)?.[0] ?? "";
+      const prevClaim = out[out.length - 1];
+      if (lead && prevClaim) {
+        prevClaim.ids.push(...[...lead.matchAll(WEB_MARKER)].map((m) => m[1] as string));
+        s.text = s.text.slice(lead.length);
+      }
       const ids = [...s.text.matchAll(WEB_MARKER)].map((m) => m[1] as string);
       const claim = claimOf(s.text);
       if (claim.length === 0) {

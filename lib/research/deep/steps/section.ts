@@ -4,7 +4,7 @@ import { extractKeywords } from "../../analysis";
 import type { EvidencePassage } from "../../citations";
 import { pendingCard, type StepDefinition } from "../../lifecycle";
 import { errorMessage } from "../../step-kit";
-import { citeSentence, evidenceBlock, pickSentences, synthesizeWithLlm } from "../../synthesis";
+import { citeSentence, evidenceBlock, pickSentences, quotedIn, synthesizeWithLlm } from "../../synthesis";
 import type { StepOf } from "../../types";
 import { isNamedToken, mentionsTopic, topicTerms, wordsOf } from "../phrases";
 import type { KnowledgePoint } from "../types";
@@ -119,7 +119,8 @@ export const sectionStep: StepDefinition<StepOf<"synthesis">, SectionInput, Sect
       ...candidates.filter((c) => !mentionsTopic(terms, c.text)),
     ].slice(0, max);
     // sentences quoted from borrowed passages stay free for the section that owns them
-    input.quoted.push(...picked.filter((p) => !input.borrowed.has(p.passage.chunkUid)).map((p) => p.text));
+    // (every sentence a pick quotes: the one it leans on and its continuation too)
+    input.quoted.push(...picked.filter((p) => !input.borrowed.has(p.passage.chunkUid)).flatMap(quotedIn));
     const md =
       picked.length > 0
         ? `${heading}\n\n${picked.map(citeSentence).join(" ")}`
