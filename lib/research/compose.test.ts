@@ -18,6 +18,11 @@ function passage(paperId: string, page: number, text: string, title = `Paper ${p
   return { chunkUid: `${paperId}-${page}`, paperId, title, page, charStart: 0, charEnd: text.length, text };
 }
 
+/** Each sentence is quoted whole: no heading taken off it, no sentence end found inside it. */
+function staysWhole(sentences: string[]): void {
+  for (const sentence of sentences) expect(quotableSentences(sentence).map((x) => x.text)).toEqual([sentence]);
+}
+
 // ten sentences of one paper that all bear on "how accurate are low-rank adapters at inference?"
 const ACCURACY = [
   "Low-rank adapters keep inference accuracy on translation within a point of full tuning.",
@@ -373,13 +378,12 @@ describe("synthesizeExtractive", () => {
     // capitalised words not followed by a word that opens a sentence are the sentence's own, and a sentence that
     // opens with such a word, or names "A" after a label, keeps its words
     expect(texts).toContain("Our Widget Optimizer keeps one copy.");
-    for (const sentence of [
+    staysWhole([
       "See Appendix A for the full derivation of the widget bound.",
       "In Appendix A we derive the full widget bound.",
       "Then Group A received the widget and Group B did not.",
       "Both Matrices A and B are initialized randomly in our widget.",
-    ])
-      expect(quotableSentences(sentence).map((x) => x.text)).toEqual([sentence]);
+    ]);
     const picked = pickSentences("How does the widget algorithm save training costs?", [passage("A", 5, text)], {
       intent: "unknown",
       keywords: [],
@@ -539,12 +543,11 @@ describe("synthesizeExtractive", () => {
     expect(texts).toContain("To our surprise, a rank as small as one suffices for adapting the gadget weights.");
     expect(texts).toContain("This convention lets the gadget start from a well-conditioned point.");
     // not at an abbreviation written with spaces, nor at the "v." of a case
-    for (const sentence of [
+    staysWhole([
       "We regularize the weights with weight decay, i. e. Adam with decoupled weight decay is never used.",
       "We minimize the cost s. t. Ax = b holds for every widget.",
       "The ruling in Roe v. Wade is cited by the widget corpus.",
-    ])
-      expect(quotableSentences(sentence).map((x) => x.text)).toEqual([sentence]);
+    ]);
   });
 
   it("cites each of two quoted sentences when the first ends on a one-letter word, and both are supported", () => {

@@ -417,8 +417,7 @@ export function pickSentences(question: string, evidence: EvidencePassage[], opt
     // on its own ("These scores surpass DPR by …" after "RAPTOR's F-1 Match scores are …") is quoted after it, as
     // its continuation, rather than left out
     if (picked.some((p) => overlaps(p, c))) {
-      const samePage = (p: Candidate) => p.passage.paperId === c.passage.paperId && p.passage.page === c.passage.page;
-      const host = c.previous ? picked.find((p) => p.text === c.previous && !p.next && samePage(p)) : null;
+      const host = c.previous ? picked.find((p) => p.text === c.previous && !p.next && onSamePage(p, c)) : null;
       // (the host's terms stay its own: a near-duplicate of its sentence elsewhere is still merged into it)
       if (host && !picked.some((p) => quotedIn(p).includes(c.text))) host.next = c.text;
       return;
@@ -501,8 +500,7 @@ export function citeSentence(s: PickedSentence): string {
   const cites = [s.passage, ...(s.alsoIn ?? [])].map((p) => citationOf(p.paperId, p.page));
   const own = citationOf(s.passage.paperId, s.passage.page);
   const quote = (text: string) => escapeMarkdown(quotable(text, s.passage));
-  const before = [s.earlier, s.previous]
-    .filter((t): t is string => Boolean(t))
+  const before = quotedBefore(s)
     .map((t) => `${quote(t)} ${own} `)
     .join("");
   const after = s.next ? ` ${quote(s.next)} ${own}` : "";
@@ -678,9 +676,19 @@ const ABSENT_WORDS_DECISIVE = 3;
 /** Below this share of the question's other key terms in the passages, an absent subject means an absent topic. */
 const ABSENT_TOPIC_COVERAGE = 0.7;
 
+/** The sentences a pick quotes before its own, in order (the one it leans on, and the one that leans on in turn). */
+export function quotedBefore(p: PickedSentence): string[] {
+  return [p.earlier, p.previous].filter((t): t is string => Boolean(t));
+}
+
 /** The sentences a pick quotes, in order (what a later section must not quote again). */
 export function quotedIn(p: PickedSentence): string[] {
-  return [p.earlier, p.previous, p.text, p.next].filter((t): t is string => Boolean(t));
+  return [...quotedBefore(p), p.text, ...(p.next ? [p.next] : [])];
+}
+
+/** Two picks from one page of one paper. */
+function onSamePage(a: PickedSentence, b: PickedSentence): boolean {
+  return a.passage.paperId === b.passage.paperId && a.passage.page === b.passage.page;
 }
 
 /** Two picks that quote a sentence in common. */
@@ -737,10 +745,8 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
   // a lead sentence keeps the sentence that leans on it in the answer's pick, as its continuation
   for (const d of direct) {
     if (d.next) continue;
-    const samePage = (p: PickedSentence) =>
-      p.passage.paperId === d.passage.paperId && p.passage.page === d.passage.page;
     const after = picked
-      .filter(samePage)
+      .filter((p) => onSamePage(p, d))
       .map((p) => (p.text === d.text ? p.next : p.previous === d.text ? p.text : undefined))
       .find((t) => t !== undefined);
     if (after && !direct.some((o) => quotedIn(o).includes(after))) d.next = after;

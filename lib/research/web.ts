@@ -11,7 +11,7 @@ import {
   LEXICAL_SUPPORT_THRESHOLD,
   lexicalSupport,
 } from "./citations";
-import { absentSubjects, type PickedSentence, pickSentences } from "./compose";
+import { absentSubjects, type PickedSentence, pickSentences, quotedBefore } from "./compose";
 import type { Citation } from "./types";
 
 /**
@@ -170,8 +170,7 @@ export function webPassages(sources: readonly WebEvidence[]): EvidencePassage[] 
 
 function citeWeb(s: PickedSentence): string {
   const own = `[${s.passage.paperId}]`;
-  const before = [s.earlier, s.previous]
-    .filter((t): t is string => Boolean(t))
+  const before = quotedBefore(s)
     .map((t) => `${escapeMarkdown(t)} ${own} `)
     .join("");
   const after = s.next ? ` ${escapeMarkdown(s.next)} ${own}` : "";
