@@ -102,23 +102,21 @@ export interface Respelled {
   searched: string;
 }
 
-export type SearchResponse =
-  | {
-      index: "content";
-      hits: PassageHit[];
-      tookMs: number;
-      respelled?: Respelled[];
-      absent?: string[];
-      allAbsent?: boolean;
-    }
-  | {
-      index: "summaries";
-      papers: SummaryHit[];
-      tookMs: number;
-      respelled?: Respelled[];
-      absent?: string[];
-      allAbsent?: boolean;
-    };
+/** What a search says about its query's words, whichever index it searched. */
+export interface QueryWords {
+  /** Words searched as the library spells them. */
+  respelled?: Respelled[];
+  /** Words no page of the library holds… */
+  absent?: string[];
+  /** …which are all of the query's words. */
+  allAbsent?: boolean;
+}
+
+export type SearchResponse = QueryWords &
+  (
+    | { index: "content"; hits: PassageHit[]; tookMs: number }
+    | { index: "summaries"; papers: SummaryHit[]; tookMs: number }
+  );
 
 /** A paper the picker offers. */
 export interface PaperOption {

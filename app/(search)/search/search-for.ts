@@ -1,5 +1,5 @@
 import "server-only";
-import type { Respelled, SearchResponse } from "@/components/search/types";
+import type { QueryWords, Respelled, SearchResponse } from "@/components/search/types";
 import { getDb } from "@/db";
 import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
 import type { SessionUser } from "@/lib/auth/session";
@@ -58,7 +58,7 @@ export async function searchFor(user: SessionUser, input: unknown): Promise<Resu
     // (and the query's words no page of the library holds at all, said too: the results then match its other words —
     // the same words a research run declines on; a summaries search respells by the summaries' words, but a word is
     // absent only when no page holds it)
-    const said = (respelled: Respelled[], words: { absent: string[]; terms: number }) => ({
+    const said = (respelled: Respelled[], words: { absent: string[]; terms: number }): QueryWords => ({
       ...(respelled.length > 0 ? { respelled } : {}),
       ...(words.absent.length > 0
         ? { absent: words.absent, ...(words.absent.length >= words.terms ? { allAbsent: true } : {}) }
