@@ -223,11 +223,38 @@ const ABSTRACT_HEAD = String.raw`[ \t]*(?:Abstract|ABSTRACT)(?:[ \t]*(?:[.:—�
 const ABSTRACT_LINE = new RegExp(`^${ABSTRACT_HEAD}`, "u");
 const ABSTRACT_BREAK = new RegExp(`\\n(?=${ABSTRACT_HEAD})`, "u");
 
-/** A paragraph's run-in heading without a colon: two to eight capitalised words, then a word that opens a sentence and
- *  a lower-case word ("Group Relative Policy Optimization In order to …", "Controlled Baseline Comparisons We first
- *  present …"). */
-const RUN_IN_TITLE =
-  /^(?!(?:In|See|Then|Both|For|As|To|The|This|That|These|Those|Our|We|A|An|On|At|By|From|With|Unlike|While|When|Since|Because|Following|Using|After|Each|Here|Given|All|Most|Many|Some|Such|Its|Their|If|Thus|Hence|So|But|And|Or|Only|Also|Note|Finally|First|Second|Table|Figure|Appendix|Section)\b)(?:\p{Lu}[\p{L}\d'’-]*[ \t\n]+){2,8}(?=(?:In|We|To|The|This|Our|For|As|Given|Here|Unlike|While|When|Since|Because|Following|Using|After|Each)[ \t\n]+\p{Ll})/u;
+/** Words that open a sentence, after which a run-in heading ends ("… Comparisons We first present …"). */
+const SENTENCE_OPENER =
+  "In|We|To|The|This|These|Our|For|As|Given|Here|Unlike|While|When|Since|Because|Following|Using|After|Each|It|There|They|Such|Most|Many|However|Finally|Specifically|Although|Existing|Previous|Prior|Recent";
+
+/**
+ * A paragraph's run-in heading without a colon, at the start of a sentence: an optional section letter or number
+ * ("A. ", "C ", "S5.3 ", "IV. "), a capitalised word that does not itself open sentences, then up to seven more words
+ * — capitalised, in lower case (a heading in sentence case: "Word sense disambiguation", "Index hot-swapping"), or
+ * "&", "vs." (commas between them: "Conclusion, Limitation, and Future Work") — and then a sentence: a word that opens
+ * one and a word in lower case ("… Optimization In order to …", "KILT We report …", "Baselines We conduct …"), "Figure
+ * 2 depicts …" (below), or, after two words or more, "A"/"An" and a word that is neither a verb's past form nor a small word
+ * ("Aha Moment of DeepSeek-R1-Zero A particularly intriguing …", but "Group A received …", "Type A and B …" keep their
+ * words). The heading is the shortest such run ("… Heading We show that The …" is not a heading of five words). In
+ * prose, a capitalised sentence opener after a sentence's first words without a stop between them does not
+ * occur; a colon, a parenthesis or a full stop among the words is no such heading ("HumanEval: Hand-Written Evaluation
+ * Set We …" keeps its name, "HellaSwag (Zellers et al., 2019) A novel benchmark …" its subject).
+ */
+const RUN_IN_ENUM = String.raw`(?:(?:[A-Z]|[IVX]{1,4}|S?\d{1,2})(?:\.\d{1,2})*\.?[ \t\n]+)?`;
+const RUN_IN_NOT_FIRST = `(?!(?:${SENTENCE_OPENER}|See|Then|Both|A|An|On|At|By|From|With|Its|Their|If|Thus|Hence|So|But|And|Or|Only|Also|Note|First|Second|Table|Figure|Fig|Appendix|Section|Eq|Equation)\\b)`;
+const RUN_IN_WORD = String.raw`(?:\p{Lu}[\p{L}\d'’-]*|\p{Lu}(?:\.\d+)+|\p{Ll}[\p{L}\d'’-]*|\\?&|vs\.|\d+(?:\.\d+)*)`;
+const RUN_IN_SEP = String.raw`,?[ \t\n]+`;
+const RUN_IN_THEN = String.raw`(?=(?:${SENTENCE_OPENER})[ \t\n]+\p{Ll})`;
+/** "Figure 2 shows …" (or "In Figure 5 we show …") after a heading in title case or capitals only, which ends in a capitalised word or a number ("Max
+ *  Cached Memory Figure 7 shows …"): after words in lower case, "Table 6 in …" goes on a sentence ("Detailed results
+ *  are provided in Table 6 in the Appendix."). */
+const RUN_IN_TITLE_CASE = String.raw`(?:[ \t\n]+(?:(?:of|and|for|in|on|with|to|the|a|an|vs\.|\\?&)[ \t\n]+)*(?:(?!(?:${SENTENCE_OPENER})\b)\p{Lu}[\p{L}\d'’-]*|\p{Lu}(?:\.\d+)+|\d+(?:\.\d+)*)){0,7}`;
+const RUN_IN_THEN_FIGURE = String.raw`(?=(?:In[ \t\n]+)?(?:Figure|Table|Fig\.)[ \t\n]*\d+[ \t\n]+\p{Ll})`;
+const RUN_IN_THEN_ARTICLE = String.raw`(?=An?[ \t\n]+(?!(?:and|or|is|are|was|were|has|have|had|can|could|will|would|may|must|should|to|of|in|on|at|by|for|with|as|than|shows?)\b)\p{Ll}[\p{L}-]*(?<!ed)\b)`;
+const RUN_IN_TITLE = new RegExp(
+  String.raw`^${RUN_IN_ENUM}${RUN_IN_NOT_FIRST}\p{Lu}[\p{L}\d'’-]*(?:(?:${RUN_IN_SEP}${RUN_IN_WORD}){0,7}?[ \t\n]+${RUN_IN_THEN}|${RUN_IN_TITLE_CASE}[ \t\n]+${RUN_IN_THEN_FIGURE}|(?:${RUN_IN_SEP}${RUN_IN_WORD}){1,7}?[ \t\n]+${RUN_IN_THEN_ARTICLE})`,
+  "u",
+);
 
 /** A numbered section heading's line, the abstract's, or a run-in heading, at the start of the text. */
 const headingLine = (text: string) => HEADING_LINE.exec(text) ?? ABSTRACT_LINE.exec(text) ?? RUN_IN_TITLE.exec(text);
@@ -241,10 +268,12 @@ const BULLET = /^[•◦▪‣∙⋅·]\s*/u;
 /**
  * A sentence's end the splitter cannot tell from an initial or an ellipsis, seen from the word after it: a lower-case
  * letter's full stop ("… with different rank r. To our surprise, …"; a person's initial is upper-case) or a full stop
- * standing alone after a formula ("… θ(D) 0 . This convention …"; not the last of ". . ."), followed by a capitalised
- * word.
+ * standing alone after a formula ("… θ(D) 0 . This convention …"; not the last of ". . ."), or the full stop after a
+ * lettered appendix, section, table or figure ("… are given in Appendix E. Our results …", "… in appendix B. We
+ * report …"; a person's initial is no such letter), followed by a capitalised word.
  */
-const UNSEEN_END = /(?<=(?:^|\s)\p{Ll}\.|[^.\s]\s\.)\s+(?=\p{Lu}\p{Ll})/gu;
+const UNSEEN_END =
+  /(?<=(?:^|\s)\p{Ll}\.|[^.\s]\s\.|\b(?:[Aa]ppendix|APPENDIX|[Ss]ection|[Tt]able|[Ff]igure|[Aa]lgorithm)\s+\p{Lu}(?:\.\d+)*\.)\s+(?=\p{Lu}\p{Ll})/gu;
 
 /** …unless the letter is an abbreviation's spaced out ("e. g. The", "i. e. Adam", "s. t. Ax") or the "v." of a case
  *  between two names ("Roe v. Wade"). */

@@ -393,6 +393,60 @@ describe("synthesizeExtractive", () => {
     );
   });
 
+  it("quotes a sentence without a run-in heading in sentence case, with a section letter, or of one word", () => {
+    const cases: [string, string][] = [
+      ["A. Widget Detection Baselines In this section we introduce our widget detector.", "In this section"],
+      ["C Widget setup Details We train all widget models.", "We train"],
+      ["S5.3 WIDGET STABILITY An interesting observation is that widgets converge.", "An interesting"],
+      ["Spark of the Widget Model A particularly intriguing phenomenon is observed.", "A particularly"],
+      ["Widget hot-swapping An advantage of widget memory is that it can be replaced.", "An advantage"],
+      ["Conclusion, Limitation, and Future Work In this work, we share our widget journey.", "In this work"],
+      ["Widgets vs. Gadgets We test widgets and compare them to gadgets.", "We test"],
+      ["Design \\& Evaluation The complete set of widget optimisations helps.", "The complete"],
+      ["WIDGETS We report widget results at the passage level.", "We report"],
+      ["Max Cached Widgets Figure 7 shows the widgets cached in each iteration.", "Figure 7"],
+      ["Number of Widgets In Figure 5 we show widget scores for each revision.", "In Figure 5"],
+      ["D WIDGET PROMPTS D.1 WIDGET SETS We prompt the widget model first.", "We prompt"],
+    ];
+    for (const [text, start] of cases) {
+      const [s] = quotableSentences(text);
+      expect(s?.text.startsWith(start), text).toBe(true);
+      expect(s?.afterHeading).toBe(true);
+    }
+    // a colon, a parenthesis, a verb's past form or a small word after "A", one word before "A", a figure named
+    // after words in lower case, a capitalised name before a word in capitals: the sentence keeps its words
+    staysWhole([
+      "WidgetEval: Hand-Written Widget Set We evaluate widgets on 164 problems.",
+      "WidgetSwag (Smith et al., 2019) A novel benchmark for widget inference.",
+      "Control Group A received the widget and Group B did not.",
+      "Type A and type B widgets are counted.",
+      "WPR A dense widget retriever is used.",
+      "Detailed results per widget are provided in Table 6 in the appendix.",
+      "Error bars are visible in Figure 3 but are suppressed here for clarity.",
+      "Algorithm 2 describes the widget loop, while Figure 1 provides an overview diagram.",
+      "Widgets trained on The Pile are strong.",
+      "Results in Table 2 show widget gains.",
+    ]);
+    // the shortest heading: a capitalised opener later in the sentence does not make its start a heading
+    expect(quotableSentences("Widget Sets We show that The Pile helps widgets.")[0]?.text).toBe(
+      "We show that The Pile helps widgets.",
+    );
+  });
+
+  it("ends a sentence at the full stop after a lettered appendix, table or figure", () => {
+    expect(
+      quotableSentences("The widget prompts are given in Appendix E. Our results show that widgets help.").map(
+        (x) => x.text,
+      ),
+    ).toEqual(["The widget prompts are given in Appendix E.", "Our results show that widgets help."]);
+    expect(
+      quotableSentences("We present an analysis in appendix G. To understand widgets, we count them.").map(
+        (x) => x.text,
+      ),
+    ).toEqual(["We present an analysis in appendix G.", "To understand widgets, we count them."]);
+    staysWhole(["Widgets were first described by John A. Smith and later refined.", "See Table A.2 for widgets."]);
+  });
+
   it("quotes a sentence without the section and subsection headings above it", () => {
     const p = passage(
       "A",
