@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db";
+import type { GraphEdgeResult } from "@/lib/graph/query";
 import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
 import { analyzeWithRules } from "../analysis";
 import type { EvidencePassage } from "../citations";
@@ -8,7 +9,7 @@ import { synthesizeExtractive } from "../compose";
 import type { StepContext } from "../lifecycle";
 import { testResearchDeps, testStepContext } from "../testing";
 import type { StepOf } from "../types";
-import { synthesisStep } from "./synthesis";
+import { synthesisStep, withoutGraphQuotes } from "./synthesis";
 
 // a page whose foot holds a contributions footnote that repeats the question's words
 const PAGE = [
@@ -73,5 +74,29 @@ describe("the synthesis step, offline", () => {
       analysis: analyzeWithRules(question),
     });
     expect(result).toContain("Noam proposed");
+  });
+
+  it("does not repeat a sentence the graph's part quotes, whole or as the start an edge's quote keeps of it", () => {
+    const long =
+      "We compare our widget primarily to the gadget, having aimed to re-implement their evaluation settings, but include reported performance of other widgets";
+    const edges = [
+      { quote: long } as GraphEdgeResult,
+      { quote: "Widgets beat gadgets on every benchmark we tried." } as GraphEdgeResult,
+      { quote: "widgets win" } as GraphEdgeResult,
+    ];
+    const markdown = [
+      "## From the passages",
+      "",
+      "Widgets beat gadgets on every benchmark we tried. [A, page 2] Widgets are cheap. [A, page 3]",
+      "",
+      `- ${long} when available (Smith et al., 2021). [A, page 4]`,
+      "- We note that widgets win on price and on speed alike. [A, page 5]",
+    ].join("\n");
+    const out = withoutGraphQuotes(markdown, { edges });
+    expect(out).not.toContain("Widgets beat gadgets");
+    expect(out).not.toContain("having aimed");
+    expect(out).toContain("Widgets are cheap. [A, page 3]");
+    // a few quoted words inside a sentence do not make it a repetition
+    expect(out).toContain("We note that widgets win on price");
   });
 });

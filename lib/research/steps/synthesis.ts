@@ -32,14 +32,22 @@ function passagesOf(evidence: EvidencePassage[]): EvidencePassage[] {
   return evidence.filter((e) => !e.chunkUid.startsWith("graph:"));
 }
 
-/** The passages' answer without the sentences the graph's part already quotes (the same sentence, twice). */
-function withoutGraphQuotes(markdown: string, graph: GraphFindings): string {
+/** The passages' answer without the sentences the graph's part already quotes (the same sentence, twice): the
+ *  same text, or a sentence an edge's quote is the start or a part of (a quote stops at 300 characters: "We compare
+ *  primarily to GPT-3, … (omitting F1" of a sentence that goes on). */
+export function withoutGraphQuotes(markdown: string, graph: Pick<GraphFindings, "edges">): string {
   // (the passages' sentences are quoted without the paper's markers, the edges' quotes verbatim: both forms count)
   const quoted = new Set(
     graph.edges.flatMap((e) => [claimOf(escapeMarkdown(e.quote)), claimOf(escapeMarkdown(quotable(e.quote, {})))]),
   );
-  return quoted.size > 0 ? dropClaims(markdown, (claim) => quoted.has(claim)) : markdown;
+  // (a quote of a few words inside a sentence is no repetition of it)
+  const long = [...quoted].filter((q) => q.length >= GRAPH_QUOTE_INSIDE_MIN);
+  const repeats = (claim: string) => quoted.has(claim) || long.some((q) => claim.includes(q));
+  return quoted.size > 0 ? dropClaims(markdown, repeats) : markdown;
 }
+
+/** An edge's quote this long found inside a sentence of the passages' answer makes that sentence a repetition. */
+const GRAPH_QUOTE_INSIDE_MIN = 80;
 
 export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, string> = {
   card: () => pendingCard<StepOf<"synthesis">>({ id: "synthesis", type: "synthesis", title: "Writing the answer" }),
