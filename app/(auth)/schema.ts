@@ -1,12 +1,25 @@
 import { z } from "zod";
 import { emailSchema, nameSchema, passwordSchema } from "@/lib/auth/people";
 
-/** Where to go after signing in: a path of this site only (never another origin: an open redirect). */
-export const nextPathSchema = z
-  .string()
-  .max(2000)
-  .optional()
-  .transform((p) => (p && /^\/(?![/\\])/.test(p) ? p : "/"));
+/**
+ * Where to go after signing in: a path of this site only (never another origin: an open redirect), else "/". No
+ * control character and no backslash anywhere (browsers drop tabs and line breaks from a URL, so "/\t/evil.example"
+ * is "//evil.example", another site; a backslash reads as a slash); the path must resolve against this site to this
+ * site, and it comes back as the URL parser writes it (spaces and other characters percent-encoded, so the redirect's
+ * Location header can carry it).
+ */
+export function safeNextPath(p: string | undefined): string {
+  if (!p || !p.startsWith("/") || /[\x00-\x1f\x7f\\]/.test(p)) return "/";
+  const base = "http://lectern.invalid";
+  try {
+    const url = new URL(p, base);
+    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : "/";
+  } catch {
+    return "/";
+  }
+}
+
+export const nextPathSchema = z.string().max(2000).optional().transform(safeNextPath);
 
 export const signInInputSchema = z.object({
   email: z.string("The email address must be text.").trim().min(1, "Type your email address.").max(254),

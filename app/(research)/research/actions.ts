@@ -2,8 +2,6 @@
 
 import { getDb, getDbHandle } from "@/db";
 import { setFeedback } from "@/db/queries/research";
-import { consumeRateLimit, RATE_LIMITS } from "@/lib/auth/rate-limit";
-import type { SessionUser } from "@/lib/auth/session";
 import { LecternError, type Result, toErrorResult } from "@/lib/errors";
 import { loadOwnRun } from "@/lib/research/access";
 import { getResearchDeps } from "@/lib/research/deps";
@@ -13,18 +11,9 @@ import { runResearch } from "@/lib/research/orchestrator";
 import { cancelRun, deleteRunFamily, startRun, subscribeRun } from "@/lib/research/runs";
 import type { FeedbackRating, ResearchStreamEvent, RunFeedback } from "@/lib/research/types";
 import { requireUser } from "../../access";
+import { countResearchRun } from "./rate";
 import { feedbackInputSchema, firstIssue, runInputSchema, startResearchInputSchema } from "./schema";
 import { streamAction } from "./stream-action";
-
-/** Counts a research run against the person's limit (a refusal says when to try again). */
-export async function countResearchRun(user: SessionUser): Promise<void> {
-  await consumeRateLimit(
-    await getDb(),
-    `research:${user.id}`,
-    RATE_LIMITS.research,
-    "You have started many research runs in the last few minutes.",
-  );
-}
 
 /**
  * Starts a research run and streams its events as they happen, from `run_started` (the plan and the run id, sent

@@ -1,16 +1,18 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAs } from "@/app/testing";
-import type { DbHandle } from "@/db";
+import { type DbHandle, queryRows } from "@/db";
 import { createAppTestDatabase } from "@/db/testing";
 import type { Outline } from "@/lib/research/deep/types";
 import type { ResearchStreamEvent } from "@/lib/research/types";
 import { clarifyAction, deepInfoAction, improveAction, outlineAction, rerunAction, startDeepAction } from "./actions";
 
 let handle: DbHandle;
+let member: { id: string } | null = null;
 
 beforeAll(async () => {
   handle = await createAppTestDatabase();
-  await signInAs(handle.db, "member");
+  member = await signInAs(handle.db, "member");
 });
 afterAll(async () => {
   await handle?.close();
@@ -71,5 +73,17 @@ describe("deep research actions, invalid input", () => {
       },
     ]);
     expect(await deepInfoAction("")).toMatchObject({ ok: false, error: { code: "bad_request:input" } });
+  });
+
+  it("refuses a run that is not the person's before counting it against their limit", async () => {
+    const refused = [{ kind: "rejected", error: expect.objectContaining({ code: "not_found:run" }) }];
+    expect(await collect(improveAction(RUN, "add more on multi-agent debate"))).toEqual(refused);
+    const outline: Outline = { points: [{ id: "p1", topic: "Widget training", keywords: ["widget"] }] } as Outline;
+    expect(await collect(rerunAction(RUN, outline))).toMatchObject([{ kind: "rejected" }]);
+    const counted = await queryRows<{ n: number }>(
+      handle.db,
+      sql`select count(*)::int as n from rate_limits where key = ${`research:${member?.id}`}`,
+    );
+    expect(counted[0]?.n).toBe(0);
   });
 });

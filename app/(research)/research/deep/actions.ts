@@ -16,7 +16,7 @@ import type { ClarifyingAnswer, Outline } from "@/lib/research/deep/types";
 import { getResearchDeps } from "@/lib/research/deps";
 import type { ResearchStreamEvent } from "@/lib/research/types";
 import { requireUser } from "../../../access";
-import { countResearchRun } from "../actions";
+import { countResearchRun } from "../rate";
 import { firstIssue, runInputSchema } from "../schema";
 import { streamAction } from "../stream-action";
 import { loadDeepRunInfo } from "./data";
@@ -97,6 +97,8 @@ export async function* rerunAction(
     { code: "bad_request:input", message: "Invalid input." },
     async (input, user) => {
       const outline = parseOutline(input.outline);
+      // (someone else's run is refused before it counts against the person's limit)
+      await loadOwnRun(await getDb(), input.runId, user.id);
       await countResearchRun(user);
       return { events: (await rerunWithOutline(await getResearchDeps(), input.runId, outline, user.id)).events };
     },
@@ -117,6 +119,7 @@ export async function* improveAction(
     { runId, feedback },
     { code: "bad_request:feedback", message: "Invalid feedback." },
     async (input, user) => {
+      await loadOwnRun(await getDb(), input.runId, user.id);
       await countResearchRun(user);
       const deps = await getResearchDeps();
       const { started, addedPoint, addedPoints, reshapedPoints } = await improveRun(
