@@ -78,8 +78,14 @@ describe("deep research actions, invalid input", () => {
   it("refuses a run that is not the person's before counting it against their limit", async () => {
     const refused = [{ kind: "rejected", error: expect.objectContaining({ code: "not_found:run" }) }];
     expect(await collect(improveAction(RUN, "add more on multi-agent debate"))).toEqual(refused);
-    const outline: Outline = { points: [{ id: "p1", topic: "Widget training", keywords: ["widget"] }] } as Outline;
-    expect(await collect(rerunAction(RUN, outline))).toMatchObject([{ kind: "rejected" }]);
+    const outline: Outline = {
+      title: "Widget training",
+      knowledge_points: [
+        { id: "p1", category: "method", topic: "Widget training", search_keywords: ["widget"], importance: "high" },
+      ],
+      search_strategy: "Search the library for widget training.",
+    };
+    expect(await collect(rerunAction(RUN, outline))).toEqual(refused);
     const counted = await queryRows<{ n: number }>(
       handle.db,
       sql`select count(*)::int as n from rate_limits where key = ${`research:${member?.id}`}`,
