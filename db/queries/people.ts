@@ -30,6 +30,16 @@ export async function countOwners(db: Database): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/**
+ * The owners' ids, their rows locked until the transaction `db` is in ends: a role change or removal that checks
+ * "not the last owner" holds them, so two owners demoting each other at once cannot both succeed (the second waits,
+ * then sees one owner).
+ */
+export async function lockOwners(db: Database): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.role, "owner")).for("update");
+  return rows.map((r) => r.id);
+}
+
 export async function listUsers(db: Database): Promise<PersonRow[]> {
   return db.select(personColumns).from(users).orderBy(asc(users.createdAt), asc(users.email));
 }

@@ -64,6 +64,19 @@ export async function revokeShareLink(
   return row ?? null;
 }
 
+/** Revokes every live link a person made (they are removed, or may no longer share); how many went. */
+export async function revokeShareLinksBy(
+  db: Database,
+  { userId, now }: { userId: string; now: Date },
+): Promise<number> {
+  const rows = await db
+    .update(shareLinks)
+    .set({ revokedAt: now })
+    .where(and(eq(shareLinks.createdBy, userId), isNull(shareLinks.revokedAt)))
+    .returning({ id: shareLinks.id });
+  return rows.length;
+}
+
 /** The run of a live link (not revoked, not expired at `now`) by its token's hash; null otherwise. */
 export async function getLiveShareLink(
   db: Database,

@@ -17,6 +17,7 @@ import {
   resetPassword,
 } from "./people";
 import { getSessionUser, SIGN_IN_LIMIT, signIn, signOut } from "./session";
+import { createShareLink, resolveShareToken } from "./share";
 
 let handle: DbHandle;
 beforeAll(async () => {
@@ -138,6 +139,63 @@ describe("people and sessions", () => {
     expect(audit.find((a) => a.action === "person.added" && a.subject === "ada@lab.example")?.actorEmail).toBe(
       "ada@lab.example",
     );
+  });
+
+  it("leaves one owner when two owners demote each other at the same moment", async () => {
+    const db = handle.db;
+    const ada = (await listPeople(db)).people.find((p) => p.role === "owner") as { id: string; email: string };
+    const bo = await addPerson(db, ada, { email: "bo@lab.example", name: "Bo", password: PASSWORD, role: "owner" });
+    // each demotes the other; with the owners locked while checked, one must find itself the only owner
+    const results = await Promise.allSettled([
+      changeRole(db, ada, bo.id, "member"),
+      changeRole(db, bo, ada.id, "member"),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(/only owner/);
+    const owners = (await listPeople(db)).people.filter((p) => p.role === "owner");
+    expect(owners).toHaveLength(1);
+    // back as before: Ada the one owner, Bo gone
+    const survivor = owners[0] as { id: string; email: string };
+    if (survivor.id !== ada.id) await changeRole(db, survivor, ada.id, "owner");
+    await removePerson(db, ada, bo.id);
+    expect((await listPeople(db)).people.filter((p) => p.role === "owner").map((p) => p.id)).toEqual([ada.id]);
+  });
+
+  it("revokes a person's share links when they are removed, or become a viewer", async () => {
+    const db = handle.db;
+    const ada = (await listPeople(db)).people.find((p) => p.role === "owner") as { id: string; email: string };
+    const linksOf = async (email: string) => {
+      const person = await addPerson(db, ada, { email, name: "Sharer", password: PASSWORD, role: "member" });
+      const runId = `run-of-${person.id}`;
+      await insertRun(db, {
+        id: runId,
+        question: "q",
+        mode: "offline",
+        model: "extractive",
+        startedAt: new Date().toISOString(),
+        steps: [],
+        ownerId: person.id,
+      });
+      const { token } = await createShareLink(db, person, { runId });
+      expect(await resolveShareToken(db, token)).toBe(runId);
+      return { person, token };
+    };
+    const removed = await linksOf("gone@lab.example");
+    const demoted = await linksOf("viewer-now@lab.example");
+    const promoted = await linksOf("owner-now@lab.example");
+    await removePerson(db, ada, removed.person.id);
+    await changeRole(db, ada, demoted.person.id, "viewer");
+    await changeRole(db, ada, promoted.person.id, "owner");
+    expect(await resolveShareToken(db, removed.token)).toBeNull();
+    expect(await resolveShareToken(db, demoted.token)).toBeNull();
+    // someone who may still share keeps their links
+    expect(await resolveShareToken(db, promoted.token)).not.toBeNull();
+    const audit = await readAudit(db);
+    expect(audit.find((a) => a.action === "person.removed" && a.subject === "gone@lab.example")).toBeTruthy();
+    await changeRole(db, ada, promoted.person.id, "member");
+    await removePerson(db, ada, promoted.person.id);
+    await removePerson(db, ada, demoted.person.id);
   });
 
   it("limits guesses per account", async () => {

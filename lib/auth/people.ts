@@ -5,7 +5,6 @@ import { getMeta, insertMetaIfAbsent } from "@/db/queries/meta";
 import {
   adoptAuthorlessRuns,
   consumeInvite,
-  countOwners,
   countUsers,
   deleteUser,
   deleteUserSessions,
@@ -15,12 +14,14 @@ import {
   insertInvite,
   listOpenInvites,
   listUsers,
+  lockOwners,
   type PersonRow,
   setUserRole,
 } from "@/db/queries/people";
+import { revokeShareLinksBy } from "@/db/queries/shares";
 import { LecternError } from "@/lib/errors";
 import { recordAudit } from "./audit";
-import { ROLES, type Role } from "./roles";
+import { can, ROLES, type Role } from "./roles";
 import { getAuthFor, PASSWORD } from "./server";
 
 /**
@@ -189,27 +190,49 @@ async function personOrThrow(db: Database, id: string): Promise<Person> {
   return person;
 }
 
-/** Changes a role. The last owner cannot stop being one (someone must be able to manage people). */
+/**
+ * Changes a role. The last owner cannot stop being one (someone must be able to manage people): the owners are locked
+ * while it is checked and changed, so two owners demoting each other at once leave one. Someone who may no longer
+ * share (now a viewer) loses their live share links.
+ */
 export async function changeRole(db: Database, actor: Actor, userId: string, roleInput: Role): Promise<Person> {
   const role = parse(roleSchema, roleInput, "role");
-  const person = await personOrThrow(db, userId);
-  if (person.role === role) return person;
-  if (person.role === "owner" && (await countOwners(db)) <= 1) {
-    throw new LecternError("conflict:role", "This is the only owner: make someone else an owner first.");
-  }
-  await setUserRole(db, { id: userId, role });
-  await recordAudit(db, actor, "person.role_changed", person.email, { from: person.role, to: role });
-  return { ...person, role };
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Database;
+    const owners = await lockOwners(tx);
+    const person = await personOrThrow(tx, userId);
+    if (person.role === role) return person;
+    if (person.role === "owner" && owners.length <= 1) {
+      throw new LecternError("conflict:role", "This is the only owner: make someone else an owner first.");
+    }
+    await setUserRole(tx, { id: userId, role });
+    const revoked = can(role, "research:run") ? 0 : await revokeShareLinksBy(tx, { userId, now: new Date() });
+    await recordAudit(tx, actor, "person.role_changed", person.email, {
+      from: person.role,
+      to: role,
+      ...(revoked > 0 ? { share_links_revoked: revoked } : {}),
+    });
+    return { ...person, role };
+  });
 }
 
-/** Removes an account (signed out at once; their runs stay, without an author). Not the last owner. */
+/** Removes an account (signed out at once; their runs stay, without an author; their share links are revoked). Not
+ *  the last owner (checked with the owners locked, as for a role change). */
 export async function removePerson(db: Database, actor: Actor, userId: string): Promise<void> {
-  const person = await personOrThrow(db, userId);
-  if (person.role === "owner" && (await countOwners(db)) <= 1) {
-    throw new LecternError("conflict:role", "This is the only owner: make someone else an owner first.");
-  }
-  await deleteUser(db, { id: userId });
-  await recordAudit(db, actor, "person.removed", person.email, { role: person.role });
+  await db.transaction(async (t) => {
+    const tx = t as unknown as Database;
+    const owners = await lockOwners(tx);
+    const person = await personOrThrow(tx, userId);
+    if (person.role === "owner" && owners.length <= 1) {
+      throw new LecternError("conflict:role", "This is the only owner: make someone else an owner first.");
+    }
+    const revoked = await revokeShareLinksBy(tx, { userId, now: new Date() });
+    await deleteUser(tx, { id: userId });
+    await recordAudit(tx, actor, "person.removed", person.email, {
+      role: person.role,
+      ...(revoked > 0 ? { share_links_revoked: revoked } : {}),
+    });
+  });
 }
 
 /** Sets a new password; every session of the account ends (signed out everywhere). */
