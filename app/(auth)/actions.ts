@@ -3,6 +3,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db";
+import { clientAddressFrom } from "@/lib/auth/client-address";
 import { acceptInvite, createOwner } from "@/lib/auth/people";
 import { signIn, signOut } from "@/lib/auth/session";
 import { type Result, toErrorResult } from "@/lib/errors";
@@ -12,7 +13,7 @@ import { firstProblem, inviteInputSchema, ownerInputSchema, signInInputSchema } 
 /** The client's address as the proxy in front reports it (for the sign-in limit per address), else none. */
 async function clientAddress(): Promise<string | undefined> {
   const h = await headers();
-  return h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || undefined;
+  return clientAddressFrom(h.get("x-forwarded-for"), h.get("x-real-ip"));
 }
 
 async function signInAndSetCookies(email: string, password: string): Promise<void> {
