@@ -25,14 +25,14 @@ let other: { id: string };
 const PASSWORD = "correct horse battery";
 const DAY = 24 * 3600 * 1000;
 
-function citation(paperId: string, index: number): Citation {
+function citation(paperId: string, index: number, chunkUid: string | null = `${paperId}-chunk-${index}`): Citation {
   return {
     index,
     marker: `[${paperId}, page 2]`,
     paperId,
     page: 2,
     claim: "A claim.",
-    chunkUid: null,
+    chunkUid,
     quote: "A quote.",
     charStart: null,
     charEnd: null,
@@ -181,12 +181,10 @@ describe("share links", () => {
     expect(await loadSharedRun(handle.db, token)).toBeNull();
   });
 
-  it("opens the papers the run cites or lists as references, and no other", () => {
-    const ids = sharedPaperIds({
-      citations: [citation("a", 1), citation("b", 2)],
-      references: [reference("b", 1), reference("c", 2)],
-    });
-    expect([...ids].sort()).toEqual(["a", "b", "c"]);
+  it("opens the papers of the run's citations that resolved to a passage it retrieved, and no other", () => {
+    // a citation of a page the run never retrieved (a model steered into citing another paper) opens nothing
+    const ids = sharedPaperIds({ citations: [citation("a", 1), citation("b", 2), citation("c", 3, null)] });
+    expect([...ids].sort()).toEqual(["a", "b"]);
   });
 
   it("shows a run without what is its author's, nor the passages of papers it does not cite", async () => {

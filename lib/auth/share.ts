@@ -123,9 +123,14 @@ export async function loadSharedRun(db: Database, token: string, now = new Date(
   return runId ? getRun(db, runId) : null;
 }
 
-/** The papers a shared run opens: those its citations and references name, and no other. */
-export function sharedPaperIds(run: Pick<StoredRun, "citations" | "references">): Set<string> {
-  return new Set([...run.citations.map((c) => c.paperId), ...run.references.map((r) => r.paperId)]);
+/**
+ * The papers a shared run opens: those of its citations that resolved to a passage the run retrieved (or a page of
+ * one), and no other. A citation naming a page the run never retrieved (left in, marked unsupported) does not open
+ * its paper: a model's answer could be steered by a paper's text into citing another paper, and the link would then
+ * open that paper's PDF. (The references list names the papers; it opens none by itself.)
+ */
+export function sharedPaperIds(run: Pick<StoredRun, "citations">): Set<string> {
+  return new Set(run.citations.filter((c) => c.chunkUid !== null).map((c) => c.paperId));
 }
 
 /**

@@ -15,7 +15,7 @@ import { GET, HEAD } from "./route";
 let handle: DbHandle;
 
 const CITED = "2101.00001";
-const LISTED = "hep-th/9901001v1"; // a reference only, with a `/` in its id
+const LISTED = "hep-th/9901001v1"; // cited too, with a `/` in its id
 const UNCITED = "2101.00003";
 /** Each paper's stored "PDF": distinct bytes, so a response shows which file it came from. */
 const bytes = (id: string) => Buffer.from(`%PDF-1.4 ${id} ${"x".repeat(200)}`);
@@ -40,14 +40,14 @@ function request(
   return (opts.method === "HEAD" ? HEAD : GET)(req, ctx);
 }
 
-function citation(paperId: string): Citation {
+function citation(paperId: string, index: number, chunkUid: string | null = `${paperId}#1`): Citation {
   return {
-    index: 1,
+    index,
     marker: `[${paperId}, page 1]`,
     paperId,
     page: 1,
     claim: "A claim.",
-    chunkUid: null,
+    chunkUid,
     quote: "A quote.",
     charStart: null,
     charEnd: null,
@@ -98,7 +98,8 @@ beforeAll(async () => {
   });
   await saveAnswer(handle.db, RUN, {
     markdown: `Because [${CITED}, page 1].`,
-    citations: [citation(CITED)],
+    // the uncited paper's one citation named a page the run never retrieved: it opens nothing
+    citations: [citation(CITED, 1), citation(LISTED, 2), citation(UNCITED, 3, null)],
     references: [reference(CITED, 1), reference(LISTED, 2)],
     warnings: [],
     retrieved: [],
@@ -117,7 +118,7 @@ afterAll(async () => {
 });
 
 describe("GET /s/<token>/papers/<id>/pdf", () => {
-  it("serves a paper the run cites, or lists as a reference, without a session", async () => {
+  it("serves a paper the run cites, without a session", async () => {
     for (const id of [CITED, LISTED]) {
       const res = await request(id);
       expect(res.status).toBe(200);
@@ -149,7 +150,7 @@ describe("GET /s/<token>/papers/<id>/pdf", () => {
     expect(await head.text()).toBe("");
   });
 
-  it("is 404 for a paper of the library the run does not cite, and for ids that are not ids", async () => {
+  it("is 404 for a paper of the library the run does not cite (or cites only a page it never retrieved), and for ids that are not ids", async () => {
     for (const id of [UNCITED, "no-such-paper", "%", "../../etc/passwd"]) {
       const res = await request(id);
       expect(res.status).toBe(404);
