@@ -120,8 +120,9 @@ export function createExtractionPool(size = defaultPoolSize()): ExtractionPool {
       job.slot = slot;
       t.job = job;
       t.worker.ref();
-      // a copy is transferred: the caller keeps its bytes
-      const copy = job.bytes.slice();
+      // a copy is transferred: the caller keeps its bytes (`new Uint8Array` copies; a Buffer's `slice` would share
+      // them, and the transfer would detach the caller's)
+      const copy = new Uint8Array(job.bytes);
       t.worker.postMessage({ id: job.id, bytes: copy, batchSize: job.opts?.batchSize }, [copy.buffer]);
     }
     // idle threads do not keep the process alive

@@ -53,6 +53,11 @@ export function mapPdfError(e: unknown, signal?: AbortSignal): unknown {
       { cause: e },
     );
   }
+  if (name === "PdfBombException") {
+    return new LecternError("bad_request:pdf", `Lectern does not read this PDF: ${shortDetail(message)}.`, {
+      cause: e,
+    });
+  }
   if (isAbort(e)) return e;
   // A reader that cannot start (missing worker in a bundled build) is our fault, not the file's.
   if (!CORRUPT_NAMES.has(name) && /worker/i.test(message)) {

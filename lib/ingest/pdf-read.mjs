@@ -3,6 +3,7 @@
 // neither tsx nor lib/*.ts exist at run time, while this file is read from disk (lib/ingest/extract-pool.ts). Types:
 // pdf-read.d.mts. The thread gets bytes and returns plain data; it never touches the database.
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { constants, inflateSync } from "node:zlib";
 import { PDFParse } from "pdf-parse";
 
 const DEFAULT_BATCH = 50;
@@ -20,6 +21,53 @@ function plainInfo(raw) {
   return out;
 }
 
+/** The most a PDF's compressed streams other than images may expand to (text extraction never decodes images). */
+export const INFLATE_LIMIT_MB = 256;
+
+/**
+ * Checks, before pdf.js reads the file, how far its Flate-compressed streams expand (images left out: reading text
+ * never decodes them), and throws an error named `PdfBombException` past `limitBytes` in all. A 1 MB upload whose one
+ * content stream inflates to 1 GiB took the server past 2.7 GB of memory inside pdf.js; this stops it after reading at
+ * most the limit, in the reader's thread. Each stream is inflated with zlib up to what is left of the limit; a stream
+ * zlib cannot read is left to pdf.js (which reports a corrupt file as before). Returns the bytes counted.
+ */
+export function checkInflatedSize(bytes, limitBytes = INFLATE_LIMIT_MB * 1024 * 1024) {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = buf.toString("latin1");
+  const keyword = /stream\r?\n/g;
+  let total = 0;
+  for (let m = keyword.exec(text); m; m = keyword.exec(text)) {
+    if (text.slice(Math.max(0, m.index - 3), m.index) === "end") continue;
+    const start = m.index + m[0].length;
+    const end = text.indexOf("endstream", start);
+    if (end < 0) break;
+    keyword.lastIndex = end + 9;
+    // the stream's dictionary: back to its object's "obj" keyword (at most 4 KB)
+    const from = Math.max(0, m.index - 4096);
+    const head = text.slice(from, m.index);
+    const dict = head.slice(Math.max(0, head.lastIndexOf("obj")));
+    if (!/\/(?:FlateDecode|Fl)\b/.test(dict) || /\/Subtype\s*\/Image\b/.test(dict)) continue;
+    try {
+      const out = inflateSync(buf.subarray(start, end), {
+        maxOutputLength: limitBytes - total + 1,
+        finishFlush: constants.Z_SYNC_FLUSH,
+      });
+      total += out.length;
+    } catch (e) {
+      if (e instanceof RangeError || e?.code === "ERR_BUFFER_TOO_LARGE") total = limitBytes + 1;
+      // (else a stream zlib cannot read: pdf.js decides)
+    }
+    if (total > limitBytes) {
+      const error = new Error(
+        `its compressed content expands to more than ${Math.round(limitBytes / 1024 / 1024)} MB (a decompression bomb?)`,
+      );
+      error.name = "PdfBombException";
+      throw error;
+    }
+  }
+  return total;
+}
+
 /**
  * Reads a PDF's info dictionary and the text of every physical page (index 0 = page 1), in batches of pages so a PDF
  * with thousands of pages never has all its pdf.js page text in flight at once. pdf.js's errors are thrown as they
@@ -28,7 +76,9 @@ function plainInfo(raw) {
 export async function readPdf(bytes, opts = {}) {
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH));
   opts.signal?.throwIfAborted();
-  const parser = new PDFParse({ data: bytes.slice() });
+  checkInflatedSize(bytes, opts.inflateLimitBytes);
+  // (`new Uint8Array` copies; a Buffer's `slice` would share the caller's bytes, which pdf.js then detaches)
+  const parser = new PDFParse({ data: new Uint8Array(bytes) });
   try {
     const infoResult = await parser.getInfo();
     const pageCount = infoResult.total;
