@@ -16,7 +16,7 @@ import {
   removePerson,
   resetPassword,
 } from "./people";
-import { getSessionUser, SIGN_IN_LIMIT, signIn, signOut } from "./session";
+import { getSessionUser, SIGN_IN_ACCOUNT_LIMIT, SIGN_IN_LIMIT, signIn, signOut } from "./session";
 import { createShareLink, resolveShareToken } from "./share";
 
 let handle: DbHandle;
@@ -227,18 +227,39 @@ describe("people and sessions", () => {
       for (let i = 0; i < 2 * SIGN_IN_LIMIT.limit; i++) await expect(right()).resolves.toMatchObject({});
       // the failures still count: the limit's worth of them, then even the right password waits
       for (let i = 0; i < SIGN_IN_LIMIT.limit; i++) await expect(wrong()).rejects.toThrow(/do not match/);
-      // per account and per client, only the failures stand (the refused attempt below counts too)
+      // per account, per account from this client, and per client, only the failures stand
       const counts = async () =>
         Object.fromEntries(
           (
             await queryRows<{ key: string; count: number }>(
               db,
-              sql`select key, count from rate_limits where key in ('sign-in:often@lab.example', 'sign-in-ip:10.0.0.9')`,
+              sql`select key, count from rate_limits where key in ('sign-in:often@lab.example', 'sign-in:often@lab.example:10.0.0.9', 'sign-in-ip:10.0.0.9')`,
             )
           ).map((r) => [r.key, Number(r.count)]),
         );
-      expect(await counts()).toEqual({ "sign-in:often@lab.example": 10, "sign-in-ip:10.0.0.9": 10 });
+      expect(await counts()).toEqual({
+        "sign-in:often@lab.example": 10,
+        "sign-in:often@lab.example:10.0.0.9": 10,
+        "sign-in-ip:10.0.0.9": 10,
+      });
       await expect(right()).rejects.toMatchObject({ code: "rate_limited:session" });
+      // …from that address: the account's owner signs in from another one (a stranger's guesses do not lock them out)
+      const elsewhere = signIn(
+        db,
+        { email: "often@lab.example", password: PASSWORD, client: "10.0.0.10" },
+        new Headers(),
+      );
+      await expect(elsewhere).resolves.toMatchObject({});
+      // guesses spread over many addresses meet the account's own ceiling
+      for (let i = 0; i < SIGN_IN_ACCOUNT_LIMIT.limit - 11; i++) {
+        const from = `10.1.${Math.floor(i / 5)}.${i % 5}`;
+        await expect(
+          signIn(db, { email: "often@lab.example", password: "wrong password!", client: from }, new Headers()),
+        ).rejects.toThrow(/do not match/);
+      }
+      await expect(
+        signIn(db, { email: "often@lab.example", password: PASSWORD, client: "10.0.0.11" }, new Headers()),
+      ).rejects.toMatchObject({ code: "rate_limited:session" });
     } finally {
       vi.useRealTimers();
     }

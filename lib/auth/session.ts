@@ -24,12 +24,21 @@ export async function getSessionUser(db: Database, headers: Headers): Promise<Se
   return person ? { id: person.id, email: person.email, name: person.name, role: person.role } : null;
 }
 
-/** Failed sign-ins allowed per email (and per client address) in 15 minutes. */
+/** Failed sign-ins allowed per account from one client address (or per account when the address is unknown) in 15
+ *  minutes. */
 export const SIGN_IN_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
+
+/** Failed sign-ins allowed per account from all addresses together, and per address for all accounts, in 15 minutes
+ *  (when the client's address is known). */
+export const SIGN_IN_ACCOUNT_LIMIT = { ...SIGN_IN_LIMIT, limit: 100 } as const;
+export const SIGN_IN_ADDRESS_LIMIT = { ...SIGN_IN_LIMIT, limit: 50 } as const;
 
 /**
  * Signs in with email and password; returns the `Set-Cookie` values of the new session for the caller to send. A
- * wrong email and a wrong password get the same answer. Guesses are limited per email and per client address.
+ * wrong email and a wrong password get the same answer. Guesses are limited per account from one address, per account
+ * from all addresses (a higher ceiling, against guesses spread over many addresses) and per address. So ten wrong
+ * guesses from one address lock that address out of the account, not its owner signing in from elsewhere; without a
+ * known address (no proxy in front) the ten count for the account as a whole.
  */
 export async function signIn(
   db: Database,
@@ -39,17 +48,15 @@ export async function signIn(
   const email = input.email.trim().toLowerCase();
   // every attempt is counted before the password is checked (so parallel guesses cannot overrun the limit); one that
   // succeeds is taken back out: only failed sign-ins count
+  const tooMany = "Too many sign-in attempts for this account.";
   const uncount = [
-    await consumeRateLimit(db, `sign-in:${email}`, SIGN_IN_LIMIT, "Too many sign-in attempts for this account."),
+    await consumeRateLimit(db, `sign-in:${email}`, input.client ? SIGN_IN_ACCOUNT_LIMIT : SIGN_IN_LIMIT, tooMany),
   ];
   if (input.client) {
-    const byClient = await consumeRateLimit(
-      db,
-      `sign-in-ip:${input.client}`,
-      { ...SIGN_IN_LIMIT, limit: 50 },
-      "Too many sign-in attempts.",
+    uncount.push(await consumeRateLimit(db, `sign-in:${email}:${input.client}`, SIGN_IN_LIMIT, tooMany));
+    uncount.push(
+      await consumeRateLimit(db, `sign-in-ip:${input.client}`, SIGN_IN_ADDRESS_LIMIT, "Too many sign-in attempts."),
     );
-    uncount.push(byClient);
   }
   const auth = await getAuthFor(db);
   let signedIn: { user: SessionUser; setCookies: string[] } | null = null;
