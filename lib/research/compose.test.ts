@@ -433,6 +433,26 @@ describe("synthesizeExtractive", () => {
     );
   });
 
+  it("does not lead with a sibling of what the question names (English-to-French for English-to-German)", () => {
+    const evidence = [
+      passage(
+        "W",
+        1,
+        "The widget translator achieves 28.4 BLEU on the WMT 2014 English-to-German translation task, improving over the best results by over 2 BLEU. On the WMT 2014 English-to-French translation task, our widget establishes a new single-model state-of-the-art BLEU score of 41.8 after training for 3.5 days.",
+      ),
+      passage(
+        "W",
+        8,
+        "On the WMT 2014 English-to-German translation task, the big widget translator outperforms the best previously reported models, establishing a new state-of-the-art BLEU score of 28.4. On the WMT 2014 English-to-French translation task, our big widget achieves a BLEU score of 41.0.",
+      ),
+    ];
+    const q = "What is the BLEU score of the widget translator on WMT 2014 English-to-German?";
+    const md = synthesizeExtractive(q, evidence, { intent: "performance", keywords: [] });
+    const lead = md.split("## Supporting evidence")[0] ?? "";
+    expect(lead).toContain("English-to-German");
+    expect(lead).not.toMatch(/^## Answer\n\nOn the WMT 2014 English-to-French/);
+  });
+
   it("ends a sentence at the full stop after a lettered appendix, table or figure", () => {
     expect(
       quotableSentences("The widget prompts are given in Appendix E. Our results show that widgets help.").map(

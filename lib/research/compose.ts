@@ -594,13 +594,36 @@ export function termCoverage(
 }
 
 /**
+ * Whether a text names a sibling of one of the `asked` names (each as its stems) without naming that one: a specific
+ * name that shares a word with it, and each has a word the other lacks ("English-to-French" beside "English-to-German",
+ * "GPT-2" beside "GPT-3", "BERT-Base" beside "BERT-Large").
+ */
+function namesSiblingOf(text: string, asked: string[][]): boolean {
+  if (asked.length === 0) return false;
+  const stems = new Set(tokenize(text));
+  const names = namedTerms(text)
+    .filter((t) => SPECIFIC_NAME.test(t))
+    .map((n) => tokenize(n));
+  return asked.some(
+    (a) =>
+      !a.every((t) => stems.has(t)) &&
+      // (a name the asked one extends, "XLNet" of "XLNet-Large", or one that extends it, is no sibling)
+      names.some((n) => n.some((t) => a.includes(t)) && n.some((t) => !a.includes(t)) && a.some((t) => !n.includes(t))),
+  );
+}
+
+/** A name that says which thing among its kind: an acronym, or a name with digits or capitals inside ("WMT",
+ *  "GPT-3", "English-to-German", "DeepSeek-R1"), or a quoted phrase of several words. */
+const SPECIFIC_NAME = /\p{Lu}.*\p{Lu}|\d|\s/u;
+
+/**
  * What the question is specifically about that the evidence never mentions — its quoted phrases and its names written
  * with capitals inside or digits ("ERA5", "ECMWF", "GPT-3"; a plain capitalised word such as an author's name does not
  * count) — when the evidence mentions none of them; else null. A question whose every specific subject is absent from
  * the passages found for it is not answered by them, however many of its common words they share.
  */
 export function absentSubjects(question: string, evidence: EvidencePassage[]): string[] | null {
-  const specific = namedTerms(question).filter((t) => /\p{Lu}.*\p{Lu}|\d/u.test(t) || /\s/.test(t));
+  const specific = namedTerms(question).filter((t) => SPECIFIC_NAME.test(t));
   if (specific.length === 0) return null;
   const { missing } = termCoverage(question, [], evidence);
   if (!specific.every((t) => missing.includes(t))) return null;
@@ -736,9 +759,17 @@ export function synthesizeExtractive(question: string, evidence: EvidencePassage
       answerKindOnly: true,
     };
     const leads = new Set(direct.flatMap(quotedIn));
-    const best = pickSentences(part, evidence, lead)
+    const options = pickSentences(part, evidence, lead)
       .map((p) => withoutQuotedEarlier(p, leads))
-      .find((p) => !direct.some((d) => overlaps(d, p)));
+      .filter((p) => !direct.some((d) => overlaps(d, p)));
+    // the lead is not about a sibling of a name the question asks about: "… BLEU … on WMT 2014 English-to-German?" is
+    // not led by the English-to-French score (it scored higher for following the German one on its page), nor a
+    // question on GPT-3 by a GPT-2 figure — when one of the best options is free of such a name
+    const asked = namedTerms(part)
+      .filter((t) => SPECIFIC_NAME.test(t))
+      .map((n) => tokenize(n))
+      .filter((n) => n.length > 0);
+    const best = options.find((p) => !namesSiblingOf(quotedIn(p).join(" "), asked)) ?? options[0];
     if (best) direct.push(best);
   }
   if (direct.length === 0) direct.push(picked[0] as PickedSentence);
