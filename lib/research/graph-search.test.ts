@@ -6,7 +6,7 @@ import { deepRunner } from "./deep/run";
 import { RELATIONS_HEADING, relationsStep } from "./deep/steps/relations";
 import type { ResearchDeps } from "./deps";
 import { runResearch } from "./orchestrator";
-import { composeGraphSection } from "./steps/graph-search";
+import { composeGraphSection, eachInTurn, relatesApart } from "./steps/graph-search";
 import { mockModel, sourcesInPrompt, testResearchDeps, testStepContext } from "./testing";
 import type { ResearchEvent, StepOf } from "./types";
 
@@ -248,16 +248,27 @@ describe("composeGraphSection", () => {
   });
   const [x, y, z] = [entity(1, "Xnet"), entity(2, "Ynet"), entity(3, "Znet")];
 
-  it("two names with no edge between them: the heading says so instead of claiming how they relate", () => {
-    const md = composeGraphSection({
-      question: { kind: "relate", entities: ["Xnet", "Ynet"] },
+  it("two names with no edge between them: the heading says the edges are each one's, instead of claiming how they relate", () => {
+    const apart = {
+      question: { kind: "relate" as const, entities: ["Xnet", "Ynet"] },
       names: [
-        { asked: "Xnet", found: true, entity: x },
-        { asked: "Ynet", found: true, entity: y },
+        { asked: "Xnet", found: true as const, entity: x },
+        { asked: "Ynet", found: true as const, entity: y },
       ],
       edges: [edge(1, x, z)],
-    });
-    expect(md).toMatch(/^## What the knowledge graph holds about Xnet and Ynet \(no relation between them\)\n/);
+    };
+    const md = composeGraphSection(apart);
+    expect(md).toMatch(/^## What the knowledge graph holds about Xnet and Ynet, each on its own\n/);
+    // (no claim that nothing relates them: the passages may well compare them)
+    expect(md).not.toContain("no relation");
+    expect(relatesApart(apart)).toBe(true);
+    expect(relatesApart({ ...apart, edges: [edge(1, x, y)] })).toBe(false);
+    expect(relatesApart({ ...apart, question: { kind: "improves_on", entities: ["Xnet"] } as never })).toBe(false);
+    // each name's own edges in turn, best first within each, at most the limit
+    const w = entity(4, "Wnet");
+    const many = { ...apart, edges: [edge(1, x, z), edge(2, x, w), edge(3, x, z), edge(4, y, z), edge(5, y, w)] };
+    expect(eachInTurn(many, 3).map((e) => e.id)).toEqual([1, 2, 4]);
+    expect(eachInTurn(many, 10)).toHaveLength(5);
     const linked = composeGraphSection({
       question: { kind: "relate", entities: ["Xnet", "Ynet"] },
       names: [

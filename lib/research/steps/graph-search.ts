@@ -53,8 +53,36 @@ export interface GraphSearchData {
 export interface GraphFindings {
   edges: GraphEdgeResult[];
   evidence: EvidencePassage[];
-  /** The answer's part built from the edges (offline synthesis leads with it); "" when there are none. */
+  /** The answer's part built from the edges (offline synthesis leads with it, unless `apart`); "" when there are none. */
   markdown: string;
+  /** A question relating two names the graph holds no edge between: its edges are about each name on its own, and
+   *  the offline answer puts them after the passages' answer, not before. */
+  apart?: boolean;
+}
+
+/** Edges listed for two names with no edge between them (each name's own relations; they answer the question less). */
+export const GRAPH_EDGES_APART = 5;
+
+/** Up to `limit` edges of two names apart, one of each name's in turn (best first within each), in their order. */
+export function eachInTurn(answer: Pick<GraphAnswer, "names" | "edges">, limit: number): GraphEdgeResult[] {
+  const ids = answer.names.flatMap((n) => (n.found ? [n.entity.id] : []));
+  const touches = (e: GraphEdgeResult, id: number) => e.source.id === id || e.target.id === id;
+  const lists = ids.map((id) => answer.edges.filter((e) => touches(e, id)));
+  const picked = new Set<GraphEdgeResult>();
+  for (let i = 0; picked.size < limit && lists.some((l) => i < l.length); i++) {
+    for (const l of lists) {
+      const e = l[i];
+      if (e && picked.size < limit) picked.add(e);
+    }
+  }
+  return answer.edges.filter((e) => picked.has(e));
+}
+
+/** A question relating two names the graph found, with no edge between them among `edges`. */
+export function relatesApart(answer: Pick<GraphAnswer, "question" | "names" | "edges">): boolean {
+  if (answer.question.kind !== "relate") return false;
+  const ids = new Set(answer.names.flatMap((n) => (n.found ? [n.entity.id] : [])));
+  return ids.size === 2 && !answer.edges.some((e) => ids.has(e.source.id) && ids.has(e.target.id));
 }
 
 /** Edges the step uses at most (and the answer lists). */
@@ -111,8 +139,9 @@ export function composeGraphSection(answer: Pick<GraphAnswer, "question" | "name
     const ids = new Set(found.map((e) => e.id));
     const between = edges.some((e) => ids.size === 2 && ids.has(e.source.id) && ids.has(e.target.id));
     if (!between) {
+      // (the graph has no edge between them; the passages may still compare them, so nothing is said of that)
       const about = found.map((e) => e.name).join(" and ");
-      heading = `What the knowledge graph holds about ${about}${found.length === 2 ? " (no relation between them)" : ""}`;
+      heading = `What the knowledge graph holds about ${about}${found.length === 2 ? ", each on its own" : ""}`;
     }
   }
   const direct = edges.filter((e) => (e.depth ?? 1) <= 1);
@@ -173,7 +202,9 @@ export const graphSearchStep: StepDefinition<StepOf<"graph_search">, GraphQuesti
     const asked = describeGraphQuestion(question);
     ctx.progress({ title: `Searching the knowledge graph: ${asked}` });
     const answer = await answerGraphQuestion(ctx.deps.db, question, { limit: GRAPH_EDGES });
-    const edges = answer.edges;
+    // two names with no edge between them: a few of each one's own relations, after the passages' answer
+    const apart = relatesApart(answer);
+    const edges = apart ? eachInTurn(answer, GRAPH_EDGES_APART) : answer.edges;
     const counts = edges.length === 0 ? await getGraphCounts(ctx.deps.db) : null;
     const graphEmpty = counts !== null && !counts.edges.some((e) => e.status === "accepted" && e.count > 0);
     const missing = answer.names.filter((n) => !n.found);
@@ -200,7 +231,8 @@ export const graphSearchStep: StepDefinition<StepOf<"graph_search">, GraphQuesti
       result: {
         edges,
         evidence: graphEvidence(edges),
-        markdown: composeGraphSection(answer),
+        markdown: composeGraphSection({ ...answer, edges }),
+        ...(apart ? { apart } : {}),
       },
       patch: {
         title:

@@ -76,6 +76,28 @@ describe("the synthesis step, offline", () => {
     expect(result).toContain("Noam proposed");
   });
 
+  it("puts the passages' answer first when the graph's edges are about two names apart, and the graph first otherwise", async () => {
+    const question = "How do scaled attention and gated widgets relate, and why are the dot products divided?";
+    const text = "We divide the dot products of queries and keys by the square root of the key dimension.";
+    const evidence: EvidencePassage[] = [
+      { chunkUid: "c-y", paperId: "no-such-paper", title: "T", page: 9, charStart: 0, charEnd: text.length, text },
+    ];
+    const graphPart =
+      "## What the knowledge graph holds about A and B, each on its own\n\n- **A** uses **C**: “A uses C.” [P, page 1]";
+    const run = (apart: boolean) =>
+      synthesisStep.run(stepContext(question), {
+        evidence,
+        analysis: analyzeWithRules(question),
+        graph: { edges: [], evidence: [], markdown: graphPart, ...(apart ? { apart } : {}) },
+      });
+    const apart = (await run(true)).result;
+    expect(apart.startsWith("## Answer\n")).toBe(true);
+    expect(apart.indexOf("square root")).toBeLessThan(apart.indexOf("What the knowledge graph holds"));
+    const leading = (await run(false)).result;
+    expect(leading.startsWith("## What the knowledge graph holds")).toBe(true);
+    expect(leading).toContain("## From the passages");
+  });
+
   it("does not repeat a sentence the graph's part quotes, whole or as the start an edge's quote keeps of it", () => {
     const long =
       "We compare our widget primarily to the gadget, having aimed to re-implement their evaluation settings, but include reported performance of other widgets";

@@ -95,11 +95,15 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
       });
       const fromPassages = evidence.length > 0 ? synthesizeExtractive(ctx.question, marked, analysis) : "";
       // the graph's relations lead (they answer a lineage question directly); the passages follow under their heading
-      const library = graph?.markdown
-        ? [graph.markdown, withoutGraphQuotes(fromPassages, graph).replace(/^## Answer\n/, "## From the passages\n")]
-            .filter(Boolean)
-            .join("\n\n")
-        : fromPassages;
+      // the graph's relations lead when they answer (a lineage question); two names with no edge between them get
+      // the passages' answer first, each name's own relations after it
+      const library = !graph?.markdown
+        ? fromPassages
+        : graph.apart && fromPassages
+          ? [withoutGraphQuotes(fromPassages, graph), graph.markdown].join("\n\n")
+          : [graph.markdown, withoutGraphQuotes(fromPassages, graph).replace(/^## Answer\n/, "## From the passages\n")]
+              .filter(Boolean)
+              .join("\n\n");
       const fromWeb =
         web.length > 0
           ? composeWebSection(ctx.question, web, { ...analysis, libraryAnswered: library.length > 0 })
@@ -172,7 +176,7 @@ export const synthesisStep: StepDefinition<StepOf<"synthesis">, SynthesisInput, 
         reasoning:
           `Offline mode: the answer quotes the ${text.split(/\[[^\]]+, page \d+\]/).length - 1} evidence sentences that best cover the question, each cited to its paper and page.` +
           (graph?.markdown
-            ? ` It leads with the ${graph.edges.length} ${graph.edges.length === 1 ? "relation" : "relations"} the knowledge graph holds, each quoting the sentence that states it.`
+            ? ` It ${graph.apart ? "ends" : "leads"} with the ${graph.edges.length} ${graph.edges.length === 1 ? "relation" : "relations"} the knowledge graph holds, each quoting the sentence that states it.`
             : "") +
           (web.length > 0
             ? ` Sentences quoted from web pages are under “From the web”, each cited [W…].${evidence.length === 0 && absent ? " The library's passages never mention the question's subject and were left out." : ""}`
