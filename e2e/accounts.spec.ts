@@ -144,6 +144,11 @@ test.describe
         await expect(anonymous.getByTestId(id)).toHaveCount(0);
       }
       await expect(anonymous.getByTestId("nav-library")).toHaveCount(0);
+      // the wordmark leads back to the shared run, not to the sign-in page
+      await expect(anonymous.getByTestId("wordmark")).toHaveAttribute(
+        "href",
+        new URL(shareUrl, "http://localhost").pathname,
+      );
       await expect(anonymous.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
 
       const research = new ResearchPage(anonymous);

@@ -66,6 +66,8 @@ const nav = [
 /** The header: the app's sections and the account menu for a signed-in person; only the wordmark otherwise. */
 export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut: () => Promise<void> }) {
   const pathname = usePathname() ?? "/";
+  // a reader of a share link without an account: the wordmark leads back to the shared run, not to the sign-in page
+  const home = !user && pathname.startsWith("/s/") ? pathname.split("/").slice(0, 3).join("/") : "/";
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <a
@@ -76,7 +78,7 @@ export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut
       </a>
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-1.5 px-3 sm:gap-6 sm:px-6">
         <Link
-          href="/"
+          href={home}
           className="flex items-center gap-2 rounded-md font-semibold text-lg tracking-tight outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
           data-testid="wordmark"
         >
