@@ -271,29 +271,49 @@ test.describe
       await expect(page.getByTestId("feedback-comment")).toHaveValue("Quoted the right sentence.");
     });
 
-    test("a question about a topic absent from the library ends with the no-papers error", async ({ page }) => {
+    test("a question about a topic absent from the library ends saying no paper is about it", async ({ page }) => {
       const research = new ResearchPage(page);
       await research.goto();
       await research.ask(ABSENT_TOPIC);
       await expect(research.run).toHaveAttribute("data-status", "failed", { timeout: 30_000 });
-      await expect(research.error).toHaveAttribute("data-code", "no_papers");
-      await expect(page.getByTestId("research-error-message")).toHaveText(
-        `No papers found relevant to query: "${ABSENT_TOPIC}". Try refining your search terms.`,
-      );
-      await expect(research.step("search_summaries")).toHaveAttribute("data-status", "failed");
-      // the failed step is open and says why
-      await expect(research.step("search_summaries").getByTestId("research-step-toggle")).toHaveAttribute(
-        "aria-expanded",
-        "true",
-      );
-      await expect(research.step("search_summaries")).toContainText("No papers found relevant to query");
-      await expect(research.step("synthesis")).toHaveAttribute("data-status", "pending");
-      await expect(research.answer).toHaveCount(0);
+      const runId = research.runIdFromUrl() ?? "";
+      const recent = page.locator(`[data-testid="recent-run"][data-run-id="${runId}"]`);
+      const declined = async () => {
+        await expect(research.error).toHaveAttribute("data-code", "no_papers");
+        await expect(page.getByTestId("research-run-status")).toHaveText("Not in the library");
+        await expect(page.getByTestId("research-error-message")).toHaveText(
+          "No paper in the library is about this question.",
+        );
+        await expect(research.error).toContainText("Try other words for the same topic");
+        await expect(research.step("search_summaries")).toHaveAttribute("data-status", "failed");
+        // the failed step is open and says why
+        await expect(research.step("search_summaries").getByTestId("research-step-toggle")).toHaveAttribute(
+          "aria-expanded",
+          "true",
+        );
+        await expect(research.step("search_summaries")).toContainText(
+          "No paper in the library is about this question.",
+        );
+        // the steps it never reached are skipped, not waiting
+        for (const id of ["search_content", "synthesis", "verification", "formatting"]) {
+          await expect(research.step(id)).toHaveAttribute("data-status", "skipped");
+          await expect(research.step(id).getByTestId("research-step-status")).toHaveText("Skipped");
+        }
+        await expect(research.answer).toHaveCount(0);
+        // no answer: nothing to improve or export
+        await expect(page.getByTestId("deep-improve")).toHaveCount(0);
+        await expect(page.getByTestId("export-markdown")).toHaveCount(0);
+        // the recent questions mark it as not in the library, not as failed
+        await expect(recent).toHaveAttribute("data-status", "failed");
+        await expect(recent).toContainText("Not in the library");
+        await expect(recent).not.toContainText("Failed");
+      };
+      await declined();
 
-      // the stored run fails the same way
+      // the stored run reads the same
       await page.reload();
       await expect(research.run).toHaveAttribute("data-status", "failed");
-      await expect(research.error).toHaveAttribute("data-code", "no_papers");
+      await declined();
     });
 
     test("questions that cannot be asked get a clear message, and unknown runs are not found", async ({ page }) => {

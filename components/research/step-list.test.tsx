@@ -47,8 +47,8 @@ describe("StepList", () => {
       [steps(21), false],
       [steps(FOLD_STEPS_OVER), true],
       [steps(21, (i) => (i === 3 ? "failed" : "completed")), true],
-      // a run cancelled or interrupted leaves steps pending or running
-      [steps(21, (i) => (i > 15 ? "pending" : i === 15 ? "in_progress" : "completed")), true],
+      // a run cancelled or interrupted leaves the steps it never reached skipped
+      [steps(21, (i) => (i > 15 ? "skipped" : i === 15 ? "failed" : "completed")), true],
     ] as const) {
       render(<StepList steps={given} finished={finished} />);
       expect(cards()).toHaveLength(given.length);
@@ -56,5 +56,15 @@ describe("StepList", () => {
       expect(screen.queryByTestId("research-steps-toggle")).toBeNull();
       cleanup();
     }
+  });
+
+  it("shows a step the run never reached as skipped, not as waiting", async () => {
+    render(<StepList steps={steps(3, (i) => (i === 0 ? "completed" : i === 1 ? "failed" : "skipped"))} finished />);
+    const skipped = cards()[2] as HTMLElement;
+    expect(skipped.dataset.status).toBe("skipped");
+    expect(skipped.querySelector('[data-testid="research-step-status"]')?.textContent).toBe("Skipped");
+    await userEvent.click(skipped.querySelector('[data-testid="research-step-toggle"]') as HTMLElement);
+    expect(skipped.textContent).toContain("Not run: the research ended before this step.");
+    expect(skipped.textContent).not.toContain("Waiting");
   });
 });

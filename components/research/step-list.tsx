@@ -5,6 +5,7 @@ import {
   ChevronDownIcon,
   CircleCheckIcon,
   CircleDashedIcon,
+  CircleMinusIcon,
   CircleSlashIcon,
   CircleXIcon,
   FileSearchIcon,
@@ -75,6 +76,7 @@ const statusLabels: Record<StepStatus, string> = {
   in_progress: "Running",
   completed: "Done",
   failed: "Failed",
+  skipped: "Skipped",
 };
 
 export function StepStatusBadge({
@@ -110,11 +112,13 @@ export function StepStatusBadge({
         ? CircleXIcon
         : status === "in_progress"
           ? LoaderIcon
-          : CircleDashedIcon;
+          : status === "skipped"
+            ? CircleMinusIcon
+            : CircleDashedIcon;
   return (
     <Badge
       variant={variant}
-      className={cn(status === "pending" && "text-muted-foreground")}
+      className={cn((status === "pending" || status === "skipped") && "text-muted-foreground")}
       data-testid="research-step-status"
     >
       <Icon className={cn(status === "in_progress" && "animate-spin motion-reduce:animate-none")} aria-hidden />
@@ -239,7 +243,9 @@ function StepDetails({ step }: { step: ResearchStep }) {
             ? "Waiting for the steps before it."
             : step.status === "in_progress"
               ? "Working on it…"
-              : "Nothing to show for this step."}
+              : step.status === "skipped"
+                ? "Not run: the research ended before this step."
+                : "Nothing to show for this step."}
         </p>
       )}
     </div>
@@ -261,7 +267,7 @@ function StepCard({
   const duration = formatDuration(step.durationMs);
   const stopped = isStoppedStep(step);
   const declined = isDeclinedStep(step);
-  const tone = stopped || declined ? "pending" : step.status;
+  const tone = stopped || declined || step.status === "skipped" ? "pending" : step.status;
   return (
     <li
       data-testid="research-step"
@@ -300,7 +306,7 @@ function StepCard({
             <span
               className={cn(
                 "block break-words font-medium text-sm sm:truncate",
-                step.status === "pending" && "text-muted-foreground",
+                (step.status === "pending" || step.status === "skipped") && "text-muted-foreground",
               )}
               data-testid="research-step-title"
             >
@@ -336,12 +342,12 @@ export const FOLD_STEPS_OVER = 12;
  * "Research process · N steps": a card per step, the running one open, finished ones closed unless opened. While the
  * run goes on every card shows; once it has finished, a long list (a deep run's) folds under its heading — the review
  * is what the reader came for — with a button to show it. Only a list of completed steps folds: a failed step, or one
- * a stopped run left pending, stays in view. Folded cards stay in the page, hidden, each with its open or closed state.
+ * an ended run never reached (skipped), stays in view. Folded cards stay in the page, hidden, each with its open or closed state.
  */
 export function StepList({ steps, finished = false }: { steps: readonly ResearchStep[]; finished?: boolean }) {
   const [overrides, setOverrides] = useState<ReadonlyMap<string, boolean>>(() => new Map());
   const [shown, setShown] = useState(false);
-  // (a run cancelled, interrupted or failed leaves steps pending or running: those stay in view too)
+  // (a run cancelled, interrupted or failed leaves steps skipped or stopped: those stay in view too)
   const foldable = finished && steps.length > FOLD_STEPS_OVER && steps.every((s) => s.status === "completed");
   const folded = foldable && !shown;
   const listId = useId();

@@ -178,8 +178,8 @@ export async function renewLeases(
 
 /**
  * Marks runs still `running` that started before `startedBefore` as `interrupted` with `error` — runs whose process
- * is gone (lib/research/recovery.ts decides which) — and their steps that were in progress as failed with it, in one
- * transaction. Returns their ids.
+ * is gone (lib/research/recovery.ts decides which) — their steps that were in progress as failed with it, and those
+ * still pending as skipped, in one transaction. Returns their ids.
  */
 export async function markInterruptedRuns(
   db: Database,
@@ -217,6 +217,15 @@ export async function markInterruptedRuns(
           updatedAt: new Date(),
         })
         .where(and(inArray(researchSteps.runId, ids), eq(researchSteps.status, "in_progress")));
+      // and the steps they never reached are skipped, as a run that ends in its own process leaves them
+      await tx
+        .update(researchSteps)
+        .set({
+          status: "skipped",
+          payload: sql`${researchSteps.payload} || jsonb_build_object('status', 'skipped')`,
+          updatedAt: new Date(),
+        })
+        .where(and(inArray(researchSteps.runId, ids), eq(researchSteps.status, "pending")));
     }
     return ids;
   });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import type { ResearchDeps } from "./deps";
-import { executeRun, pendingCard, type StepDefinition } from "./lifecycle";
+import { executeRun, pendingCard, type Run, type StepDefinition, StepError } from "./lifecycle";
 import { runResearch } from "./orchestrator";
 import type { ResearchEvent, StepOf } from "./types";
 
@@ -124,5 +124,59 @@ describe("a run's errors, as its reader sees them", () => {
       code: "bad_request",
       message: "The question is too long.",
     });
+  });
+});
+
+describe("the steps a run never reaches", () => {
+  const stepOf = (id: string, fail: boolean): StepDefinition<StepOf<"analysis">, void, void> => ({
+    card: () => pendingCard<StepOf<"analysis">>({ id, type: "analysis", title: id }),
+    async run() {
+      if (fail) throw new StepError({ code: "no_answer", message: "The library does not answer this." });
+      return { result: undefined, patch: {} };
+    },
+  });
+  const [first, second, third] = [stepOf("first", false), stepOf("second", true), stepOf("third", false)];
+  const runWith = async (body: (r: Run) => Promise<void>) => {
+    const events: ResearchEvent[] = [];
+    const state = await executeRun(
+      deps(failingDb(null)),
+      QUESTION,
+      { runId: "r", onEvent: (e) => events.push(e) },
+      {
+        plan: [first.card(), second.card(), third.card()],
+        timeoutHint: "",
+        body: async (r) => {
+          await body(r);
+          return { markdown: "", citations: [], references: [] };
+        },
+      },
+    );
+    return { state, events };
+  };
+
+  it("are skipped when a step ends the run, streamed before the run's end", async () => {
+    const { state, events } = await runWith(async (r) => {
+      await r.step(first, undefined);
+      await r.step(second, undefined);
+      await r.step(third, undefined);
+    });
+    expect(state.status).toBe("failed");
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual([
+      ["first", "completed"],
+      ["second", "failed"],
+      ["third", "skipped"],
+    ]);
+    expect(events.map((e) => (e.kind === "step" ? `${e.step.id}:${e.step.status}` : e.kind)).slice(-2)).toEqual([
+      "third:skipped",
+      "run_finished",
+    ]);
+  });
+
+  it("are skipped too when the run completes without them", async () => {
+    const { state } = await runWith(async (r) => {
+      await r.step(first, undefined);
+    });
+    expect(state.status).toBe("completed");
+    expect(state.steps.map((s) => s.status)).toEqual(["completed", "skipped", "skipped"]);
   });
 });

@@ -20,8 +20,9 @@ import {
 /**
  * One lifecycle for every research run, quick or deep: the run's events and their fold, the run timeout and the
  * per-call timeouts, cancellation, the step wrapper (pending → in_progress → completed | failed) with one error type,
- * warnings, and the hooks that persist what a run retrieved. A runner is then a plan and a list of `run.step(…)` calls
- * — see `runResearch` (orchestrator.ts) and `deepRunner` (deep/run.ts), and docs/architecture.md, "How to add a step".
+ * the steps a run ended before reaching (skipped), warnings, and the hooks that persist what a run retrieved. A runner
+ * is then a plan and a list of `run.step(…)` calls — see `runResearch` (orchestrator.ts) and `deepRunner`
+ * (deep/run.ts), and docs/architecture.md, "How to add a step".
  */
 
 /** What the caller of a runner hears: every event, and what the searches returned (for evaluation). */
@@ -126,7 +127,8 @@ export interface RunSpec {
 
 /**
  * Runs a research run: emits `run_started` with the plan, runs `body`, emits the answer and `run_finished` — or, when
- * a step fails or the run is cancelled or out of time, `run_finished` with the error. Resolves to the final state.
+ * a step fails or the run is cancelled or out of time, `run_finished` with the error. Either way, a step of the plan
+ * still pending when the body ends is emitted `skipped` first. Resolves to the final state.
  */
 export async function executeRun(
   deps: ResearchDeps,
@@ -228,13 +230,20 @@ export async function executeRun(
     }
   };
   const run: Run = { ...context, step };
+  // a run that has ended leaves no step waiting: the ones it never reached (after a failed or declining step, a
+  // cancellation or a timeout) say so — streamed and saved like any other change of a step
+  const skipUnreached = () => {
+    for (const s of [...current.values()]) if (s.status === "pending") update(s, { status: "skipped" });
+  };
 
   try {
     const answer = await spec.body(run);
+    skipUnreached();
     emit({ kind: "answer", ...answer, warnings: [...warnings] });
     emit({ kind: "run_finished", status: "completed", durationMs: Math.round(performance.now() - started) });
   } catch (e) {
     const error = toError(e);
+    skipUnreached();
     emit({
       kind: "run_finished",
       status: error.code === "cancelled" ? "cancelled" : "failed",

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, queryRows } from "@/db";
@@ -15,7 +17,7 @@ import { cancelRun, startRun, subscribeRun, waitForRun } from "./runs";
 import { analysisStep } from "./steps/analysis";
 import { expansionStep } from "./steps/expansion";
 import { contentSearchStep, NO_CONTENT_MESSAGE, NO_MATCH_MESSAGE } from "./steps/search-content";
-import { noPapersMessage, SUMMARY_SEARCH, summarySearchStep } from "./steps/search-summaries";
+import { NO_PAPERS_HINT, NO_PAPERS_MESSAGE, SUMMARY_SEARCH, summarySearchStep } from "./steps/search-summaries";
 import { synthesisStep } from "./steps/synthesis";
 import { mockModel, sourcesInPrompt, testResearchDeps, testStepContext } from "./testing";
 import type { ResearchEvent, ResearchRunState } from "./types";
@@ -130,16 +132,24 @@ describe("runResearch, offline", () => {
     expect(events.filter((e) => e.kind === "answer_delta").length).toBeGreaterThan(0);
   });
 
-  it("says no papers were found for a topic the library lacks", async () => {
+  it("says, in plain words, that no paper is about a topic the library lacks; the steps after it are skipped", async () => {
     const q = "coral reef photosynthesis in tropical oceans";
-    const { state } = await run(q);
+    const { state, events } = await run(q);
     expect(state.status).toBe("failed");
-    expect(state.error).toEqual({ code: "no_papers", message: noPapersMessage(q) });
-    expect(state.error?.message).toBe(
-      'No papers found relevant to query: "coral reef photosynthesis in tropical oceans". Try refining your search terms.',
+    expect(state.error).toEqual({ code: "no_papers", message: NO_PAPERS_MESSAGE, hint: NO_PAPERS_HINT });
+    expect(state.error?.message).toBe("No paper in the library is about this question.");
+    const statuses = state.steps.map((s) => [s.id, s.status]);
+    const at = state.steps.findIndex((s) => s.id === "search_summaries");
+    expect(statuses.slice(0, at + 1).map(([, st]) => st)).toEqual([...Array(at).fill("completed"), "failed"]);
+    expect(statuses.slice(at + 1)).toEqual(state.steps.slice(at + 1).map((s) => [s.id, "skipped"]));
+    expect(statuses.slice(at + 1).map(([id]) => id)).toContain("synthesis");
+    // streamed (and so saved) before the run's end, like any change of a step
+    const finished = events.findIndex((e) => e.kind === "run_finished");
+    const skipped = events.findIndex(
+      (e) => e.kind === "step" && e.step.id === "synthesis" && e.step.status === "skipped",
     );
-    expect(state.steps.find((s) => s.id === "search_summaries")?.status).toBe("failed");
-    expect(state.steps.find((s) => s.id === "synthesis")?.status).toBe("pending");
+    expect(skipped).toBeGreaterThan(0);
+    expect(skipped).toBeLessThan(finished);
   });
 
   it("rejects an empty or wordless question with a clear message", async () => {
@@ -207,7 +217,10 @@ describe("runResearch, offline", () => {
     });
     expect(state.status).toBe("cancelled");
     expect(state.error?.code).toBe("cancelled");
-    expect(state.steps.find((s) => s.id === "synthesis")?.status).toBe("pending");
+    // the step running when it was cancelled is stopped; the ones it never reached are skipped
+    expect(state.steps.find((s) => s.id === "query_expansion")?.error?.code).toBe("cancelled");
+    expect(state.steps.find((s) => s.id === "synthesis")?.status).toBe("skipped");
+    expect(state.steps.some((s) => s.status === "pending" || s.status === "in_progress")).toBe(false);
   });
 });
 
@@ -743,15 +756,38 @@ describe("interrupted runs", () => {
       const run = await getRun(handle.db, id);
       expect(run?.status).toBe("interrupted");
       expect(run?.error).toEqual(INTERRUPTED_ERROR);
-      // the step that was running when the server stopped is stopped with it; the others are as they were
+      // the step that was running when the server stopped is stopped with it, the ones after it skipped, the ones
+      // before it as they were
       expect(run?.steps.map((s) => [s.id, s.status, s.error?.code])).toEqual([
         ["analysis", "completed", undefined],
         ["query_expansion", "failed", "interrupted"],
-        ["search_summaries", "pending", undefined],
+        ["search_summaries", "skipped", undefined],
       ]);
     }
     // a finished run is never touched
     expect(await recoverInterruptedRuns(handle.db, { driver: "pglite", runTimeoutMs: 180_000 })).toBe(0);
+  });
+
+  it("runs saved before skipped steps existed: the migration skips the pending steps of the ended ones", async () => {
+    const at = new Date(Date.now() - 60_000);
+    await insert("legacy-ended", at);
+    await finishRun(handle.db, "legacy-ended", { status: "failed", durationMs: 5 });
+    await insert("legacy-running", new Date());
+    const migration = readFileSync(
+      fileURLToPath(new URL("../../drizzle/0019_skipped_steps.sql", import.meta.url)),
+      "utf8",
+    );
+    await handle.db.execute(sql.raw(migration));
+    const ended = await getRun(handle.db, "legacy-ended");
+    expect(ended?.steps.map((s) => [s.id, s.status])).toEqual([
+      ["analysis", "completed"],
+      ["query_expansion", "in_progress"],
+      ["search_summaries", "skipped"],
+    ]);
+    // the payload, which the page reads, says so too; a run still going is left alone
+    const running = await getRun(handle.db, "legacy-running");
+    expect(running?.steps.map((s) => s.status)).toEqual(["completed", "in_progress", "pending"]);
+    await finishRun(handle.db, "legacy-running", { status: "completed", durationMs: 1 });
   });
 
   it("on PostgreSQL marks only the runs older than a run may last (other instances may be running the rest)", async () => {

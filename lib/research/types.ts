@@ -17,7 +17,11 @@ import type { ClarifyingAnswer, Outline } from "./deep/types";
 
 export type { Intent };
 
-export const STEP_STATUSES = ["pending", "in_progress", "completed", "failed"] as const;
+/**
+ * A step's life: `pending` in the plan, then `in_progress`, then `completed` or `failed` — or `skipped` when the run
+ * ended (failed, declined, cancelled, interrupted) before it reached the step.
+ */
+export const STEP_STATUSES = ["pending", "in_progress", "completed", "failed", "skipped"] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /** What a search step searches: the summary index, the full text of the shortlist, or one deep-research point. */

@@ -7,7 +7,7 @@ import { executeRun, type Runner, StepError } from "../lifecycle";
 import type { RerankedResult } from "../rerank";
 import { errorMessage, toEvidence } from "../step-kit";
 import { answerMarkdown, formattingStep } from "../steps/formatting";
-import { noPapersMessage } from "../steps/search-summaries";
+import { NO_PAPERS_HINT, NO_PAPERS_MESSAGE } from "../steps/search-summaries";
 import { verificationStep } from "../steps/verification";
 import { webCitationsStep } from "../steps/web-citations";
 import { webSearchStep } from "../steps/web-search";
@@ -96,7 +96,7 @@ export function deepRunner({ outline, feedback }: DeepRunInput): Runner {
               })
             : [];
         if (evidence.all.length === 0 && webPages.length === 0) {
-          throw new StepError({ code: "no_papers", message: noPapersMessage(question) });
+          throw new StepError({ code: "no_papers", message: NO_PAPERS_MESSAGE, hint: NO_PAPERS_HINT });
         }
 
         const quoted: string[] = [];

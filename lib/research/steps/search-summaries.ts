@@ -5,9 +5,10 @@ import type { SearchStepOf } from "../types";
 
 export const SUMMARY_SEARCH = { k: 8, mmrAlpha: 0.5 } as const;
 
-export function noPapersMessage(question: string): string {
-  return `No papers found relevant to query: "${question}". Try refining your search terms.`;
-}
+/** What a run says when no paper of the library is about its question (shown under the question, so not quoting it). */
+export const NO_PAPERS_MESSAGE = "No paper in the library is about this question.";
+/** What the reader can do about it. */
+export const NO_PAPERS_HINT = "Try other words for the same topic, or add papers about it to the library.";
 
 export interface SummarySearchInput {
   queries: string[];
@@ -54,12 +55,14 @@ export const summarySearchStep: StepDefinition<SearchStepOf<"summaries">, Summar
         result: found,
         patch: {
           title: "No papers in the library match",
-          reasoning: `${noPapersMessage(ctx.question)} ${ELSEWHERE[orElse]}`,
+          reasoning: `${NO_PAPERS_MESSAGE} ${ELSEWHERE[orElse]}`,
           data: { papers: [] },
         },
       };
     }
-    if (found.length === 0) throw new StepError({ code: "no_papers", message: noPapersMessage(ctx.question) });
+    if (found.length === 0) {
+      throw new StepError({ code: "no_papers", message: NO_PAPERS_MESSAGE, hint: NO_PAPERS_HINT });
+    }
     return {
       result: found,
       patch: {

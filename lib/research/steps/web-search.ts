@@ -15,7 +15,7 @@ import {
   webReasonAfterSearch,
   webReasonText,
 } from "../web";
-import { noPapersMessage } from "./search-summaries";
+import { NO_PAPERS_HINT, NO_PAPERS_MESSAGE } from "./search-summaries";
 
 declare module "@/lib/research/types" {
   interface StepDataByType {
@@ -100,7 +100,7 @@ export const webSearchStep: StepDefinition<StepOf<"web_search">, WebSearchInput,
       if (ctx.stopped()) throw e;
       const error = e instanceof WebSearchError ? e.message : `The web search failed: ${errorMessage(e)}`;
       if (passages.length === 0) {
-        throw new StepError({ code: "no_papers", message: `${noPapersMessage(ctx.question)} ${error}` });
+        throw new StepError({ code: "no_papers", message: `${NO_PAPERS_MESSAGE} ${error}`, hint: NO_PAPERS_HINT });
       }
       ctx.warn(`Web search failed: ${error}`);
       return {
@@ -157,7 +157,7 @@ export const webSearchStep: StepDefinition<StepOf<"web_search">, WebSearchInput,
     if (evidence.length === 0 && passages.length === 0) {
       throw new StepError({
         code: "no_papers",
-        message: `${noPapersMessage(ctx.question)} The web search found no page it could read either.`,
+        message: `${NO_PAPERS_MESSAGE} The web search found no page it could read either.`,
         hint: "Add papers about it to the library, or ask about what the library holds.",
       });
     }
