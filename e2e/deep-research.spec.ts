@@ -373,7 +373,10 @@ test.describe
       await expect(research.citationChips(A_ID, DRIFT_PAGE).first()).toBeVisible();
     });
 
-    test("quick mode skips the clarifying questions; /research/deep opens on deep research", async ({ page }) => {
+    test("quick mode skips the clarifying questions; /research/deep opens on deep research and runs with the author's actions", async ({
+      page,
+    }) => {
+      const research = new ResearchPage(page);
       const deep = new DeepResearchPage(page);
       await page.goto("/research/deep");
       await expect(page.getByTestId("mode-deep")).toHaveAttribute("aria-selected", "true");
@@ -389,5 +392,16 @@ test.describe
       await expect(page).toHaveURL(/\/research\/deep$/);
       await page.getByTestId("outline-cancel").click();
       await expect(deep.planner).toHaveAttribute("data-stage", "ask");
+
+      // run from /research/deep: once it has finished, its author can share and delete it, without a reload
+      await deep.plan(QUESTION);
+      await expect(deep.editor).toBeVisible({ timeout: 30_000 });
+      await deep.runButton.click();
+      await expect(page).toHaveURL(/\/research\/[A-Za-z0-9_-]{16,}$/);
+      await expect(research.run).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+      await expect(page.getByTestId("export-markdown")).toBeVisible();
+      await expect(page.getByTestId("research-share")).toBeVisible();
+      await expect(page.getByTestId("research-delete-run")).toBeVisible();
+      await expect(deep.improveInput).toBeVisible();
     });
   });

@@ -82,8 +82,12 @@ function withOwnerControls(
   };
 }
 
-/** Puts a run that just finished (or started) at the top of the recent list, replacing its older line. */
-function upsertRecent(list: readonly RecentRun[], run: ResearchRunState): RecentRun[] {
+/**
+ * Puts a run that just finished (or started) at the top of the recent list, or updates its line in place — with why
+ * it ended, as the stored list has it (a run the library declined is marked so, not as failed).
+ */
+export function upsertRecent(list: readonly RecentRun[], run: ResearchRunState): RecentRun[] {
+  const at = list.findIndex((r) => r.id === run.runId);
   const item: RecentRun = {
     id: run.runId,
     question: run.question,
@@ -91,11 +95,12 @@ function upsertRecent(list: readonly RecentRun[], run: ResearchRunState): Recent
     mode: run.mode,
     startedAt: run.startedAt,
     durationMs: run.durationMs,
+    // (the run's state does not carry the version it improves: the line keeps what it had)
+    parentId: list[at]?.parentId ?? null,
+    errorCode: run.error?.code ?? null,
   };
-  const rest = list.filter((r) => r.id !== run.runId);
-  const at = list.findIndex((r) => r.id === run.runId);
   if (at >= 0) return [...list.slice(0, at), item, ...list.slice(at + 1)];
-  return [item, ...rest];
+  return [item, ...list];
 }
 
 /**
@@ -127,9 +132,10 @@ export function ResearchView({
   deep?: { actions: DeepActions; info: DeepRunInfo | null; initialMode?: ResearchMode; userId?: string };
   /**
    * What the author does with a run shown here (every run this page shows is the signed-in person's own): share it by
-   * link, delete it. `origin`: the app's public address for absolute share links (null: the page's own).
+   * link, delete it. `origin`: the app's public address for absolute share links (null: the page's own). Required, so
+   * that no page showing runs — a new one streamed in, or one opened — leaves them out.
    */
-  owner?: { actions: RunOwnerActions; origin: string | null };
+  owner: { actions: RunOwnerActions; origin: string | null };
 }) {
   const [mode, setMode] = useState<ResearchMode>(deep?.initialMode ?? "quick");
   const [recent, setRecent] = useState(recentRuns);

@@ -4,6 +4,7 @@ import { can } from "@/lib/auth/roles";
 import { pageUser } from "../../../access";
 import { cancelRunAction, feedbackAction, startResearchAction, watchRunAction } from "../actions";
 import { loadResearchPageData } from "../data";
+import { runOwner } from "../owner-actions";
 import { deepActions } from "./deep-actions";
 
 export const metadata: Metadata = { title: "Deep research" };
@@ -22,6 +23,7 @@ export default async function DeepResearchPage() {
       canResearch={can(user.role, "research:run")}
       actions={{ start: startResearchAction, watch: watchRunAction, cancel: cancelRunAction, feedback: feedbackAction }}
       deep={{ actions: deepActions, info: null, initialMode: "deep", userId: user.id }}
+      owner={runOwner()}
     />
   );
 }
