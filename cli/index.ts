@@ -62,8 +62,9 @@ commands:
   migrate                        apply database migrations (also done automatically)
   user add <email>               an account: --name "…" --role owner|member|viewer, and --password P or --invite (a
                                  one-time link); no password given: one is generated and printed once
-  user list | role <email> <role> | remove <email> | reset-password <email> [--password P]
-                                 people, as the People page manages them (the operator acts as "command line")
+  user list | role <email> <role> | remove <email> | reset-password <email> [--password P] | revoke-invite <email>
+                                 people and open invites, as the People page manages them (the operator acts as
+                                 "command line")
   audit                          the audit trail, newest first [--limit N]
 
 options:

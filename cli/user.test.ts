@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
+import { readInvite } from "@/lib/auth/people";
 import { signIn } from "@/lib/auth/session";
 import { type CliLibrary, cli, openCliLibrary, type Run, replaceEnv } from "./testing";
 
@@ -169,6 +170,42 @@ describe("npm run cli -- user", () => {
     );
     expect(text.stdout).toMatch(/\n\nOpen invites\n {2}(grace|hedy)@/);
     expect(text.stdout).toContain("\n  grace@lab.example (viewer), until ");
+  });
+
+  it("revokes an open invite: gone from the list, its link dead, recorded; refused when there is none", async () => {
+    const invited = json<AddJson>(
+      await cli("user", "add", "typo@lab.exmaple", "--role", "member", "--invite", "--json"),
+    );
+    const token = invited.invite?.path.replace("/invite/", "") as string;
+    const r = json<{ revoked: { email: string; role: string; expires_at: string; created_at: string }[] }>(
+      await cli("user", "revoke-invite", "Typo@lab.exmaple", "--json"),
+    );
+    expect(r.revoked).toEqual([
+      {
+        email: "typo@lab.exmaple",
+        role: "member",
+        expires_at: invited.invite?.expires_at,
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(await readInvite(library.db, token)).toBeNull();
+    const { entries } = json<{ entries: { actor: string; action: string; subject: string }[] }>(
+      await cli("audit", "--limit", "1", "--json"),
+    );
+    expect(entries).toMatchObject([
+      { actor: "command line", action: "person.invite_revoked", subject: "typo@lab.exmaple" },
+    ]);
+    expect(failure(await cli("user", "revoke-invite", "typo@lab.exmaple", "--json"))).toEqual({
+      code: "not_found:invite",
+      message: "There is no open invite for typo@lab.exmaple.",
+    });
+    expect(failure(await cli("user", "revoke-invite", "--json")).message).toMatch(/^user revoke-invite needs the/);
+    // in words; the other invites stay open
+    const text = await cli("user", "revoke-invite", "grace@lab.example");
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toBe("Revoked the invite for grace@lab.example (viewer); its link no longer works.\n");
+    const listed = json<{ invites: { email: string }[] }>(await cli("user", "list", "--json"));
+    expect(listed.invites.map((i) => i.email)).toEqual(["hedy@lab.example"]);
   });
 
   it("changes roles, never the last owner's, and removes people, never the last owner", async () => {

@@ -10,9 +10,11 @@ import {
   invitePerson,
   listPeople,
   needsOwner,
+  type OpenInvite,
   type Person,
   removePerson,
   resetPassword,
+  revokeInvite,
 } from "@/lib/auth/people";
 import { ROLES, type Role } from "@/lib/auth/roles";
 import { getEnv } from "@/lib/env";
@@ -26,6 +28,7 @@ import { info, printJson } from "../output";
 
 const USAGE = `usage: npm run cli -- user add <email> --name "…" --role owner|member|viewer [--password P | --invite] [--json]
        npm run cli -- user list [--json]
+       npm run cli -- user revoke-invite <email> [--json]
        npm run cli -- user role <email> owner|member|viewer [--json]
        npm run cli -- user remove <email> [--json]
        npm run cli -- user reset-password <email> [--password P] [--json]
@@ -82,6 +85,8 @@ export async function runUser(handle: DbHandle, args: string[], json: boolean): 
       return removeUser(handle, rest[0], json);
     case "reset-password":
       return resetUserPassword(handle, rest[0], values, json);
+    case "revoke-invite":
+      return revokeUserInvite(handle, rest[0], json);
     default:
       throw usageError(sub ? `Unknown user command "${sub}".` : "Which user command?");
   }
@@ -156,18 +161,14 @@ async function addUser(handle: DbHandle, email: string | undefined, values: Valu
   return 0;
 }
 
+function inviteJson(i: OpenInvite) {
+  return { email: i.email, role: i.role, expires_at: i.expiresAt.toISOString(), created_at: i.createdAt.toISOString() };
+}
+
 async function listUsers(handle: DbHandle, json: boolean): Promise<number> {
   const { people, invites } = await listPeople(handle.db);
   if (json) {
-    printJson({
-      people: people.map(personJson),
-      invites: invites.map((i) => ({
-        email: i.email,
-        role: i.role,
-        expires_at: i.expiresAt.toISOString(),
-        created_at: i.createdAt.toISOString(),
-      })),
-    });
+    printJson({ people: people.map(personJson), invites: invites.map(inviteJson) });
     return 0;
   }
   if (people.length === 0) {
@@ -240,5 +241,21 @@ async function resetUserPassword(
   const lines = [`New password set for ${person.email}; signed out everywhere.`];
   if (given === undefined) lines.push(`Password (generated, shown only now): ${password}`);
   out(lines);
+  return 0;
+}
+
+async function revokeUserInvite(handle: DbHandle, email: string | undefined, json: boolean): Promise<number> {
+  if (!email) throw usageError("user revoke-invite needs the invited email address.");
+  const revoked = await revokeInvite(handle.db, null, { email });
+  if (json) {
+    printJson({ revoked: revoked.map(inviteJson) });
+    return 0;
+  }
+  const [first] = revoked;
+  out([
+    revoked.length === 1 && first
+      ? `Revoked the invite for ${first.email} (${first.role}); its link no longer works.`
+      : `Revoked ${revoked.length} invites for ${first?.email}; their links no longer work.`,
+  ]);
   return 0;
 }

@@ -5,6 +5,7 @@ describe("the audit trail's wording", () => {
   it("names each action and falls back to the stored name for one it does not know", () => {
     expect(auditWhat("person.role_changed")).toBe("Changed a role");
     expect(auditWhat("paper.uploaded")).toBe("Uploaded a paper");
+    expect(auditWhat("person.invite_revoked")).toBe("Revoked an invite");
     expect(auditWhat("share.created")).toBe("share.created");
   });
 

@@ -9,6 +9,7 @@ const ACTIONS: Record<string, string> = {
   "paper.deleted": "Deleted a paper",
   "person.added": "Added a person",
   "person.invited": "Invited someone",
+  "person.invite_revoked": "Revoked an invite",
   "person.joined": "Joined with an invite",
   "person.role_changed": "Changed a role",
   "person.removed": "Removed a person",

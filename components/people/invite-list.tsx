@@ -1,16 +1,32 @@
 import { formatDate } from "@/components/library/format";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import type { InviteItem, RoleOption } from "./types";
+import { RevokeInviteDialog } from "./revoke-invite-dialog";
+import type { InviteItem, PeopleActions, RoleOption } from "./types";
 
-/** Invite links not used yet and not expired (the links themselves were shown once; only their hashes are kept). */
-export function InviteList({ invites, roles }: { invites: InviteItem[]; roles: RoleOption[] }) {
+/**
+ * Invite links not used yet and not expired (the links themselves were shown once; only their hashes are kept), each
+ * with a button to revoke it.
+ */
+export function InviteList({
+  invites,
+  roles,
+  revoke,
+  onDone,
+}: {
+  invites: InviteItem[];
+  roles: RoleOption[];
+  revoke: PeopleActions["revokeInvite"];
+  onDone: (message: string) => void;
+}) {
   const label = (role: string) => roles.find((r) => r.value === role)?.label ?? role;
   return (
     <Card className="gap-3" data-testid="invite-list">
       <CardHeader>
         <CardTitle>Open invites</CardTitle>
-        <CardDescription>Links that have not been used yet. Each works once and expires after 7 days.</CardDescription>
+        <CardDescription>
+          Links that have not been used yet. Each works once and expires after 7 days, unless revoked first.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {invites.length === 0 ? (
@@ -35,6 +51,7 @@ export function InviteList({ invites, roles }: { invites: InviteItem[]; roles: R
                 <span className="text-muted-foreground text-xs" data-testid="invite-expires">
                   expires <time dateTime={i.expiresAt}>{formatDate(i.expiresAt, true)}</time>
                 </span>
+                <RevokeInviteDialog invite={i} revoke={revoke} onDone={onDone} />
               </li>
             ))}
           </ul>

@@ -72,7 +72,7 @@ export function PeopleView({
             actions={actions}
             onDone={setStatus}
           />
-          <InviteList invites={invites} roles={roles} />
+          <InviteList invites={invites} roles={roles} revoke={actions.revokeInvite} onDone={setStatus} />
         </div>
         <AddPersonForm roles={roles} passwordHint={passwordHint} add={actions.add} onAdded={setStatus} />
       </div>

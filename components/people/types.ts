@@ -57,4 +57,6 @@ export interface PeopleActions {
   changeRole(input: { userId: string; role: Role }): Promise<Result<{ person: PersonItem }>>;
   resetPassword(input: { userId: string; password: string }): Promise<Result<{ email: string }>>;
   remove(input: { userId: string }): Promise<Result<{ email: string }>>;
+  /** Revokes the open invite to `email` (every one, when it was invited twice): its link is dead at once. */
+  revokeInvite(input: { email: string }): Promise<Result<{ email: string; revoked: number }>>;
 }

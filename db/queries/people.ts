@@ -110,6 +110,25 @@ export async function consumeInvite(
   return rows.length > 0;
 }
 
+/**
+ * Deletes the open (unused, unexpired) invites to `email` and returns them: their links are dead at once, as an unknown
+ * one (an acceptance racing this finds no row to mark used). Used and expired invites stay, as they were.
+ */
+export async function deleteOpenInvites(
+  db: Database,
+  { email, now }: { email: string; now: Date },
+): Promise<{ email: string; role: Role; expiresAt: Date; createdAt: Date }[]> {
+  return db
+    .delete(invites)
+    .where(and(eq(invites.email, email), isNull(invites.usedAt), gt(invites.expiresAt, now)))
+    .returning({
+      email: invites.email,
+      role: invites.role,
+      expiresAt: invites.expiresAt,
+      createdAt: invites.createdAt,
+    });
+}
+
 export async function listOpenInvites(
   db: Database,
   { now }: { now: Date },

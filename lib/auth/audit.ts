@@ -2,8 +2,8 @@ import type { Database } from "@/db";
 import { insertAudit, listAudit } from "@/db/queries/people";
 
 /**
- * The audit trail: who uploaded, replaced, edited or deleted which paper, who added, changed or removed whom, and who
- * decided what in the knowledge graph's review queue.
+ * The audit trail: who uploaded, replaced, edited or deleted which paper, who added or invited whom (or revoked an
+ * invite), changed or removed whom, and who decided what in the knowledge graph's review queue.
  * Visible to owners (the people page) and at the command line. `actor` null: the operator at the command line.
  */
 export type AuditAction =
@@ -13,6 +13,7 @@ export type AuditAction =
   | "paper.deleted"
   | "person.added"
   | "person.invited"
+  | "person.invite_revoked"
   | "person.joined"
   | "person.role_changed"
   | "person.removed"

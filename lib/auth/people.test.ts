@@ -15,6 +15,7 @@ import {
   readInvite,
   removePerson,
   resetPassword,
+  revokeInvite,
 } from "./people";
 import { getSessionUser, SIGN_IN_ACCOUNT_LIMIT, SIGN_IN_LIMIT, signIn, signOut } from "./session";
 import { createShareLink, resolveShareToken } from "./share";
@@ -139,6 +140,67 @@ describe("people and sessions", () => {
     expect(audit.find((a) => a.action === "person.added" && a.subject === "ada@lab.example")?.actorEmail).toBe(
       "ada@lab.example",
     );
+  });
+
+  it("revokes an open invite: its link is dead at once, as a used one, and the trail says who revoked it", async () => {
+    const db = handle.db;
+    const ada = (await listPeople(db)).people.find((p) => p.role === "owner") as { id: string; email: string };
+    const { token } = await invitePerson(db, ada, { email: "wrong@lab.example", role: "member" });
+    const other = await invitePerson(db, ada, { email: "right@lab.example", role: "viewer" });
+    const revoked = await revokeInvite(db, ada, { email: " Wrong@Lab.example " });
+    expect(revoked).toEqual([
+      { email: "wrong@lab.example", role: "member", expiresAt: expect.any(Date), createdAt: expect.any(Date) },
+    ]);
+    expect(await readInvite(db, token)).toBeNull();
+    // accepting it says what a used link says, and makes no account
+    await expect(acceptInvite(db, token, { name: "Wrong", password: PASSWORD })).rejects.toMatchObject({
+      code: "not_found:invite",
+      message: "This invite link is not valid any more. Ask for a new one.",
+    });
+    expect((await listPeople(db)).people.map((p) => p.email)).not.toContain("wrong@lab.example");
+    // the other invite is untouched
+    expect((await listPeople(db)).invites.map((i) => i.email)).toEqual(["right@lab.example"]);
+    expect(await readInvite(db, other.token)).toMatchObject({ email: "right@lab.example" });
+    const [entry] = await readAudit(db, 1);
+    expect(entry).toMatchObject({
+      actorEmail: "ada@lab.example",
+      action: "person.invite_revoked",
+      subject: "wrong@lab.example",
+      detail: { role: "member" },
+    });
+
+    // none left to revoke: revoked already, never sent, or used
+    const none = { code: "not_found:invite", field: "email" };
+    await expect(revokeInvite(db, ada, { email: "wrong@lab.example" })).rejects.toMatchObject({
+      ...none,
+      message: "There is no open invite for wrong@lab.example.",
+    });
+    await expect(revokeInvite(db, ada, { email: "never@lab.example" })).rejects.toMatchObject(none);
+    await acceptInvite(db, other.token, { name: "Right", password: PASSWORD });
+    await expect(revokeInvite(db, ada, { email: "right@lab.example" })).rejects.toMatchObject(none);
+    await expect(revokeInvite(db, ada, { email: "not an email" })).rejects.toMatchObject({
+      code: "bad_request:input",
+      field: "email",
+    });
+    expect((await readAudit(db, 1))[0]?.action).toBe("person.joined");
+
+    // invited twice (the first link lost, say): both links go, the trail counts them; an expired one is left alone
+    const first = await invitePerson(db, ada, { email: "twice@lab.example", role: "viewer" });
+    const second = await invitePerson(db, ada, { email: "twice@lab.example", role: "member" });
+    const both = await revokeInvite(db, null, { email: "twice@lab.example" });
+    expect(both.map((i) => i.role).sort()).toEqual(["member", "viewer"]);
+    expect(await readInvite(db, first.token)).toBeNull();
+    expect(await readInvite(db, second.token)).toBeNull();
+    expect((await readAudit(db, 1))[0]).toMatchObject({
+      actorEmail: "command line",
+      action: "person.invite_revoked",
+      detail: { invites_revoked: 2 },
+    });
+    const old = await invitePerson(db, ada, { email: "old@lab.example", role: "viewer" });
+    const expired = new Date(Date.now() + 8 * 24 * 3600 * 1000);
+    await expect(revokeInvite(db, ada, { email: "old@lab.example" }, expired)).rejects.toMatchObject(none);
+    expect(await readInvite(db, old.token)).not.toBeNull();
+    await revokeInvite(db, ada, { email: "old@lab.example" });
   });
 
   it("leaves one owner when two owners demote each other at the same moment", async () => {

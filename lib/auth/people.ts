@@ -6,6 +6,7 @@ import {
   adoptAuthorlessRuns,
   consumeInvite,
   countUsers,
+  deleteOpenInvites,
   deleteUser,
   deleteUserSessions,
   getOpenInvite,
@@ -177,6 +178,43 @@ export async function acceptInvite(
   const person = await createAccount(db, { ...input, email: invite.email, role: invite.role });
   await recordAudit(db, person, "person.joined", person.email, { role: invite.role });
   return person;
+}
+
+/** An open invite as listed and revoked. */
+export interface OpenInvite {
+  email: string;
+  role: Role;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/**
+ * Revokes the open invites to an address (one, unless it was invited again before using the first): their links are
+ * dead at once — opening or accepting one says it is not valid, as for a used link. Newest first; refused with
+ * `not_found:invite` when there is none (used, expired, revoked already, or never sent).
+ */
+export async function revokeInvite(
+  db: Database,
+  actor: Actor,
+  input: { email: string },
+  now = new Date(),
+): Promise<OpenInvite[]> {
+  const email = parse(emailSchema, input.email, "email");
+  const revoked = await db.transaction(async (t) => {
+    const tx = t as unknown as Database;
+    const rows = await deleteOpenInvites(tx, { email, now });
+    if (rows.length === 0) return rows;
+    const roles = [...new Set(rows.map((r) => r.role))];
+    await recordAudit(tx, actor, "person.invite_revoked", email, {
+      role: roles.join(", "),
+      ...(rows.length > 1 ? { invites_revoked: rows.length } : {}),
+    });
+    return rows;
+  });
+  if (revoked.length === 0) {
+    throw new LecternError("not_found:invite", `There is no open invite for ${email}.`, { field: "email" });
+  }
+  return revoked.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 export async function listPeople(db: Database, now = new Date()) {

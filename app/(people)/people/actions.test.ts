@@ -3,9 +3,15 @@ import { makeAccount, signInAs } from "@/app/testing";
 import type { DbHandle } from "@/db";
 import { createAppTestDatabase } from "@/db/testing";
 import { readAudit } from "@/lib/auth/audit";
-import { findPerson, listPeople, readInvite } from "@/lib/auth/people";
+import { acceptInvite, findPerson, listPeople, readInvite } from "@/lib/auth/people";
 import { getSessionUser, signIn } from "@/lib/auth/session";
-import { addPersonAction, changeRoleAction, removePersonAction, resetPasswordAction } from "./actions";
+import {
+  addPersonAction,
+  changeRoleAction,
+  removePersonAction,
+  resetPasswordAction,
+  revokeInviteAction,
+} from "./actions";
 
 // The actions run as they do in the app, on a test database, signed in as real accounts.
 let handle: DbHandle;
@@ -66,6 +72,43 @@ describe("the owner manages people", () => {
     const { invites } = await listPeople(handle.db);
     expect(invites.map((i) => i.email)).toContain("grace@lab.example");
     expect((await readAudit(handle.db, 1))[0]).toMatchObject({ action: "person.invited", actorEmail: owner.email });
+  });
+
+  it("revokes an open invite: the link is dead at once, the list and the trail say so", async () => {
+    const r = await addPersonAction({ method: "invite", email: "wrong-address@lab.example", role: "member" });
+    if (!r.ok || r.data.method !== "invite") throw new Error(`not invited: ${JSON.stringify(r)}`);
+    const token = r.data.invitePath.replace("/invite/", "");
+    expect(await revokeInviteAction({ email: " Wrong-Address@lab.example " })).toEqual({
+      ok: true,
+      data: { email: "wrong-address@lab.example", revoked: 1 },
+    });
+    expect(await readInvite(handle.db, token)).toBeNull();
+    await expect(acceptInvite(handle.db, token, { name: "W", password: PASSWORD })).rejects.toThrow(
+      /not valid any more/,
+    );
+    expect((await listPeople(handle.db)).invites.map((i) => i.email)).not.toContain("wrong-address@lab.example");
+    expect((await readAudit(handle.db, 1))[0]).toMatchObject({
+      actorId: owner.id,
+      actorEmail: owner.email,
+      action: "person.invite_revoked",
+      subject: "wrong-address@lab.example",
+      detail: { role: "member" },
+    });
+    // again: nothing open to revoke; a bad address names the field
+    expect(await revokeInviteAction({ email: "wrong-address@lab.example" })).toEqual({
+      ok: false,
+      error: {
+        code: "not_found:invite",
+        message: "There is no open invite for wrong-address@lab.example.",
+        field: "email",
+      },
+    });
+    expect(await revokeInviteAction({ email: "nope" })).toMatchObject({
+      ok: false,
+      error: { code: "bad_request:input", field: "email", message: expect.stringMatching(/not an email/) },
+    });
+    // grace's invite (above) is still open
+    expect((await listPeople(handle.db)).invites.map((i) => i.email)).toContain("grace@lab.example");
   });
 
   it("says which field is wrong", async () => {
@@ -192,6 +235,7 @@ describe("members, viewers and visitors are refused", () => {
       await changeRoleAction({ userId: target.id, role: "owner" }),
       await resetPasswordAction({ userId: target.id, password: "taken over password" }),
       await removePersonAction({ userId: target.id }),
+      await revokeInviteAction({ email: "grace@lab.example" }),
       // invalid input too: the role is checked before the input, so a refusal says nothing about it
       await addPersonAction({}),
     ];
@@ -200,6 +244,7 @@ describe("members, viewers and visitors are refused", () => {
     expect((await findPerson(handle.db, { email: target.email }))?.role).toBe("viewer");
     expect(await findPerson(handle.db, { email: "sneaky@lab.example" })).toBeNull();
     expect((await listPeople(handle.db)).invites.map((i) => i.email)).not.toContain("sneaky@lab.example");
+    expect((await listPeople(handle.db)).invites.map((i) => i.email)).toContain("grace@lab.example");
     expect(await readAudit(handle.db, 500)).toEqual(before);
   });
 });

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import type { AddedPerson, PersonItem } from "@/components/people/types";
 import { getDb } from "@/db";
 import { getUserById } from "@/db/queries/people";
-import { addPerson, changeRole, invitePerson, removePerson, resetPassword } from "@/lib/auth/people";
+import { addPerson, changeRole, invitePerson, removePerson, resetPassword, revokeInvite } from "@/lib/auth/people";
 import { type Result, toErrorResult } from "@/lib/errors";
 import { firstProblem } from "../../(auth)/schema";
 import { requireUser } from "../../access";
@@ -14,6 +14,7 @@ import {
   changeRoleInputSchema,
   removePersonInputSchema,
   resetPasswordInputSchema,
+  revokeInviteInputSchema,
 } from "./schema";
 
 /**
@@ -90,6 +91,20 @@ export async function removePersonAction(input: unknown): Promise<Result<{ email
     await removePerson(db, owner, parsed.data.userId);
     revalidatePath("/people");
     return { ok: true, data: { email: person?.email ?? "" } };
+  } catch (e) {
+    return toErrorResult(e);
+  }
+}
+
+/** Revokes the open invite to an address: its link is dead at once (opening it says it is not valid any more). */
+export async function revokeInviteAction(input: unknown): Promise<Result<{ email: string; revoked: number }>> {
+  try {
+    const owner = await requireUser("people:manage");
+    const parsed = revokeInviteInputSchema.safeParse(input);
+    if (!parsed.success) return invalid(parsed.error);
+    const revoked = await revokeInvite(await getDb(), owner, { email: parsed.data.email });
+    revalidatePath("/people");
+    return { ok: true, data: { email: parsed.data.email, revoked: revoked.length } };
   } catch (e) {
     return toErrorResult(e);
   }

@@ -11,7 +11,13 @@ import { PASSWORD } from "@/lib/auth/server";
 import type { SessionUser } from "@/lib/auth/session";
 import { isLecternError, userMessage } from "@/lib/errors";
 import { pageUser } from "../../access";
-import { addPersonAction, changeRoleAction, removePersonAction, resetPasswordAction } from "./actions";
+import {
+  addPersonAction,
+  changeRoleAction,
+  removePersonAction,
+  resetPasswordAction,
+  revokeInviteAction,
+} from "./actions";
 import { toAuditItem, toInviteItem, toPersonItem } from "./rows";
 
 export const metadata: Metadata = { title: "People" };
@@ -77,6 +83,7 @@ export default async function PeoplePage() {
         changeRole: changeRoleAction,
         resetPassword: resetPasswordAction,
         remove: removePersonAction,
+        revokeInvite: revokeInviteAction,
       }}
     />
   );

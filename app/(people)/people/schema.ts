@@ -34,3 +34,7 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordInputSchema>;
 
 export const removePersonInputSchema = z.object({ userId: userIdSchema });
 export type RemovePersonInput = z.infer<typeof removePersonInputSchema>;
+
+/** An open invite is named by its address (only its token's hash is kept; every open invite to it is revoked). */
+export const revokeInviteInputSchema = z.object({ email: emailSchema });
+export type RevokeInviteInput = z.infer<typeof revokeInviteInputSchema>;

@@ -20,7 +20,7 @@ export default async function InvitePage({ params }: Props) {
       <NoticePage
         icon={LinkIcon}
         title="This invite link is not valid"
-        description="It may have been used already or have expired. Ask the owner of this Lectern for a new one."
+        description="It may have been used already, have expired or been revoked. Ask the owner of this Lectern for a new one."
         testId="invite-invalid"
       />
     );
