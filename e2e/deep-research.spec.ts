@@ -66,6 +66,8 @@ const ADDED_TOPIC = "Biofouling and salinity error";
 const ADDED_KEYWORDS = ["biofouling", "salinity error", "copper mesh"];
 const FEEDBACK = "improve: add more on tide-aware radio scheduling and packet loss";
 const OFF_TOPIC_FEEDBACK = "improve: add more on multi-agent debate";
+/** A comparison (its "more than") whose words both papers use: offline, it asks which of them to compare. */
+const COMPARISON = "Do tidal salinity sensor readings drift more than sensor radio readings?";
 
 /** Letters and digits of a text, lower-cased: what the viewer's matcher compares. */
 function fold(text: string): string {
@@ -371,6 +373,56 @@ test.describe
       // the sections the library does cover still quote it
       await expect(research.citationChips(B_ID).first()).toBeVisible();
       await expect(research.citationChips(A_ID, DRIFT_PAGE).first()).toBeVisible();
+    });
+
+    test("a comparison: which approaches to compare takes several, chip by chip; the outline has a point for each", async ({
+      page,
+    }) => {
+      const deep = new DeepResearchPage(page);
+      await deep.goto();
+      await deep.chooseDeep();
+      await deep.plan(COMPARISON);
+      await expect(deep.clarifyQuestions.first()).toBeVisible({ timeout: 30_000 });
+      // the one question that takes several: the two papers as options
+      const compare = deep.clarifyQuestions.and(page.locator('[data-multiple="true"]'));
+      await expect(compare).toHaveCount(1);
+      await expect(compare.getByTestId("clarify-question-text")).toHaveText("Which approaches should be compared?");
+      await expect(compare.getByTestId("clarify-multiple")).toBeVisible();
+      const chips = deep.clarifyOptions(compare);
+      expect((await chips.allTextContents()).map((t) => t.trim()).sort()).toEqual([A_TITLE, B_TITLE].sort());
+      const a = chips.filter({ hasText: A_TITLE });
+      const b = chips.filter({ hasText: B_TITLE });
+      await a.click();
+      await b.click();
+      // the second leaves the first chosen
+      await expect(a).toHaveAttribute("aria-pressed", "true");
+      await expect(b).toHaveAttribute("aria-pressed", "true");
+      await expect(deep.clarifyAnswer(compare)).toHaveValue(`${A_TITLE}; ${B_TITLE}`);
+      await a.click();
+      await expect(a).toHaveAttribute("aria-pressed", "false");
+      await expect(b).toHaveAttribute("aria-pressed", "true");
+      await expect(deep.clarifyAnswer(compare)).toHaveValue(B_TITLE);
+      // by keyboard too
+      await a.focus();
+      await page.keyboard.press("Space");
+      await expect(a).toHaveAttribute("aria-pressed", "true");
+      await expect(b).toHaveAttribute("aria-pressed", "true");
+      // a question that takes one answer still does: its second chip replaces the first
+      const depth = deep.clarifyQuestions.and(page.locator('[data-purpose="depth"]'));
+      await expect(depth).not.toHaveAttribute("data-multiple");
+      const first = deep.clarifyOptions(depth).nth(0);
+      const second = deep.clarifyOptions(depth).nth(1);
+      await first.click();
+      await second.click();
+      await expect(first).toHaveAttribute("aria-pressed", "false");
+      await expect(second).toHaveAttribute("aria-pressed", "true");
+
+      // both approaches chosen reach the outline: a point for each paper
+      await deep.continueButton.click();
+      await expect(deep.editor).toBeVisible({ timeout: 30_000 });
+      expect(await deep.pointTopics()).toEqual(expect.arrayContaining([A_TITLE, B_TITLE]));
+      await page.getByTestId("outline-cancel").click();
+      await expect(deep.planner).toHaveAttribute("data-stage", "ask");
     });
 
     test("quick mode skips the clarifying questions; /research/deep opens on deep research and runs with the author's actions", async ({

@@ -8,6 +8,7 @@ import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
 import type { ClarifyingAnswer, ClarifyingQuestion, ClarifyPurpose } from "@/lib/research/deep/types";
 import { LIMITS } from "@/lib/research/limits";
+import { answerOf, chosenOptions, toggleOption } from "./clarify-answers";
 
 const purposeLabels: Record<ClarifyPurpose, string> = {
   scope: "Scope",
@@ -30,12 +31,14 @@ function QuestionField({
   disabled: boolean;
 }) {
   const id = useId();
+  const chosen = chosenOptions(question, value);
   return (
     <li
       className="space-y-2"
       data-testid="clarify-question"
       data-question-id={question.id}
       data-purpose={question.purpose}
+      data-multiple={question.multiple ? "true" : undefined}
     >
       <div className="flex items-start gap-2">
         <span className="mt-px font-medium text-muted-foreground text-sm tabular-nums" aria-hidden>
@@ -49,27 +52,35 @@ function QuestionField({
             <Badge variant="outline" className="font-normal text-muted-foreground">
               {purposeLabels[question.purpose]}
             </Badge>
+            {question.multiple && question.options.length > 0 && (
+              <span className="text-muted-foreground text-xs" data-testid="clarify-multiple">
+                choose one or more
+              </span>
+            )}
           </div>
           {question.options.length > 0 && (
-            <ul className="flex flex-wrap gap-1.5" aria-label={`Suggested answers to question ${position}`}>
+            <ul
+              className="flex flex-wrap gap-1.5"
+              aria-label={`Suggested answers to question ${position}${question.multiple ? " (choose one or more)" : ""}`}
+            >
               {question.options.map((option) => {
-                const chosen = value.trim().toLowerCase() === option.toLowerCase();
+                const on = chosen.includes(option);
                 return (
                   <li key={option}>
                     <button
                       type="button"
-                      aria-pressed={chosen}
+                      aria-pressed={on}
                       disabled={disabled}
-                      onClick={() => onChange(chosen ? "" : option)}
+                      onClick={() => onChange(toggleOption(question, value, option))}
                       className={cn(
                         "inline-flex max-w-full items-center gap-1 rounded-full border px-3 py-1 text-left text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50",
-                        chosen
+                        on
                           ? "border-primary bg-primary text-primary-foreground"
                           : "bg-background hover:bg-accent hover:text-accent-foreground",
                       )}
                       data-testid="clarify-option"
                     >
-                      {chosen && <CheckIcon className="size-3.5 shrink-0" aria-hidden />}
+                      {on && <CheckIcon className="size-3.5 shrink-0" aria-hidden />}
                       <span className="min-w-0 break-words">{option}</span>
                     </button>
                   </li>
@@ -81,7 +92,13 @@ function QuestionField({
             id={id}
             value={value}
             onChange={(e) => onChange(e.target.value)}
-            placeholder={question.options.length > 0 ? "…or write your own answer" : "Your answer (optional)"}
+            placeholder={
+              question.options.length === 0
+                ? "Your answer (optional)"
+                : question.multiple
+                  ? "…or add your own (separate answers with “;”)"
+                  : "…or write your own answer"
+            }
             maxLength={LIMITS.clarifyingAnswerChars}
             disabled={disabled}
             className="h-8"
@@ -95,7 +112,8 @@ function QuestionField({
 
 /**
  * The clarifying questions before the outline: each with suggested answers as chips (a chip fills in the answer,
- * which can then be edited) and a field for a free answer. Unanswered questions are simply left out.
+ * which can then be edited; a question that takes several — which approaches to compare — has chips that each add or
+ * take out their own option) and a field for a free answer. Unanswered questions are simply left out.
  */
 export function ClarifyPanel({
   questions,
@@ -116,17 +134,13 @@ export function ClarifyPanel({
   onAnswersChange?: (answers: Record<string, string>) => void;
 }) {
   const [answers, setAnswers] = useState<Record<string, string>>(() => ({ ...initialAnswers }));
-  const answered = questions.filter((q) => (answers[q.id] ?? "").trim()).length;
+  const answered = questions.filter((q) => answerOf(q, answers[q.id] ?? "")).length;
   return (
     <form
       className="space-y-5"
       onSubmit={(e) => {
         e.preventDefault();
-        onContinue(
-          questions
-            .map((q) => ({ id: q.id, question: q.question, answer: (answers[q.id] ?? "").trim() }))
-            .filter((a) => a.answer.length > 0),
-        );
+        onContinue(questions.flatMap((q) => answerOf(q, answers[q.id] ?? "") ?? []));
       }}
       data-testid="clarify-panel"
     >

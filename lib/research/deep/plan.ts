@@ -28,6 +28,7 @@ import {
   sentenceCase,
   titleCase,
   titleLead,
+  topicKeywords,
   topicTerms,
   wordsOf,
 } from "./phrases";
@@ -73,6 +74,9 @@ async function libraryContext(deps: ResearchDeps, question: string) {
 
 // ---- Clarifying questions -------------------------------------------------------------------------------------------
 
+/** A paper's title as a suggested answer: its first this many characters. */
+const OPTION_TITLE_CHARS = 110;
+
 /** Answers that set how the review is made (its scope, depth, years), not what it is about. */
 const SCOPE_OPTIONS = ["Only this paper", "Only the closest papers", "Anything related in the library"] as const;
 const DEPTH_OPTIONS = ["A short overview", "Technical detail (methods, equations)", "Everything the library holds"];
@@ -95,6 +99,28 @@ export function topicAnswers(answers: ClarifyingAnswer[]): ClarifyingAnswer[] {
     if (!t || /^all\b/i.test(t) || SETTINGS.has(lower(t))) return false;
     return Object.keys(yearsFromAnswers([a])).length === 0 || /\p{L}{4,}/u.test(t.replace(YEAR_WORDS, ""));
   });
+}
+
+/**
+ * An answer as the outline takes it: the options chosen of a question that takes several, each on its own (one search
+ * of four paper titles at once finds the passages of none), and what was written beside them (`rest`). A choice counts
+ * only when the answer, the words sent, holds it. An answer to any other question is all `rest`.
+ */
+export function answerChoices(answer: ClarifyingAnswer): { chosen: string[]; rest: string } {
+  let rest = answer.answer;
+  const chosen: string[] = [];
+  for (const choice of answer.choices ?? []) {
+    const found = new RegExp(choice.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i").exec(rest);
+    if (!found || chosen.some((c) => lower(c) === lower(choice))) continue;
+    chosen.push(choice);
+    rest = `${rest.slice(0, found.index)};${rest.slice(found.index + found[0].length)}`;
+  }
+  if (chosen.length === 0) return { chosen, rest: answer.answer };
+  const parts = rest
+    .split(";")
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return { chosen, rest: parts.join("; ") };
 }
 
 /** The words of a year answer ("Since 2021", "2019–2023 only", "The last 3 years"). */
@@ -145,7 +171,9 @@ export async function clarifyFromLibrary(deps: ResearchDeps, question: string): 
       id: "scope",
       question: "Which approaches should be compared?",
       purpose: "scope",
-      options: ctx.papers.slice(0, 4).map((p) => p.title.slice(0, 110)),
+      options: ctx.papers.slice(0, 4).map((p) => p.title.slice(0, OPTION_TITLE_CHARS)),
+      // a comparison is of two or more: the researcher picks any of them
+      multiple: true,
     });
   } else if (ctx.papers.length > 0) {
     const one = ctx.papers.length === 1;
@@ -204,8 +232,10 @@ export async function generateClarifyingQuestions(
         instructions:
           "You help a researcher plan a literature review over their own paper library. Ask 2 to 4 short clarifying " +
           "questions, in the language of the researcher's question, each with a purpose (scope, focus, depth or " +
-          'timerange) and up to 4 suggested answers. Reply with JSON only: {"questions": [{"id": "q1", "question": ' +
-          '"...", "purpose": "focus", "options": ["...", "..."]}]}',
+          'timerange) and up to 4 suggested answers; "multiple": true on a question whose answer may be several of ' +
+          "them (which approaches to compare), false otherwise. Reply with JSON only: " +
+          '{"questions": [{"id": "q1", "question": "...", "purpose": "focus", "options": ["...", "..."], ' +
+          '"multiple": false}]}',
         prompt: `Research question: ${question}`,
         temperature: 0.3,
         maxOutputTokens: 600,
@@ -435,14 +465,21 @@ export async function outlineFromLibrary(
   question: string,
   answers: ClarifyingAnswer[] = [],
 ): Promise<Outline | null> {
-  const focus = answersText(topicAnswers(answers));
+  const split = answers.map((a) => ({ a, ...answerChoices(a) }));
+  const focus = answersText(topicAnswers(split.map(({ a, rest }) => ({ ...a, answer: rest }))));
+  // the options chosen of a question that takes several (the approaches to compare): each searched, and a point
+  const chosen = topicAnswers(split.flatMap(({ a, chosen }) => chosen.map((c) => ({ ...a, answer: c })))).map(
+    (a) => a.answer,
+  );
   // a question of several parts ("What is X and how is Y trained?") is searched part by part too: one part's topic
   // must not crowd the other's out of the passages
   const parts = questionParts(question).map((p) => p.part);
+  const questionKeywords = extractKeywords(question).join(" ");
   const queries = [
     question,
     ...(parts.length > 1 ? parts : []),
-    ...(focus ? [`${extractKeywords(question).join(" ")} ${focus}`] : []),
+    ...(focus ? [`${questionKeywords} ${focus}`] : []),
+    ...chosen.map((c) => `${questionKeywords} ${c}`),
   ];
   const years = yearsFromAnswers(answers);
   const questionStems = tokenize(question);
@@ -507,6 +544,27 @@ export async function outlineFromLibrary(
         docs: holder.docs,
         importance: "high",
       });
+  }
+
+  // 1b. what the researcher chose to compare: a matching paper (its title was the option) is named by the name its title
+  // leads with, or by its title, and its own passages are its sources; any other choice is named as written, where the
+  // sources mention it
+  const titled = [...papers, ...passages];
+  for (const choice of chosen) {
+    const key = lower(choice).slice(0, OPTION_TITLE_CHARS);
+    const paper = titled.find((p) => lower(p.title).slice(0, OPTION_TITLE_CHARS) === key);
+    const lead = paper ? titleLead(paper.title) : null;
+    const name = paper ? (lead && !isGenericTopic(lead, library) ? lead : paper.title) : choice;
+    const stems = tokenize(name);
+    if (stems.length === 0 || taken(stems) || (!paper && isGenericTopic(name, library))) continue;
+    const keywords = paper && name !== paper.title ? [name] : topicKeywords(name);
+    const docs = new Set(
+      sources.flatMap((s, i) =>
+        (paper ? s.paperId === paper.paperId : mentionsTopic(topicTerms(name), s.text)) ? [i] : [],
+      ),
+    );
+    if (keywords.length === 0 || docs.size === 0) continue;
+    points.push({ topic: name, names: [stems], keywords, docs, importance: "high" });
   }
 
   // 2. the named methods the best-matching papers lead their titles with, with the expansion their text gives
@@ -621,7 +679,8 @@ export async function outlineFromLibrary(
     knowledge_points: built.slice(0, GENERATED_POINTS.max),
     search_strategy:
       `Built from ${papers.length} matching paper summaries and ${passages.length} passages: the topics the question ` +
-      "lists, the methods the matching papers are named for, and key phrases of their titles, headings and text " +
+      `lists, ${chosen.length > 0 ? "the approaches chosen to compare, " : ""}the methods the matching papers are ` +
+      "named for, and key phrases of their titles, headings and text " +
       "(keywords: phrases found in the same passages); each is searched on its own (full text and vectors), most " +
       "important first.",
     ...years,

@@ -12,13 +12,21 @@ export const clarifyingQuestionSchema = z.object({
   purpose: z.enum(CLARIFY_PURPOSES),
   /** Suggested answers (chips in the UI); free text is always allowed. */
   options: z.array(z.string().min(1).max(120)).max(6).default([]),
+  /**
+   * Several of the options may be chosen at once ("Which approaches should be compared?"); otherwise one. Set where the
+   * question is made; a model's unusable value counts as absent (one).
+   */
+  multiple: z.boolean().optional().catch(undefined),
 });
 export type ClarifyingQuestion = z.infer<typeof clarifyingQuestionSchema>;
 
 export const clarifyingAnswerSchema = z.object({
   id: z.string().min(1).max(40),
   question: z.string().max(400).default(""),
+  /** The answer in words: for a question that takes several options, the chosen ones and any text beside them. */
   answer: z.string().max(LIMITS.clarifyingAnswerChars),
+  /** The options chosen of a question that takes several (`multiple`): the outline uses each on its own. */
+  choices: z.array(z.string().trim().min(1).max(120)).max(6).optional(),
 });
 export type ClarifyingAnswer = z.infer<typeof clarifyingAnswerSchema>;
 

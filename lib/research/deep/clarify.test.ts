@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
+import type { ResearchDeps } from "../deps";
+import { mockModel } from "../testing";
+import { generateClarifyingQuestions, generateOutline } from "./index";
+import { answerChoices } from "./plan";
+import type { ClarifyingAnswer } from "./types";
+
+/**
+ * Clarifying questions that take several answers ("Which approaches should be compared?"): where they are made, and
+ * how the outline uses every option chosen. Two papers that share the question's words, so both match it.
+ */
+const DRIFT_TITLE = "Salinity Drift in Tidal Pool Sensor Networks";
+const RADIOS_TITLE = "Tide-Aware Scheduling for Intertidal Sensor Radios";
+const DRIFT = [
+  [
+    "arXiv:2407.03141v1 [physics.ao-ph] 4 Jul 2024",
+    DRIFT_TITLE,
+    "Marie Tharp",
+    "Abstract",
+    "We deploy low-cost conductivity sensors in rocky tidal pools and study how their salinity readings drift over a season. Drift grows with biofouling and is corrected by weekly reference sampling.",
+    "1 Introduction",
+    "Tidal pools change salinity quickly with evaporation and rain. Sensor networks record these changes every minute, but cheap sensors drift.",
+  ].join("\n"),
+  [
+    "2 Sensor network design",
+    "Each sensor buoy carries a conductivity cell, a thermistor and a radio that relays readings to a shore gateway.",
+    "3 Calibration drift",
+    "Weekly reference sampling with a handheld refractometer removed most of the calibration drift.",
+  ].join("\n"),
+];
+const RADIOS = [
+  [
+    "arXiv:2407.05926v2 [cs.NI] 8 Jul 2024",
+    RADIOS_TITLE,
+    "Hedy Lamarr",
+    "Abstract",
+    "Intertidal sensor radios lose packets when the tide covers their antenna. We schedule transmissions around the tide table and recover most lost salinity readings.",
+  ].join("\n"),
+  [
+    "2 Results",
+    "Tide-aware scheduling cut packet loss from thirty percent to four percent across three seasons.",
+    "Radios sleep while submerged and send buffered readings at low tide.",
+  ].join("\n"),
+];
+
+/** A comparison (by its "more than") whose words both papers use. */
+const COMPARISON = "Do tidal salinity sensor readings drift more than sensor radio readings?";
+const COMPARE_QUESTION = "Which approaches should be compared?";
+
+let lib: TestLibrary;
+let deps: ResearchDeps;
+
+beforeAll(async () => {
+  lib = await createTestLibrary([DRIFT, RADIOS], { name: "clarify" });
+  deps = { db: lib.handle.db, embedder: lib.embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 60_000 };
+});
+
+afterAll(async () => {
+  await lib?.close();
+});
+
+describe("a clarifying question that takes several answers", () => {
+  it("offline: a comparison asks which approaches to compare, and takes several; the other questions take one", async () => {
+    const r = await generateClarifyingQuestions(deps, COMPARISON);
+    const compare = r.value.find((q) => q.question === COMPARE_QUESTION);
+    expect(compare, JSON.stringify(r.value)).toMatchObject({ purpose: "scope", multiple: true });
+    expect([...(compare?.options ?? [])].sort()).toEqual([DRIFT_TITLE, RADIOS_TITLE]);
+    for (const q of r.value.filter((q) => q !== compare)) expect(q.multiple).toBeUndefined();
+    // not a comparison: its scope question takes one answer
+    const plain = await generateClarifyingQuestions(deps, "How do tidal pool sensor networks measure salinity?");
+    expect(plain.value.some((q) => q.multiple)).toBe(false);
+  });
+
+  it("with a model: its questions say whether they take several; a value that is no yes or no counts as one", async () => {
+    const model = mockModel({
+      reply: () =>
+        JSON.stringify({
+          questions: [
+            {
+              id: "q1",
+              question: "Which methods should be compared?",
+              purpose: "scope",
+              options: ["A", "B"],
+              multiple: true,
+            },
+            { id: "q2", question: "How deep?", purpose: "depth", options: ["Short"], multiple: "yes" },
+          ],
+        }),
+    });
+    const r = await generateClarifyingQuestions({ ...deps, chatModel: model }, COMPARISON);
+    expect(r.method).toBe("llm");
+    expect(r.value.map((q) => [q.id, q.multiple])).toEqual([
+      ["q1", true],
+      ["q2", undefined],
+    ]);
+  });
+
+  it("reads each option chosen, and what was written beside them", () => {
+    const a = (answer: string, choices?: string[]): ClarifyingAnswer => ({
+      id: "scope",
+      question: "",
+      answer,
+      choices,
+    });
+    expect(answerChoices(a("LoRA; BERT; and adapters", ["LoRA", "BERT"]))).toEqual({
+      chosen: ["LoRA", "BERT"],
+      rest: "and adapters",
+    });
+    // a choice the answer does not hold (not sent in words) counts for nothing; no choices: all of it is the answer
+    expect(answerChoices(a("lora", ["LoRA", "GPT-2"]))).toEqual({ chosen: ["LoRA"], rest: "" });
+    expect(answerChoices(a("LoRA; BERT"))).toEqual({ chosen: [], rest: "LoRA; BERT" });
+  });
+
+  it("offline: every approach chosen is a point of the outline; one not chosen is not made one", async () => {
+    const answer = (choices: string[]): ClarifyingAnswer[] => [
+      { id: "scope", question: COMPARE_QUESTION, answer: choices.join("; "), choices },
+    ];
+    const topicsOf = async (answers: ClarifyingAnswer[]) => {
+      const r = await generateOutline(deps, COMPARISON, answers);
+      expect(r.method).toBe("library");
+      return r.value.knowledge_points.filter((p) => p.importance === "high").map((p) => p.topic);
+    };
+    // without an answer the radios paper is no point (the question's words lead to the drift paper's phrases)
+    expect(await topicsOf([])).not.toContain(RADIOS_TITLE);
+    const both = await topicsOf(answer([DRIFT_TITLE, RADIOS_TITLE]));
+    expect(both).toEqual(expect.arrayContaining([DRIFT_TITLE, RADIOS_TITLE]));
+    const one = await topicsOf(answer([RADIOS_TITLE]));
+    expect(one).toContain(RADIOS_TITLE);
+    expect(one).not.toContain(DRIFT_TITLE);
+  });
+});
