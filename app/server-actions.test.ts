@@ -22,7 +22,7 @@ function serverModules(dir: string): string[] {
 }
 
 /** The module's exported functions and values, each with its text up to the next top-level export. */
-export function exportsOf(source: string): { name: string; kind: string; body: string }[] {
+function exportsOf(source: string): { name: string; kind: string; body: string }[] {
   const marks = [
     ...source.matchAll(/^export\s+(async\s+function\*?|function\*?|const|let|class|type|interface)\s+(\w+)/gm),
   ];

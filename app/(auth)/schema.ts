@@ -9,7 +9,7 @@ import { emailSchema, nameSchema, passwordSchema } from "@/lib/auth/people";
  * Location header can carry it).
  */
 export function safeNextPath(p: string | undefined): string {
-  if (!p || !p.startsWith("/") || /[\x00-\x1f\x7f\\]/.test(p)) return "/";
+  if (!p || !p.startsWith("/") || p.includes("\\") || hasControlCharacter(p)) return "/";
   const base = "http://lectern.invalid";
   try {
     const url = new URL(p, base);
@@ -17,6 +17,14 @@ export function safeNextPath(p: string | undefined): string {
   } catch {
     return "/";
   }
+}
+
+function hasControlCharacter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
 }
 
 export const nextPathSchema = z.string().max(2000).optional().transform(safeNextPath);
