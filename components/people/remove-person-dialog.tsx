@@ -1,19 +1,8 @@
 "use client";
 
 import { UserMinusIcon } from "lucide-react";
-import { useState, useTransition } from "react";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import type { Result } from "@/lib/errors";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { PeopleActions, PersonItem } from "./types";
 
 /** Removes an account after a confirmation; the dialog stays open (with the server's message) when it is refused. */
@@ -28,36 +17,9 @@ export function RemovePersonDialog({
   remove: PeopleActions["remove"];
   onDone: (message: string) => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  const confirm = () => {
-    setError(null);
-    startTransition(async () => {
-      const result: Result<{ email: string }> = await remove({ userId: person.id }).catch(() => ({
-        ok: false,
-        error: { code: "unavailable:session", message: "Could not reach the server. Is Lectern still running?" },
-      }));
-      if (!result.ok) {
-        setError(result.error.message);
-        return;
-      }
-      setOpen(false);
-      onDone(`Removed ${person.name} (${person.email}).`);
-    });
-  };
-
   return (
-    <AlertDialog
-      open={open}
-      onOpenChange={(next) => {
-        if (pending) return;
-        setOpen(next);
-        if (!next) setError(null);
-      }}
-    >
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button
           variant="ghost"
           size="icon-sm"
@@ -68,29 +30,21 @@ export function RemovePersonDialog({
         >
           <UserMinusIcon />
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent data-testid="remove-person-dialog">
-        <AlertDialogHeader>
-          <AlertDialogTitle>Remove {isMe ? "your own account" : person.name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            <span className="font-medium text-foreground">{person.email}</span> will no longer be able to sign in and is
-            signed out at once. Their research runs stay, without an author; the papers they added stay in the library.
-            {isMe && " You will be signed out."}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        {error && (
-          <p role="alert" className="text-destructive text-sm" data-testid="remove-person-error">
-            {error}
-          </p>
-        )}
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          {/* A plain button, not AlertDialogAction: the dialog must stay open until the removal has succeeded. */}
-          <Button variant="destructive" onClick={confirm} disabled={pending} data-testid="remove-person-confirm">
-            {pending ? "Removing…" : "Remove"}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Remove ${isMe ? "your own account" : person.name}?`}
+      description={
+        <>
+          <span className="font-medium text-foreground">{person.email}</span> will no longer be able to sign in and is
+          signed out at once. Their research runs stay, without an author, and their share links stop working; the
+          papers they added stay in the library.
+          {isMe && " You will be signed out."}
+        </>
+      }
+      confirmLabel="Remove"
+      pendingLabel="Removing…"
+      action={() => remove({ userId: person.id })}
+      onConfirmed={() => onDone(`Removed ${person.name} (${person.email}).`)}
+      testIds={{ dialog: "remove-person-dialog", error: "remove-person-error", confirm: "remove-person-confirm" }}
+    />
   );
 }

@@ -1,19 +1,8 @@
 "use client";
 
 import { XIcon } from "lucide-react";
-import { useState, useTransition } from "react";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import type { Result } from "@/lib/errors";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { InviteItem, PeopleActions } from "./types";
 
 /**
@@ -29,40 +18,9 @@ export function RevokeInviteDialog({
   revoke: PeopleActions["revokeInvite"];
   onDone: (message: string) => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  const confirm = () => {
-    setError(null);
-    startTransition(async () => {
-      const result: Result<{ email: string; revoked: number }> = await revoke({ email: invite.email }).catch(() => ({
-        ok: false,
-        error: { code: "unavailable:session", message: "Could not reach the server. Is Lectern still running?" },
-      }));
-      if (!result.ok) {
-        setError(result.error.message);
-        return;
-      }
-      setOpen(false);
-      onDone(
-        result.data.revoked > 1
-          ? `Revoked ${result.data.revoked} invites for ${invite.email}; their links no longer work.`
-          : `Revoked the invite for ${invite.email}; its link no longer works.`,
-      );
-    });
-  };
-
   return (
-    <AlertDialog
-      open={open}
-      onOpenChange={(next) => {
-        if (pending) return;
-        setOpen(next);
-        if (!next) setError(null);
-      }}
-    >
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button
           variant="ghost"
           size="icon-sm"
@@ -73,28 +31,25 @@ export function RevokeInviteDialog({
         >
           <XIcon />
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent data-testid="revoke-invite-dialog">
-        <AlertDialogHeader>
-          <AlertDialogTitle>Revoke the invite?</AlertDialogTitle>
-          <AlertDialogDescription>
-            The invite link sent to <span className="break-all font-medium text-foreground">{invite.email}</span> stops
-            working at once: opening it will say it is no longer valid. You can invite them again afterwards.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        {error && (
-          <p role="alert" className="text-destructive text-sm" data-testid="revoke-invite-error">
-            {error}
-          </p>
-        )}
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          {/* A plain button, not AlertDialogAction: the dialog must stay open until the revocation has succeeded. */}
-          <Button variant="destructive" onClick={confirm} disabled={pending} data-testid="revoke-invite-confirm">
-            {pending ? "Revoking…" : "Revoke"}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Revoke the invite?"
+      description={
+        <>
+          The invite link sent to <span className="break-all font-medium text-foreground">{invite.email}</span> stops
+          working at once: opening it will say it is no longer valid. You can invite them again afterwards.
+        </>
+      }
+      confirmLabel="Revoke"
+      pendingLabel="Revoking…"
+      action={() => revoke({ email: invite.email })}
+      onConfirmed={(data) =>
+        onDone(
+          data.revoked > 1
+            ? `Revoked ${data.revoked} invites for ${invite.email}; their links no longer work.`
+            : `Revoked the invite for ${invite.email}; its link no longer works.`,
+        )
+      }
+      testIds={{ dialog: "revoke-invite-dialog", error: "revoke-invite-error", confirm: "revoke-invite-confirm" }}
+    />
   );
 }
