@@ -1,4 +1,16 @@
 import fs from "node:fs";
+import {
+  A_AUTHORS,
+  A_ID,
+  A_PAGES,
+  A_TITLE,
+  B_ID,
+  B_PAGES,
+  B_TITLE,
+  COMPARISON,
+  DRIFT_PAGE,
+  DRIFT_SENTENCE,
+} from "../lib/testing/tidal-papers";
 import { expect, type LibraryPaper, test } from "./fixtures";
 import { DeepResearchPage } from "./pages/deep-research";
 import { ResearchPage } from "./pages/research";
@@ -8,54 +20,6 @@ import { ResearchPage } from "./pages/research";
  * them). The e2e server runs offline: clarifying questions and the outline are built from the library, and every
  * section is extractive, quoting the papers with their citations.
  */
-const A_ID = "2407.03141v1";
-const A_TITLE = "Salinity Drift in Tidal Pool Sensor Networks";
-const A_AUTHORS = "Marie Tharp, Rachel Carson";
-/**
- * On page 3, alone on its line (short enough not to wrap), and not first under the heading: the quote of a page's first
- * sentence takes in the heading line above it, which the viewer then highlights too.
- */
-const DRIFT_SENTENCE = "Biofouling raised the salinity error to 2.4 units after six weeks.";
-const DRIFT_PAGE = 3;
-const A_PAGES = [
-  [
-    `arXiv:${A_ID} [physics.ao-ph] 4 Jul 2024`,
-    A_TITLE,
-    A_AUTHORS,
-    "Abstract",
-    "We deploy low-cost conductivity sensors in rocky tidal pools and study how their salinity readings drift over a season. Drift grows with biofouling and is corrected by weekly reference sampling.",
-    "1 Introduction",
-    "Tidal pools change salinity quickly with evaporation and rain. Sensor networks record these changes every minute, but cheap sensors drift.",
-  ].join("\n"),
-  [
-    "2 Sensor network design",
-    "Each sensor buoy carries a conductivity cell, a thermistor and a radio that relays readings to a shore gateway.",
-    "The shore gateway stores the readings and forwards them over a cellular link.",
-    "Battery life reached eleven weeks with solar trickle charging.",
-  ].join("\n"),
-  [
-    "3 Calibration drift",
-    "Weekly reference sampling with a handheld refractometer removed most of the calibration drift.",
-    DRIFT_SENTENCE,
-    "Copper mesh guards slowed biofouling on the conductivity cell.",
-  ].join("\n"),
-];
-const B_ID = "2407.05926v2";
-const B_TITLE = "Tide-Aware Scheduling for Intertidal Sensor Radios";
-const B_PAGES = [
-  [
-    `arXiv:${B_ID} [cs.NI] 8 Jul 2024`,
-    B_TITLE,
-    "Hedy Lamarr",
-    "Abstract",
-    "Intertidal sensor radios lose packets when the tide covers their antenna. We schedule transmissions around the tide table and recover most lost salinity readings.",
-  ].join("\n"),
-  [
-    "2 Results",
-    "Tide-aware scheduling cut packet loss from thirty percent to four percent across three seasons.",
-    "Radios sleep while submerged and send buffered readings at low tide.",
-  ].join("\n"),
-];
 const PAPERS: LibraryPaper[] = [
   { fileName: "deep-e2e-tidal-salinity.pdf", id: A_ID, pages: A_PAGES, title: A_TITLE, author: A_AUTHORS },
   { fileName: "deep-e2e-tide-radios.pdf", id: B_ID, pages: B_PAGES, title: B_TITLE, author: "Hedy Lamarr" },
@@ -66,8 +30,6 @@ const ADDED_TOPIC = "Biofouling and salinity error";
 const ADDED_KEYWORDS = ["biofouling", "salinity error", "copper mesh"];
 const FEEDBACK = "improve: add more on tide-aware radio scheduling and packet loss";
 const OFF_TOPIC_FEEDBACK = "improve: add more on multi-agent debate";
-/** A comparison (its "more than") whose words both papers use: offline, it asks which of them to compare. */
-const COMPARISON = "Do tidal salinity sensor readings drift more than sensor radio readings?";
 
 /** Letters and digits of a text, lower-cased: what the viewer's matcher compares. */
 function fold(text: string): string {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestLibrary, type TestLibrary } from "@/lib/testing/library";
+import { A_PAGES, A_TITLE, B_PAGES, B_TITLE, COMPARISON } from "@/lib/testing/tidal-papers";
 import type { ResearchDeps } from "../deps";
 import { mockModel } from "../testing";
 import { generateClarifyingQuestions, generateOutline } from "./index";
@@ -8,51 +9,18 @@ import type { ClarifyingAnswer } from "./types";
 
 /**
  * Clarifying questions that take several answers ("Which approaches should be compared?"): where they are made, and
- * how the outline uses every option chosen. Two papers that share the question's words, so both match it.
+ * how the outline uses every option chosen. The deep-research e2e spec's two papers (lib/testing/tidal-papers.ts),
+ * which share the question's words, so both match it.
  */
-const DRIFT_TITLE = "Salinity Drift in Tidal Pool Sensor Networks";
-const RADIOS_TITLE = "Tide-Aware Scheduling for Intertidal Sensor Radios";
-const DRIFT = [
-  [
-    "arXiv:2407.03141v1 [physics.ao-ph] 4 Jul 2024",
-    DRIFT_TITLE,
-    "Marie Tharp",
-    "Abstract",
-    "We deploy low-cost conductivity sensors in rocky tidal pools and study how their salinity readings drift over a season. Drift grows with biofouling and is corrected by weekly reference sampling.",
-    "1 Introduction",
-    "Tidal pools change salinity quickly with evaporation and rain. Sensor networks record these changes every minute, but cheap sensors drift.",
-  ].join("\n"),
-  [
-    "2 Sensor network design",
-    "Each sensor buoy carries a conductivity cell, a thermistor and a radio that relays readings to a shore gateway.",
-    "3 Calibration drift",
-    "Weekly reference sampling with a handheld refractometer removed most of the calibration drift.",
-  ].join("\n"),
-];
-const RADIOS = [
-  [
-    "arXiv:2407.05926v2 [cs.NI] 8 Jul 2024",
-    RADIOS_TITLE,
-    "Hedy Lamarr",
-    "Abstract",
-    "Intertidal sensor radios lose packets when the tide covers their antenna. We schedule transmissions around the tide table and recover most lost salinity readings.",
-  ].join("\n"),
-  [
-    "2 Results",
-    "Tide-aware scheduling cut packet loss from thirty percent to four percent across three seasons.",
-    "Radios sleep while submerged and send buffered readings at low tide.",
-  ].join("\n"),
-];
-
-/** A comparison (by its "more than") whose words both papers use. */
-const COMPARISON = "Do tidal salinity sensor readings drift more than sensor radio readings?";
+const DRIFT_TITLE = A_TITLE;
+const RADIOS_TITLE = B_TITLE;
 const COMPARE_QUESTION = "Which approaches should be compared?";
 
 let lib: TestLibrary;
 let deps: ResearchDeps;
 
 beforeAll(async () => {
-  lib = await createTestLibrary([DRIFT, RADIOS], { name: "clarify" });
+  lib = await createTestLibrary([A_PAGES, B_PAGES], { name: "clarify" });
   deps = { db: lib.handle.db, embedder: lib.embedder, chatModel: null, llmTimeoutMs: 5_000, runTimeoutMs: 60_000 };
 });
 
