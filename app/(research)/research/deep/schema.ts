@@ -17,6 +17,7 @@ export const answersSchema = z
         ...a,
         question: a.question.replace(CONTROL, " ").trim(),
         answer: a.answer.replace(CONTROL, " ").trim(),
+        ...(a.choices ? { choices: a.choices.map((c) => c.replace(CONTROL, " ").trim()).filter(Boolean) } : {}),
       }))
       .filter((a) => a.answer.length > 0),
   );
