@@ -13,6 +13,7 @@ import type { PeopleActions, PersonItem, Role, RoleOption } from "./types";
 
 function PersonRow({
   person,
+  onlyOwner,
   isMe,
   roles,
   passwordHint,
@@ -20,6 +21,8 @@ function PersonRow({
   onDone,
 }: {
   person: PersonItem;
+  /** The instance's only owner: cannot be removed (the server refuses it too), so the button says so up front. */
+  onlyOwner: boolean;
   isMe: boolean;
   roles: RoleOption[];
   passwordHint: string;
@@ -112,7 +115,13 @@ function PersonRow({
               resetPassword={actions.resetPassword}
               onDone={onDone}
             />
-            <RemovePersonDialog person={person} isMe={isMe} remove={actions.remove} onDone={onDone} />
+            <RemovePersonDialog
+              person={person}
+              isMe={isMe}
+              onlyOwner={onlyOwner}
+              remove={actions.remove}
+              onDone={onDone}
+            />
           </div>
         </td>
       </tr>
@@ -145,6 +154,7 @@ export function PeopleTable({
   actions: PeopleActions;
   onDone: (message: string) => void;
 }) {
+  const owners = people.filter((p) => p.role === "owner").length;
   return (
     <Card className="gap-3 pb-2" data-testid="people-list">
       <CardHeader>
@@ -187,6 +197,7 @@ export function PeopleTable({
                 <PersonRow
                   key={p.id}
                   person={p}
+                  onlyOwner={p.role === "owner" && owners <= 1}
                   isMe={p.id === me}
                   roles={roles}
                   passwordHint={passwordHint}

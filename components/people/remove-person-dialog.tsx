@@ -9,14 +9,34 @@ import type { PeopleActions, PersonItem } from "./types";
 export function RemovePersonDialog({
   person,
   isMe,
+  onlyOwner = false,
   remove,
   onDone,
 }: {
   person: PersonItem;
   isMe: boolean;
+  /** The only owner: the button is disabled and says why (someone must be able to manage people). */
+  onlyOwner?: boolean;
   remove: PeopleActions["remove"];
   onDone: (message: string) => void;
 }) {
+  if (onlyOwner) {
+    const why = "The only owner cannot be removed: make someone else an owner first.";
+    return (
+      <span title={why}>
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          aria-label={`Remove ${person.name} (not possible: ${why.toLowerCase()})`}
+          disabled
+          className="text-muted-foreground"
+          data-testid="person-remove"
+        >
+          <UserMinusIcon />
+        </Button>
+      </span>
+    );
+  }
   return (
     <ConfirmDialog
       trigger={
