@@ -17,11 +17,11 @@ const run = (id: string, parentId: string | null): RecentRun => ({
 });
 
 describe("RecentRuns", () => {
-  it("tells an improved version from the run it improves, though both ask the same question", () => {
+  it("tells a later version (an improvement or a rerun) from the run it comes from, though both ask the same question", () => {
     render(<RecentRuns runs={[run("v2", "v1"), run("v1", null)]} currentId="v2" />);
     const [v2, v1] = screen.getAllByTestId("recent-run");
-    expect(v2?.textContent).toContain("improved version");
-    expect(v1?.textContent).not.toContain("improved version");
+    expect(v2?.textContent).toContain("later version");
+    expect(v1?.textContent).not.toContain("later version");
     expect(v2?.getAttribute("aria-current")).toBe("page");
   });
 
@@ -32,5 +32,13 @@ describe("RecentRuns", () => {
     const [d, b] = screen.getAllByTestId("recent-run");
     expect(d?.textContent).toContain("Not in the library");
     expect(b?.textContent).toContain("Failed");
+  });
+
+  it("does not invite a viewer to ask when the list is empty", () => {
+    render(<RecentRuns runs={[]} currentId={null} canAsk={false} />);
+    expect(screen.getByTestId("recent-runs-empty").textContent).toMatch(/shared with you/);
+    cleanup();
+    render(<RecentRuns runs={[]} currentId={null} />);
+    expect(screen.getByTestId("recent-runs-empty").textContent).toMatch(/Questions you ask/);
   });
 });

@@ -25,7 +25,16 @@ function StatusIcon({ status, declined }: { status: RunStatus; declined: boolean
 }
 
 /** The latest questions asked, each a link to its saved run. */
-export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; currentId: string | null }) {
+export function RecentRuns({
+  runs,
+  currentId,
+  canAsk = true,
+}: {
+  runs: readonly RecentRun[];
+  currentId: string | null;
+  /** False for a viewer: the empty list does not invite them to ask. */
+  canAsk?: boolean;
+}) {
   return (
     <nav aria-labelledby="recent-runs-heading" className="space-y-2" data-testid="recent-runs">
       <h2 id="recent-runs-heading" className="flex items-center gap-1.5 font-semibold text-sm">
@@ -33,7 +42,11 @@ export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; cu
         Recent questions
       </h2>
       {runs.length === 0 ? (
-        <p className="text-muted-foreground text-sm">Questions you ask are saved here, each with a link to share.</p>
+        <p className="text-muted-foreground text-sm" data-testid="recent-runs-empty">
+          {canAsk
+            ? "Questions you ask are saved here, each with a link to share."
+            : "Research runs shared with you open from their links."}
+        </p>
       ) : (
         <ul className="space-y-0.5">
           {runs.map((r) => {
@@ -59,7 +72,8 @@ export function RecentRuns({ runs, currentId }: { runs: readonly RecentRun[]; cu
                     <time dateTime={r.startedAt} suppressHydrationWarning>
                       {formatDate(r.startedAt, true)}
                     </time>
-                    {r.parentId && <span data-testid="recent-run-improved">· improved version</span>}
+                    {/* (an edited outline's rerun or an improvement: the run page's versions say which) */}
+                    {r.parentId && <span data-testid="recent-run-improved">· later version</span>}
                   </span>
                 </Link>
               </li>

@@ -325,7 +325,7 @@ export function ResearchView({
         )}
       </div>
       <aside className="min-w-0 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:self-start lg:overflow-y-auto lg:border-l lg:pl-6">
-        <RecentRuns runs={recent} currentId={run?.runId ?? null} />
+        <RecentRuns runs={recent} currentId={run?.runId ?? null} canAsk={canResearch} />
       </aside>
     </div>
   );
