@@ -25,11 +25,6 @@ export async function countUsers(db: Database): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function countOwners(db: Database): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(users).where(eq(users.role, "owner"));
-  return Number(row?.n ?? 0);
-}
-
 /**
  * The owners' ids, their rows locked until the transaction `db` is in ends: a role change or removal that checks
  * "not the last owner" holds them, so two owners demoting each other at once cannot both succeed (the second waits,
@@ -110,6 +105,21 @@ export async function consumeInvite(
   return rows.length > 0;
 }
 
+/** An open invite as listed and revoked (its token is never kept, only its hash, which is not listed). */
+export interface OpenInviteRow {
+  email: string;
+  role: Role;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+const openInviteColumns = {
+  email: invites.email,
+  role: invites.role,
+  expiresAt: invites.expiresAt,
+  createdAt: invites.createdAt,
+};
+
 /**
  * Deletes the open (unused, unexpired) invites to `email` and returns them: their links are dead at once, as an unknown
  * one (an acceptance racing this finds no row to mark used). Used and expired invites stay, as they were.
@@ -117,24 +127,16 @@ export async function consumeInvite(
 export async function deleteOpenInvites(
   db: Database,
   { email, now }: { email: string; now: Date },
-): Promise<{ email: string; role: Role; expiresAt: Date; createdAt: Date }[]> {
+): Promise<OpenInviteRow[]> {
   return db
     .delete(invites)
     .where(and(eq(invites.email, email), isNull(invites.usedAt), gt(invites.expiresAt, now)))
-    .returning({
-      email: invites.email,
-      role: invites.role,
-      expiresAt: invites.expiresAt,
-      createdAt: invites.createdAt,
-    });
+    .returning(openInviteColumns);
 }
 
-export async function listOpenInvites(
-  db: Database,
-  { now }: { now: Date },
-): Promise<{ email: string; role: Role; expiresAt: Date; createdAt: Date }[]> {
+export async function listOpenInvites(db: Database, { now }: { now: Date }): Promise<OpenInviteRow[]> {
   return db
-    .select({ email: invites.email, role: invites.role, expiresAt: invites.expiresAt, createdAt: invites.createdAt })
+    .select(openInviteColumns)
     .from(invites)
     .where(and(isNull(invites.usedAt), gt(invites.expiresAt, now)))
     .orderBy(desc(invites.createdAt));

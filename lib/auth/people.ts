@@ -16,6 +16,7 @@ import {
   listOpenInvites,
   listUsers,
   lockOwners,
+  type OpenInviteRow,
   type PersonRow,
   setUserRole,
 } from "@/db/queries/people";
@@ -181,12 +182,7 @@ export async function acceptInvite(
 }
 
 /** An open invite as listed and revoked. */
-export interface OpenInvite {
-  email: string;
-  role: Role;
-  expiresAt: Date;
-  createdAt: Date;
-}
+export type OpenInvite = OpenInviteRow;
 
 /**
  * Revokes the open invites to an address (one, unless it was invited again before using the first): their links are

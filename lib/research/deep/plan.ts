@@ -3,6 +3,7 @@ import { z } from "zod";
 import { timeoutSignal } from "@/lib/abort";
 import { parseQueries } from "@/lib/search/query";
 import { type ContentResult, type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
+import { escapeRegExp } from "@/lib/text/regexp";
 import { tokenize } from "@/lib/text/terms";
 import { analyzeWithRules, extractKeywords } from "../analysis";
 import { joinedNames, questionParts } from "../compose";
@@ -110,7 +111,7 @@ export function answerChoices(answer: ClarifyingAnswer): { chosen: string[]; res
   let rest = answer.answer;
   const chosen: string[] = [];
   for (const choice of answer.choices ?? []) {
-    const found = new RegExp(choice.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i").exec(rest);
+    const found = new RegExp(escapeRegExp(choice), "i").exec(rest);
     if (!found || chosen.some((c) => lower(c) === lower(choice))) continue;
     chosen.push(choice);
     rest = `${rest.slice(0, found.index)};${rest.slice(found.index + found[0].length)}`;

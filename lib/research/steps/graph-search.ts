@@ -65,7 +65,7 @@ export const GRAPH_EDGES_APART = 5;
 
 /** Up to `limit` edges of two names apart, one of each name's in turn (best first within each), in their order. */
 export function eachInTurn(answer: Pick<GraphAnswer, "names" | "edges">, limit: number): GraphEdgeResult[] {
-  const ids = answer.names.flatMap((n) => (n.found ? [n.entity.id] : []));
+  const ids = [...foundIds(answer)];
   const touches = (e: GraphEdgeResult, id: number) => e.source.id === id || e.target.id === id;
   const lists = ids.map((id) => answer.edges.filter((e) => touches(e, id)));
   const picked = new Set<GraphEdgeResult>();
@@ -78,11 +78,20 @@ export function eachInTurn(answer: Pick<GraphAnswer, "names" | "edges">, limit: 
   return answer.edges.filter((e) => picked.has(e));
 }
 
+/** The entities of the names found (two for a question relating two names, when both were). */
+function foundIds(answer: Pick<GraphAnswer, "names">): Set<number> {
+  return new Set(answer.names.flatMap((n) => (n.found ? [n.entity.id] : [])));
+}
+
+/** Two names found, and an edge between them among `edges`. */
+function edgeBetween(answer: Pick<GraphAnswer, "names" | "edges">): boolean {
+  const ids = foundIds(answer);
+  return ids.size === 2 && answer.edges.some((e) => ids.has(e.source.id) && ids.has(e.target.id));
+}
+
 /** A question relating two names the graph found, with no edge between them among `edges`. */
 export function relatesApart(answer: Pick<GraphAnswer, "question" | "names" | "edges">): boolean {
-  if (answer.question.kind !== "relate") return false;
-  const ids = new Set(answer.names.flatMap((n) => (n.found ? [n.entity.id] : [])));
-  return ids.size === 2 && !answer.edges.some((e) => ids.has(e.source.id) && ids.has(e.target.id));
+  return answer.question.kind === "relate" && foundIds(answer).size === 2 && !edgeBetween(answer);
 }
 
 /** Edges the step uses at most (and the answer lists). */
@@ -136,9 +145,7 @@ export function composeGraphSection(answer: Pick<GraphAnswer, "question" | "name
   const found = names.flatMap((n) => (n.found ? [n.entity] : []));
   let heading = `${capitalised(describeGraphQuestion(question))}, from the knowledge graph`;
   if (question.kind === "relate") {
-    const ids = new Set(found.map((e) => e.id));
-    const between = edges.some((e) => ids.size === 2 && ids.has(e.source.id) && ids.has(e.target.id));
-    if (!between) {
+    if (!edgeBetween(answer)) {
       // (the graph has no edge between them; the passages may still compare them, so nothing is said of that)
       const about = found.map((e) => e.name).join(" and ");
       heading = `What the knowledge graph holds about ${about}${found.length === 2 ? ", each on its own" : ""}`;
