@@ -47,7 +47,14 @@ interface PersonJson {
 }
 interface AddJson {
   person: PersonJson | null;
-  invite: { email: string; role: string; path: string; url: string | null; expires_at: string } | null;
+  invite: {
+    email: string;
+    role: string;
+    path: string;
+    url: string | null;
+    expires_at: string;
+    replaced: number;
+  } | null;
   generated_password: string | null;
   first_account: boolean;
 }
@@ -108,9 +115,17 @@ describe("npm run cli -- user", () => {
       person: null,
       generated_password: null,
       first_account: false,
-      invite: { email: "grace@lab.example", role: "viewer", url: null },
+      invite: { email: "grace@lab.example", role: "viewer", url: null, replaced: 0 },
     });
     expect(invited.invite?.path).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
+    // invited again: a new link in the old one's place, and the text output says the old one stopped working
+    const again = await cli("user", "add", "grace@lab.example", "--role", "member", "--invite");
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/The invite link sent to grace@lab\.example before no longer works/);
+    const third = json<AddJson>(
+      await cli("user", "add", "grace@lab.example", "--role", "viewer", "--invite", "--json"),
+    );
+    expect(third.invite).toMatchObject({ email: "grace@lab.example", role: "viewer", replaced: 1 });
 
     // with the public address configured, the whole link
     replaceEnv({ ...env, LECTERN_PUBLIC_URL: "https://lectern.example" });

@@ -113,7 +113,7 @@ async function addUser(handle: DbHandle, email: string | undefined, values: Valu
     }
     if (!role) throw usageError("user add needs --role owner, member or viewer.");
     if (name !== undefined) info("--name is not used with --invite: they choose their name when they open the link.");
-    const { token, expiresAt } = await invitePerson(handle.db, null, { email, role: role as Role });
+    const { token, expiresAt, replaced } = await invitePerson(handle.db, null, { email, role: role as Role });
     const path = `/invite/${token}`;
     const base = getEnv().LECTERN_PUBLIC_URL;
     const url = base ? new URL(path, base).toString() : null;
@@ -121,7 +121,7 @@ async function addUser(handle: DbHandle, email: string | undefined, values: Valu
     if (json) {
       printJson({
         person: null,
-        invite: { email: inviteEmail, role, path, url, expires_at: expiresAt.toISOString() },
+        invite: { email: inviteEmail, role, path, url, expires_at: expiresAt.toISOString(), replaced },
         generated_password: null,
         first_account: false,
       });
@@ -132,6 +132,7 @@ async function addUser(handle: DbHandle, email: string | undefined, values: Valu
       `  ${url ?? path}`,
     ]);
     if (!url) info("Open the path at this Lectern's address (set LECTERN_PUBLIC_URL to print the whole link).");
+    if (replaced > 0) info(`The invite link sent to ${inviteEmail} before no longer works: this one replaces it.`);
     return 0;
   }
 

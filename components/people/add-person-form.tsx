@@ -128,7 +128,9 @@ export function AddPersonForm({
       setRound((r) => r + 1); // empty fields for the next person
       if (result.data.method === "invite") {
         setInvite(result.data);
-        onAdded(`Invite link made for ${result.data.email}. Copy it now: it is shown only once.`);
+        const earlier =
+          result.data.replaced > 0 ? " The link sent to them before no longer works: they need this one." : "";
+        onAdded(`Invite link made for ${result.data.email}. Copy it now: it is shown only once.${earlier}`);
       } else {
         const p = result.data.person;
         setInvite(null);

@@ -20,6 +20,15 @@ describe("the audit trail's wording", () => {
     expect(auditDetail({ action: "paper.uploaded", detail: { file: "a.pdf", pages: 12 } })).toBe("a.pdf · 12 pages");
     expect(auditDetail({ action: "paper.edited", detail: { fields: "title, year" } })).toBe("title, year");
     expect(auditDetail({ action: "person.password_reset", detail: {} })).toBe("");
+    expect(auditDetail({ action: "person.invited", detail: { role: "member", invites_replaced: 1 } })).toBe(
+      "as member · its earlier link stopped working",
+    );
+    expect(auditDetail({ action: "person.invited", detail: { role: "viewer", invites_replaced: 2 } })).toBe(
+      "as viewer · 2 earlier links stopped working",
+    );
+    expect(auditDetail({ action: "person.invite_revoked", detail: { role: "member", invites_revoked: 2 } })).toBe(
+      "as member · 2 links",
+    );
     expect(auditDetail({ action: "x.y", detail: { why: "because", n: null } })).toBe("why: because · n: null");
   });
 

@@ -39,6 +39,9 @@ export function auditDetail(entry: Pick<AuditItem, "action" | "detail">): string
     else if (key === "fields") parts.push(String(value));
     else if (key === "file") parts.push(String(value));
     else if (key === "pages") parts.push(`${value} pages`);
+    else if (key === "invites_replaced") {
+      parts.push(Number(value) === 1 ? "its earlier link stopped working" : `${value} earlier links stopped working`);
+    } else if (key === "invites_revoked") parts.push(`${value} links`);
     else if (key === "runsAdopted") {
       if (Number(value) > 0) parts.push(`${value} earlier runs became theirs`);
     } else rest.push([key, value]);

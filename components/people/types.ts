@@ -49,14 +49,17 @@ export type AddPersonInput =
 
 export type AddedPerson =
   | { method: "password"; person: PersonItem }
-  /** `invitePath` (`/invite/<token>`) is shown once: only the token's hash is stored. */
-  | { method: "invite"; email: string; role: Role; invitePath: string; expiresAt: string };
+  /**
+   * `invitePath` (`/invite/<token>`) is shown once: only the token's hash is stored. `replaced`: earlier open invites to
+   * the address, whose links stopped working (an address has one working invite).
+   */
+  | { method: "invite"; email: string; role: Role; invitePath: string; expiresAt: string; replaced: number };
 
 export interface PeopleActions {
   add(input: AddPersonInput): Promise<Result<AddedPerson>>;
   changeRole(input: { userId: string; role: Role }): Promise<Result<{ person: PersonItem }>>;
   resetPassword(input: { userId: string; password: string }): Promise<Result<{ email: string }>>;
   remove(input: { userId: string }): Promise<Result<{ email: string }>>;
-  /** Revokes the open invite to `email` (every one, when it was invited twice): its link is dead at once. */
+  /** Revokes the open invite to `email` (every one, should there be more than one): its link is dead at once. */
   revokeInvite(input: { email: string }): Promise<Result<{ email: string; revoked: number }>>;
 }

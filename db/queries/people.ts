@@ -80,6 +80,11 @@ export async function insertInvite(
   await db.insert(invites).values(invite);
 }
 
+/** Holds the invites to `email` until the end of the calling transaction (an advisory lock: there may be no row yet). */
+export async function lockInvitesTo(tx: Pick<Database, "execute">, { email }: { email: string }): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`lectern:invite:${email}`}))`);
+}
+
 /** An unused, unexpired invite by its token's hash. */
 export async function getOpenInvite(
   db: Database,

@@ -184,17 +184,42 @@ describe("people and sessions", () => {
     });
     expect((await readAudit(db, 1))[0]?.action).toBe("person.joined");
 
-    // invited twice (the first link lost, say): both links go, the trail counts them; an expired one is left alone
+    // invited again (the first link lost, say): the new link replaces the old, which is dead at once; one row is listed
     const first = await invitePerson(db, ada, { email: "twice@lab.example", role: "viewer" });
-    const second = await invitePerson(db, ada, { email: "twice@lab.example", role: "member" });
-    const both = await revokeInvite(db, null, { email: "twice@lab.example" });
-    expect(both.map((i) => i.role).sort()).toEqual(["member", "viewer"]);
+    expect(first.replaced).toBe(0);
+    const second = await invitePerson(db, ada, { email: " Twice@lab.example", role: "member" });
+    expect(second.replaced).toBe(1);
     expect(await readInvite(db, first.token)).toBeNull();
-    expect(await readInvite(db, second.token)).toBeNull();
+    expect(await readInvite(db, second.token)).toMatchObject({ email: "twice@lab.example", role: "member" });
+    expect((await listPeople(db)).invites.filter((i) => i.email === "twice@lab.example")).toEqual([
+      { email: "twice@lab.example", role: "member", expiresAt: expect.any(Date), createdAt: expect.any(Date) },
+    ]);
+    expect((await readAudit(db, 1))[0]).toMatchObject({
+      action: "person.invited",
+      subject: "twice@lab.example",
+      detail: { role: "member", invites_replaced: 1 },
+    });
+    await expect(acceptInvite(db, first.token, { name: "Twice", password: PASSWORD })).rejects.toMatchObject({
+      code: "not_found:invite",
+    });
+    // two invites sent at the same moment leave one working link
+    const racing = await Promise.all([
+      invitePerson(db, ada, { email: "race@lab.example", role: "viewer" }),
+      invitePerson(db, null, { email: "race@lab.example", role: "viewer" }),
+    ]);
+    const alive = await Promise.all(racing.map((r) => readInvite(db, r.token)));
+    expect(alive.filter((a) => a !== null)).toHaveLength(1);
+    expect(racing.map((r) => r.replaced).sort()).toEqual([0, 1]);
+    expect(await revokeInvite(db, null, { email: "race@lab.example" })).toHaveLength(1);
+    expect(await revokeInvite(db, null, { email: "twice@lab.example" })).toHaveLength(1);
     expect((await readAudit(db, 1))[0]).toMatchObject({
       actorEmail: "command line",
       action: "person.invite_revoked",
-      detail: { invites_revoked: 2 },
+      detail: { role: "member" },
+    });
+    // an account made meanwhile: no invite to it
+    await expect(invitePerson(db, ada, { email: "right@lab.example", role: "viewer" })).rejects.toMatchObject({
+      code: "conflict:user",
     });
     const old = await invitePerson(db, ada, { email: "old@lab.example", role: "viewer" });
     const expired = new Date(Date.now() + 8 * 24 * 3600 * 1000);

@@ -15,6 +15,7 @@ import {
   insertInvite,
   listOpenInvites,
   listUsers,
+  lockInvitesTo,
   lockOwners,
   type OpenInviteRow,
   type PersonRow,
@@ -138,23 +139,37 @@ export const INVITE_DAYS = 7;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** An invite link's token (256 random bits; only its hash is stored) for someone to set their own name and password. */
+/**
+ * An invite link's token (256 random bits; only its hash is stored) for someone to set their own name and password.
+ * Inviting an address that has an open invite sends a new link in its place: the earlier links to it are dead at once
+ * (`replaced` counts them), so an address has at most one working invite and one row in the list. One transaction,
+ * under a lock on the address, so two invites sent at once leave one.
+ */
 export async function invitePerson(
   db: Database,
   actor: Actor,
   input: { email: string; role: Role },
   now = new Date(),
-): Promise<{ token: string; expiresAt: Date }> {
+): Promise<{ token: string; expiresAt: Date; replaced: number }> {
   const email = parse(emailSchema, input.email, "email");
   const role = parse(roleSchema, input.role, "role");
-  if (await getUserByEmail(db, { email })) {
-    throw new LecternError("conflict:user", `There is already an account for ${email}.`, { field: "email" });
-  }
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + INVITE_DAYS * 24 * 3600 * 1000);
-  await insertInvite(db, { tokenHash: hashToken(token), email, role, createdBy: actor?.id ?? null, expiresAt });
-  await recordAudit(db, actor, "person.invited", email, { role });
-  return { token, expiresAt };
+  const replaced = await db.transaction(async (t) => {
+    const tx = t as unknown as Database;
+    await lockInvitesTo(tx, { email });
+    if (await getUserByEmail(tx, { email })) {
+      throw new LecternError("conflict:user", `There is already an account for ${email}.`, { field: "email" });
+    }
+    const earlier = await deleteOpenInvites(tx, { email, now });
+    await insertInvite(tx, { tokenHash: hashToken(token), email, role, createdBy: actor?.id ?? null, expiresAt });
+    await recordAudit(tx, actor, "person.invited", email, {
+      role,
+      ...(earlier.length > 0 ? { invites_replaced: earlier.length } : {}),
+    });
+    return earlier.length;
+  });
+  return { token, expiresAt, replaced };
 }
 
 /** What an invite link offers (null when it is unknown, used or expired). */
@@ -185,7 +200,7 @@ export async function acceptInvite(
 export type OpenInvite = OpenInviteRow;
 
 /**
- * Revokes the open invites to an address (one, unless it was invited again before using the first): their links are
+ * Revokes the open invites to an address (one: inviting again replaces; more only from before it did): their links are
  * dead at once — opening or accepting one says it is not valid, as for a used link. Newest first; refused with
  * `not_found:invite` when there is none (used, expired, revoked already, or never sent).
  */

@@ -64,7 +64,7 @@ describe("the owner manages people", () => {
   it("makes an invite link, shown once: its path opens the invite, listed as open until used", async () => {
     const r = await addPersonAction({ method: "invite", email: "grace@lab.example", role: "viewer" });
     if (!r.ok || r.data.method !== "invite") throw new Error(`not invited: ${JSON.stringify(r)}`);
-    expect(r.data).toMatchObject({ email: "grace@lab.example", role: "viewer" });
+    expect(r.data).toMatchObject({ email: "grace@lab.example", role: "viewer", replaced: 0 });
     const token = r.data.invitePath.match(/^\/invite\/([A-Za-z0-9_-]{40,})$/)?.[1];
     expect(token).toBeDefined();
     expect(await readInvite(handle.db, token as string)).toMatchObject({ email: "grace@lab.example", role: "viewer" });
@@ -72,6 +72,13 @@ describe("the owner manages people", () => {
     const { invites } = await listPeople(handle.db);
     expect(invites.map((i) => i.email)).toContain("grace@lab.example");
     expect((await readAudit(handle.db, 1))[0]).toMatchObject({ action: "person.invited", actorEmail: owner.email });
+
+    // invited again: the new link replaces the first, which stops working; the list keeps one row
+    const again = await addPersonAction({ method: "invite", email: "grace@lab.example", role: "member" });
+    expect(again).toMatchObject({ ok: true, data: { method: "invite", role: "member", replaced: 1 } });
+    expect(await readInvite(handle.db, token as string)).toBeNull();
+    const after = await listPeople(handle.db);
+    expect(after.invites.filter((i) => i.email === "grace@lab.example").map((i) => i.role)).toEqual(["member"]);
   });
 
   it("revokes an open invite: the link is dead at once, the list and the trail say so", async () => {

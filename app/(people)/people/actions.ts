@@ -40,8 +40,9 @@ export async function addPersonAction(input: unknown): Promise<Result<AddedPerso
       data = { method: "password", person: toPersonItem(person) };
     } else {
       const { email, role } = parsed.data;
-      const { token, expiresAt } = await invitePerson(db, owner, { email, role });
-      data = { method: "invite", email, role, invitePath: `/invite/${token}`, expiresAt: expiresAt.toISOString() };
+      const { token, expiresAt, replaced } = await invitePerson(db, owner, { email, role });
+      const invitePath = `/invite/${token}`;
+      data = { method: "invite", email, role, invitePath, expiresAt: expiresAt.toISOString(), replaced };
     }
     revalidatePath("/people");
     return { ok: true, data };
