@@ -1,6 +1,6 @@
 "use client";
 
-import type { ResearchRunState } from "@/lib/research/types";
+import { canImprove, type ResearchRunState } from "@/lib/research/types";
 import { DeepRunPanel, isDeepRun } from "./deep-run-panel";
 import { ExportButtons } from "./export-buttons";
 import { ImproveForm } from "./improve-form";
@@ -17,9 +17,6 @@ export function deepRunSlots(run: ResearchRunState, deep: DeepRunController) {
     actions:
       finished && answered ? <ExportButtons runId={run.runId} hasReferences={run.references.length > 0} /> : null,
     top: <DeepRunPanel key={run.runId} run={run} info={deep.info} notice={deep.notice} onRerun={deep.rerun} />,
-    bottom:
-      (run.status === "completed" || run.status === "failed") && answered ? (
-        <ImproveForm key={run.runId} onImprove={deep.improve} deep={isDeepRun(run)} />
-      ) : null,
+    bottom: canImprove(run) ? <ImproveForm key={run.runId} onImprove={deep.improve} deep={isDeepRun(run)} /> : null,
   };
 }

@@ -253,6 +253,15 @@ export const RUN_STATUSES = ["running", "completed", "failed", "cancelled", "int
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type FinishedRunStatus = Exclude<RunStatus, "running">;
 
+/**
+ * Whether "Improve: …" applies to a run: it ran to its end (completed, or failed at a late step with its answer kept)
+ * and has an answer. A declined run has none; a cancelled or interrupted one has at most part of one — ask again.
+ * The run page offers Improve by this, and the server refuses by it.
+ */
+export function canImprove(run: { status: RunStatus; answer: string }): boolean {
+  return (run.status === "completed" || run.status === "failed") && run.answer.trim() !== "";
+}
+
 /** What a deep run stores with itself (so it can be rerun, improved and compared); `{}` for a quick run. */
 export type RunOptions =
   | Record<string, never>

@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { getRun, listVersions } from "@/db/queries/research";
+import { researchRuns } from "@/db/schema";
 import { addPerson, createOwner } from "@/lib/auth/people";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { LecternError } from "@/lib/errors";
@@ -387,6 +389,25 @@ describe("deep runs", () => {
       outlineForFeedback(outline([ATTENTION_POINT]), "more on the softmax and dot products").addedPoint,
     ).toBeNull();
     await expect(improveRun(deps, first.state.runId, " ", null)).rejects.toThrow(/what to improve/);
+  });
+
+  it("refuses to improve a run without a whole answer: declined, cancelled or interrupted (as the page offers none)", async () => {
+    const feedback = "improve: add more on the Adam optimizer";
+    const declined = await finish(startDeepRun(deps, { question: QUESTION, outline: outline([ATTENTION_POINT]) }));
+    await handle.db.update(researchRuns).set({ answerMarkdown: "" }).where(eq(researchRuns.id, declined.state.runId));
+    await expect(improveRun(deps, declined.state.runId, feedback, null)).rejects.toMatchObject({
+      code: "conflict:run",
+      message: "That run has no answer to improve: ask the question again, or differently.",
+    });
+    const cancelled = await finish(startDeepRun(deps, { question: QUESTION, outline: outline([ATTENTION_POINT]) }));
+    await handle.db.update(researchRuns).set({ status: "cancelled" }).where(eq(researchRuns.id, cancelled.state.runId));
+    await expect(improveRun(deps, cancelled.state.runId, feedback, null)).rejects.toMatchObject({
+      code: "conflict:run",
+      message: expect.stringMatching(/^That run was cancelled before its answer was finished/),
+    });
+    // no new version was started for either
+    expect(await listVersions(handle.db, declined.state.runId)).toHaveLength(1);
+    expect(await listVersions(handle.db, cancelled.state.runId)).toHaveLength(1);
   });
 
   it("improve with an off-topic request: the new section says the library has little on it, and quotes nothing", async () => {

@@ -5,7 +5,7 @@ import { assertRunAuthor } from "../access";
 import type { ResearchDeps } from "../deps";
 import { LIMIT_MESSAGES, LIMITS } from "../limits";
 import { type StartedRun, startRun } from "../runs";
-import type { RunOptions } from "../types";
+import { canImprove, type RunOptions } from "../types";
 import { generateOutline } from "./plan";
 import { deepRunner } from "./run";
 import { type ClarifyingAnswer, type Outline, outlineSchema } from "./types";
@@ -148,6 +148,14 @@ export async function improveRun(
   if (text.length < minChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooShort);
   if (text.length > maxChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooLong);
   const { parent, deep } = await loadParent(deps, runId, authorId);
+  if (!canImprove(parent)) {
+    throw new LecternError(
+      "conflict:run",
+      parent.answer.trim() === ""
+        ? "That run has no answer to improve: ask the question again, or differently."
+        : `That run was ${parent.status} before its answer was finished, so there is nothing to improve: ask the question again.`,
+    );
+  }
   const base = deep?.outline ?? (await generateOutline(deps, parent.question)).value;
   const { outline, addedPoint, added, reshaped } = outlineForFeedback(base, text);
   const started = startDeepRun(deps, {
