@@ -18,11 +18,17 @@ const run = (id: string, parentId: string | null): RecentRun => ({
 
 describe("RecentRuns", () => {
   it("tells a later version (an improvement or a rerun) from the run it comes from, though both ask the same question", () => {
-    render(<RecentRuns runs={[run("v2", "v1"), run("v1", null)]} currentId="v2" />);
-    const [v2, v1] = screen.getAllByTestId("recent-run");
-    expect(v2?.textContent).toContain("later version");
-    expect(v1?.textContent).not.toContain("later version");
-    expect(v2?.getAttribute("aria-current")).toBe("page");
+    const v3 = { ...run("v3", "v1"), version: 3, feedback: "Improve:  add more on   debate" };
+    const v2 = { ...run("v2", "v1"), version: 2, feedback: null };
+    render(<RecentRuns runs={[v3, v2, run("v1", null), run("new", "v3")]} currentId="v2" />);
+    const [third, second, first, fresh] = screen.getAllByTestId("recent-run");
+    expect(third?.textContent).toContain("· v3 · “add more on debate”");
+    expect(second?.textContent).toContain("· v2");
+    expect(second?.textContent).not.toContain("“");
+    expect(first?.textContent).not.toMatch(/· v\d|later version/);
+    // a version started on this page before the list was read again: its number is not known yet
+    expect(fresh?.textContent).toContain("· later version");
+    expect(second?.getAttribute("aria-current")).toBe("page");
   });
 
   it("says a run the library does not answer is not in the library, not that it failed", () => {

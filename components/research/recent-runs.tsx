@@ -24,6 +24,24 @@ function StatusIcon({ status, declined }: { status: RunStatus; declined: boolean
   return <CircleSlashIcon className={cn(cls, "text-muted-foreground")} aria-hidden />;
 }
 
+/**
+ * What tells a later version (an improvement, a rerun of an edited outline) from the others of its question: its
+ * number, as the run page's versions list has it, and the feedback it was improved with.
+ */
+function VersionNote({ version, feedback }: { version: number | undefined; feedback: string | null }) {
+  const asked =
+    feedback
+      ?.replace(/^\s*improve\s*:\s*/i, "")
+      .replace(/\s+/g, " ")
+      .trim() ?? "";
+  return (
+    <span className="min-w-0 truncate" data-testid="recent-run-improved">
+      · {version !== undefined ? `v${version}` : "later version"}
+      {asked && <span title={asked}>{` · “${asked}”`}</span>}
+    </span>
+  );
+}
+
 /** The latest questions asked, each a link to its saved run. */
 export function RecentRuns({
   runs,
@@ -72,8 +90,7 @@ export function RecentRuns({
                     <time dateTime={r.startedAt} suppressHydrationWarning>
                       {formatDate(r.startedAt, true)}
                     </time>
-                    {/* (an edited outline's rerun or an improvement: the run page's versions say which) */}
-                    {r.parentId && <span data-testid="recent-run-improved">· later version</span>}
+                    {r.parentId && <VersionNote version={r.version} feedback={r.feedback ?? null} />}
                   </span>
                 </Link>
               </li>

@@ -97,6 +97,8 @@ export function upsertRecent(list: readonly RecentRun[], run: ResearchRunState):
     durationMs: run.durationMs,
     // (the run's state does not carry the version it improves: the line keeps what it had)
     parentId: list[at]?.parentId ?? null,
+    ...(list[at]?.version !== undefined ? { version: list[at]?.version } : {}),
+    feedback: list[at]?.feedback ?? null,
     errorCode: run.error?.code ?? null,
   };
   if (at >= 0) return [...list.slice(0, at), item, ...list.slice(at + 1)];

@@ -27,6 +27,10 @@ export interface RecentRun {
   durationMs: number | null;
   /** The run this one improves, when it is a later version (the list tells versions of one question apart by it). */
   parentId?: string | null;
+  /** Its number among its question's versions, as the run page numbers them (v2, v3, …); absent: not known here. */
+  version?: number;
+  /** The "Improve: …" feedback it was made with. */
+  feedback?: string | null;
   /** Why a failed run ended: `no_answer` and `no_papers` (the library does not answer it) are no failure to show. */
   errorCode?: string | null;
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type Database, queryRows } from "@/db";
 import { researchCitations, researchRuns, researchSteps } from "@/db/schema";
+import { sqlArrayParam } from "@/db/sql";
 import type {
   Citation,
   FeedbackRating,
@@ -307,6 +308,13 @@ export interface RunListItem {
   parentId: string | null;
   /** Why a failed run ended (`no_answer`: the library does not answer its question), or null. */
   errorCode: string | null;
+  /**
+   * Its number among the versions of its question (1 for a run that is no version of another), as the run page's
+   * versions list numbers them: by start, over the whole family of its first run.
+   */
+  version: number;
+  /** The "Improve: …" feedback it was made with, or null. */
+  feedback: string | null;
 }
 
 /** The latest runs, newest first; with `ownerId`, only that author's. */
@@ -324,16 +332,56 @@ export async function listRuns(
       durationMs: researchRuns.durationMs,
       parentId: researchRuns.parentId,
       error: researchRuns.error,
+      options: researchRuns.options,
     })
     .from(researchRuns)
     .where(ownerId === undefined ? undefined : eq(researchRuns.ownerId, ownerId))
     .orderBy(desc(researchRuns.startedAt))
     .limit(limit);
-  return rows.map(({ error, ...r }) => ({
+  const numbers = await versionNumbers(
+    db,
+    rows.filter((r) => r.parentId !== null).map((r) => r.id),
+  );
+  return rows.map(({ error, options, ...r }) => ({
     ...r,
     startedAt: r.startedAt.toISOString(),
     errorCode: error?.code ?? null,
+    version: numbers.get(r.id) ?? 1,
+    feedback: "feedback" in options && typeof options.feedback === "string" ? options.feedback : null,
   }));
+}
+
+/**
+ * Each run's number among the versions of its family (its first run's and every descendant's, ordered by start as
+ * `listVersions` orders them), for runs that are versions of another. One statement for all of them.
+ */
+async function versionNumbers(db: Database, runIds: readonly string[]): Promise<Map<string, number>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await queryRows<{ id: string; version: number | string }>(
+    db,
+    sql`
+    with recursive up as (
+      select id as start, id, parent_id, 0 as depth from research_runs where id = any(${sqlArrayParam(runIds, "text")})
+      union all
+      select up.start, r.id, r.parent_id, up.depth + 1 from research_runs r join up on r.id = up.parent_id
+      where up.depth < 100
+    ),
+    roots as (select distinct on (start) start, id as root from up order by start, depth desc),
+    down as (
+      select r.id as root, r.id, 0 as depth from research_runs r where r.id in (select root from roots)
+      union all
+      select down.root, r.id, down.depth + 1 from research_runs r join down on r.parent_id = down.id
+      where down.depth < 100
+    )
+    select roots.start as id, count(*) as version
+    from roots
+    join down on down.root = roots.root
+    join research_runs member on member.id = down.id
+    join research_runs self on self.id = roots.start
+    where (member.started_at, member.id) <= (self.started_at, self.id)
+    group by roots.start`,
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.version)]));
 }
 
 /** Stores feedback on a run; false when the run does not exist. */

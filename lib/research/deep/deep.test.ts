@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
-import { getRun, listVersions } from "@/db/queries/research";
+import { getRun, listRuns, listVersions } from "@/db/queries/research";
 import { researchRuns } from "@/db/schema";
 import { addPerson, createOwner } from "@/lib/auth/people";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
@@ -380,6 +380,19 @@ describe("deep runs", () => {
       feedback: "improve: add more on training with GPUs and the Adam optimizer",
     });
     expect(second.state.citations.some((c) => c.page === 3 && c.paperId === "2001.00001v1")).toBe(true);
+    // the recent list numbers the versions as the run page does, and carries the feedback
+    const third = await finish(await rerunWithOutline(deps, first.state.runId, outline([ATTENTION_POINT]), null));
+    const listed = new Map((await listRuns(handle.db, { limit: 100 })).map((r) => [r.id, r]));
+    const numbers = new Map((await listVersions(handle.db, third.state.runId)).map((v, i) => [v.id, i + 1]));
+    for (const id of [first.state.runId, second.state.runId, third.state.runId]) {
+      expect(listed.get(id)?.version).toBe(numbers.get(id));
+    }
+    expect(listed.get(first.state.runId)).toMatchObject({ version: 1, feedback: null });
+    expect(listed.get(second.state.runId)).toMatchObject({
+      version: 2,
+      feedback: "improve: add more on training with GPUs and the Adam optimizer",
+    });
+    expect(listed.get(third.state.runId)).toMatchObject({ version: 3, feedback: null });
     // lead-ins are not the topic
     const asked = outlineForFeedback(outline([ATTENTION_POINT]), "improve: add more on GPU training schedules");
     expect(asked.addedPoint?.topic).toBe("GPU training schedules");
