@@ -110,6 +110,9 @@ export interface GraphAliasInput {
  * page and offsets — is written again. Alias links are set only on entities not linked yet, never to themselves,
  * never for a pair a person rejected, and only to a root (one level). Returns how many edges were written.
  */
+/** A space on one side of a hyphen between two word characters: "LLaMA- 7B", "English-to -German". */
+const BROKEN_AT_HYPHEN = /[\p{L}\p{N}](?:- | -)[\p{L}\p{N}]/u;
+
 export async function replacePaperGraph(
   db: Database,
   input: {
@@ -144,6 +147,7 @@ export async function replacePaperGraph(
         .select({
           id: graphEntities.id,
           canonicalName: graphEntities.canonicalName,
+          name: graphEntities.name,
           description: graphEntities.description,
         })
         .from(graphEntities)
@@ -159,6 +163,11 @@ export async function replacePaperGraph(
         const row = rows.find((r) => r.canonicalName === e.canonicalName);
         if (row && !row.description && e.description) {
           await tx.update(graphEntities).set({ description: e.description }).where(eq(graphEntities.id, row.id));
+        }
+        // a name written whole replaces the same name stored as the PDF's text broke it at a hyphen ("LLaMA- 7B",
+        // kept by builds before names were joined there; the canonical name is the same)
+        if (row && BROKEN_AT_HYPHEN.test(row.name) && !BROKEN_AT_HYPHEN.test(e.name)) {
+          await tx.update(graphEntities).set({ name: e.name }).where(eq(graphEntities.id, row.id));
         }
       }
     }

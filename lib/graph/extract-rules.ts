@@ -233,6 +233,8 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
       continue;
     }
     let j = i + 1;
+    // the tokens joined across a hyphen the PDF's text broke: the name has no space there
+    const unbroken = new Set<number>();
     while (j < ts.length) {
       const next = ts[j] as Token;
       const gap = masked.slice((ts[j - 1] as Token).end, next.start);
@@ -251,6 +253,7 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
         !NOT_NAMES.has(after.text.toLowerCase()) &&
         !CONTINUATION_ONLY.has(after.text.toLowerCase()) &&
         masked.slice(next.end, after.start) === " ";
+      if (brokenHyphen) unbroken.add(j);
       if (ofJoin) j += 2;
       // "SQuAD 1.1" right after the name; an edition's year after any of its words ("TREC Robust 2004")
       else if (
@@ -271,7 +274,14 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
     while (j - i > 1 && GENERIC_ABBREVIATIONS.has((ts[j - 1] as Token).text.toLowerCase()) && !taskAfterPlain(j)) j--;
     const start = t.start;
     const end = (ts[j - 1] as Token).end;
-    const name = masked.slice(start, end).replace(/\s+/g, " ");
+    const name = ts
+      .slice(i, j)
+      .map((x, k) =>
+        k === 0
+          ? x.text
+          : `${unbroken.has(i + k) ? "" : masked.slice((ts[i + k - 1] as Token).end, x.start).replace(/\s+/g, " ")}${x.text}`,
+      )
+      .join("");
     // long capitalised runs are headings or author lists, not names; so are runs of upper-case words
     const heading = j - i >= 3 && ts.slice(i, j).every((x) => /^[\p{Lu}-]{3,}$/u.test(x.text));
     if (

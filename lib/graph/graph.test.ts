@@ -11,7 +11,7 @@ import {
   unlinkAlias,
 } from "@/db/queries/graph";
 import { deletePaper } from "@/db/queries/papers";
-import { graphEdges, pages, papers } from "@/db/schema";
+import { graphEdges, graphEntities, pages, papers } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import { createHashingEmbedder } from "@/lib/embeddings/hashing";
 import { buildGraph, buildPendingGraph } from "./build";
@@ -138,6 +138,15 @@ describe("buildGraph (offline) and its queries", () => {
     expect(r.suggestions[0]?.name).toBe("Frobnicator");
     const none = await queryRelation(handle.db, { relation: "improves_on", target: "zzzz qqqq" });
     expect(none).toMatchObject({ found: false, suggestions: [] });
+  });
+
+  it("writes a name stored broken at a hyphen (by an older build) whole again when it rebuilds", async () => {
+    await handle.db
+      .update(graphEntities)
+      .set({ name: "Lucene- BM25" })
+      .where(eq(graphEntities.canonicalName, "lucene bm25"));
+    await buildGraph(handle.db, { paperIds: ["2001.00001"] });
+    expect((await getEntityByCanonical(handle.db, { canonicalName: "lucene bm25" }))?.name).toBe("Lucene-BM25");
   });
 
   it("keeps review decisions across a rebuild, replaces a replaced paper's edges, and drops a deleted paper's", async () => {

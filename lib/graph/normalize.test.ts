@@ -27,6 +27,19 @@ describe("locateQuote", () => {
     expect(locateQuote(page, "   ")).toBeNull();
   });
 
+  it("reads a name the PDF's text broke at its hyphen as the name, and a spaced dash as a dash", () => {
+    const text = "We use LLaMA-\n7B and GPT- 4o on the WMT 2014 English-to\n-German task - not more.";
+    expect(mentionsName(text, "LLaMA-7B")).toBe(true);
+    expect(mentionsName(text, "GPT-4o")).toBe(true);
+    expect(mentionsName(text, "English-to-German")).toBe(true);
+    // the quote as a model may give it back (the line break as a space) is found, offsets into the page's text
+    const span = locateQuote(text, "We use LLaMA- 7B and GPT-4o");
+    expect(text.slice(span?.start, span?.end)).toBe("We use LLaMA-\n7B and GPT- 4o");
+    expect(mentionsName(text, "task-not")).toBe(false);
+    // a line-end hyphen before a lower-case word still joins the word
+    expect(mentionsName("the retrie-\nval step", "retrieval")).toBe(true);
+  });
+
   it("finds ligatures as letters", () => {
     expect(locateQuote("an eﬃcient method", "an efficient method")).toEqual({ start: 0, end: 17 });
   });

@@ -4,6 +4,7 @@
  */
 
 const DASHES = /[\u2010-\u2015\u2212\u00ad]/g;
+const HYPHEN = /^[-\u2010\u2011\u2212]$/;
 
 /**
  * The lookup key of an entity name: Unicode-folded (NFKC), lower case, dashes, underscores and whitespace folded to
@@ -29,7 +30,9 @@ export interface MappedText {
 
 /**
  * Folds text for matching: NFKC per character (ligatures "ﬁ" → "fi"), dashes unified, a hyphen at a line end
- * joined ("retrie-\nval" → "retrieval"), every whitespace run one space, lower case.
+ * joined ("retrie-\nval" → "retrieval"), space on one side of a hyphen between two words dropped ("LLaMA-\n7B",
+ * "English-to\n-German", "GPT- 4o": a name the PDF's text broke at its hyphen; "a - b" keeps its spaces), every
+ * other whitespace run one space, lower case.
  */
 export function foldForMatch(text: string): MappedText {
   const out: string[] = [];
@@ -38,8 +41,26 @@ export function foldForMatch(text: string): MappedText {
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
     if (/\s/.test(c)) {
+      // "LLaMA-\n7B", "GPT- 4o": a hyphen attached to the word before it and space after it, then a word: one name
+      const last = out.length;
+      if (
+        out[last - 1] === "-" &&
+        /[\p{L}\p{N}]/u.test(out[last - 2] ?? "") &&
+        /^\s*[\p{L}\p{N}]/u.test(text.slice(i, i + 40))
+      ) {
+        continue;
+      }
       if (pendingSpace < 0 && out.length > 0) pendingSpace = i;
       continue;
+    }
+    // "English-to\n-German": space before a hyphen attached to the word after it, a word before: one name
+    if (
+      pendingSpace >= 0 &&
+      HYPHEN.test(c) &&
+      /[\p{L}\p{N}]/u.test(out[out.length - 1] ?? "") &&
+      /[\p{L}\p{N}]/u.test(text[i + 1] ?? "")
+    ) {
+      pendingSpace = -1;
     }
     // "-" then a line break: the word goes on on the next line (drop both)
     if ((c === "-" || c === "\u00ad" || c === "\u2010") && /^[ \t]*\r?\n[ \t]*\S/.test(text.slice(i + 1, i + 40))) {
