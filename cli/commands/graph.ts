@@ -99,8 +99,9 @@ function formatReport(r: GraphBuildReport): string {
     `candidates ${r.candidates}: accepted ${r.accepted}, review ${r.review}, rejected ${rejected || "none"}`,
   ];
   if (r.extractor !== "rules") lines.push(`malformed model output ${r.malformed}, sections failed ${r.failedSections}`);
+  const { withdrawn } = r.aliases.tierB;
   lines.push(
-    `aliases linked: tier A ${r.aliases.tierA}, tier B ${r.aliases.tierB.linked} (${r.aliases.tierB.suggested} suggested for review)`,
+    `aliases linked: tier A ${r.aliases.tierA}, tier B ${r.aliases.tierB.linked} (${r.aliases.tierB.suggested} suggested for review${withdrawn > 0 ? `, ${withdrawn} earlier ones withdrawn` : ""})`,
   );
   for (const f of r.failed) lines.push(`failed: ${f.paperId}: ${f.error}`);
   return lines.join("\n");

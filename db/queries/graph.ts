@@ -307,6 +307,24 @@ export async function addAliasSuggestions(
   return r.length;
 }
 
+/** Every proposed alias pair, whatever its status, as "smaller id-larger id" (a pair is one whichever way round). */
+export async function listAliasSuggestionPairs(db: Database): Promise<Set<string>> {
+  const rows = await db
+    .select({ a: graphAliasSuggestions.entityId, b: graphAliasSuggestions.candidateId })
+    .from(graphAliasSuggestions);
+  return new Set(rows.map((r) => (r.a < r.b ? `${r.a}-${r.b}` : `${r.b}-${r.a}`)));
+}
+
+/** Deletes proposed alias pairs still pending (a decided one stays); how many went. */
+export async function deletePendingAliasSuggestions(db: Database, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const r = await db
+    .delete(graphAliasSuggestions)
+    .where(and(inArray(graphAliasSuggestions.id, [...ids]), eq(graphAliasSuggestions.status, "pending")))
+    .returning({ id: graphAliasSuggestions.id });
+  return r.length;
+}
+
 /** Decides a proposed alias pair: accepted links it (manual tier), rejected keeps them apart for good. */
 export async function decideAliasSuggestion(
   db: Database,

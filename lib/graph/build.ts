@@ -285,7 +285,7 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
     fellBackToRules: 0,
     entitiesCreated: 0,
     orphansRemoved: 0,
-    aliases: { tierA: 0, tierB: { linked: 0, suggested: 0, embedded: 0 } },
+    aliases: { tierA: 0, tierB: { linked: 0, suggested: 0, withdrawn: 0, embedded: 0 } },
     durationMs: 0,
     timings: { extract: 0, write: 0, resolve: 0 },
   };

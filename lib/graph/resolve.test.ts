@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db";
 import { getGraphCounts } from "@/db/queries/graph";
-import { pages, papers } from "@/db/schema";
+import { listPendingAliasSuggestions } from "@/db/queries/graph-review";
+import { graphAliasSuggestions, graphEntities, pages, papers } from "@/db/schema";
 import { createTestDatabase } from "@/db/testing";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { buildGraph } from "./build";
-import { differentVersions, vectorsTellNamesApart } from "./resolve";
+import {
+  differentVersions,
+  resolveAliasesTierB,
+  sameLetters,
+  shareNoWord,
+  siblingNames,
+  vectorsTellNamesApart,
+} from "./resolve";
 
 /**
  * Tier B on vectors that do not tell names apart (a latent space fitted on a one-paper library maps most names to one
@@ -42,6 +50,33 @@ describe("differentVersions", () => {
     expect(differentVersions("SQuAD", "SQuAD 1.1", "Dataset")).toBe(false);
     expect(differentVersions("BLEU", "BLEU-4", "Metric")).toBe(false);
     expect(differentVersions("SQuAD 1.1", "SQuAD 2.0", "Dataset")).toBe(true);
+  });
+});
+
+describe("names that are not one thing", () => {
+  it("siblings: the same words but one, of another stem", () => {
+    expect(siblingNames("WMT 2014 English-to-German", "WMT 2014 English-to-French")).toBe(true);
+    expect(siblingNames("BERT Base", "BERT-Large")).toBe(true);
+    expect(siblingNames("C-Eval", "IF-Eval")).toBe(true);
+    expect(siblingNames("Modular RAG", "Naive RAG")).toBe(true);
+    // one stem, a plural, another length, a number, or one word: not this rule's
+    expect(siblingNames("Dense Passage Retriever", "Dense Passage Retrieval")).toBe(false);
+    expect(siblingNames("Residual Network", "Residual Networks")).toBe(false);
+    expect(siblingNames("RAG", "Naive RAG")).toBe(false);
+    expect(siblingNames("Llama 2", "Llama 3")).toBe(false);
+    expect(siblingNames("PIQA", "WinoGrande")).toBe(false);
+  });
+
+  it("no word in common (a plural counts as the word); the same letters written otherwise", () => {
+    expect(shareNoWord("PIQA", "WinoGrande")).toBe(true);
+    expect(shareNoWord("Z3", "SAT")).toBe(true);
+    expect(shareNoWord("ResNet", "ResNets")).toBe(false);
+    expect(shareNoWord("S2ORC-SCIBERT", "SciBERT")).toBe(false);
+    expect(shareNoWord("Lucene-BM25", "BM25")).toBe(false);
+    expect(sameLetters("MS-MARCO", "MSMARCO")).toBe(true);
+    expect(sameLetters("Bert-Large", "BERTLARGE")).toBe(true);
+    expect(sameLetters("BERT", "RoBERTa")).toBe(false);
+    expect(sameLetters("--", "")).toBe(false);
   });
 });
 
@@ -87,4 +122,60 @@ it("vectors that call every name the same propose no alias", async () => {
   const counts = await getGraphCounts(handle.db);
   expect(counts.pendingSuggestions).toBe(0);
   expect(counts.aliases.filter((a) => a.tier === "B")).toEqual([]);
+});
+
+it("withdraws the pending proposals of earlier builds that it no longer makes, and keeps decided ones", async () => {
+  const entity = async (name: string, type: "Dataset" | "Method" = "Dataset") => {
+    const [row] = await handle.db
+      .insert(graphEntities)
+      .values({ name, canonicalName: name.toLowerCase(), type })
+      .returning({ id: graphEntities.id });
+    return row?.id as number;
+  };
+  const [en, fr, msA, msB, td, tx, piqa, wino] = [
+    await entity("WMT 2014 English-to-German"),
+    await entity("WMT 2014 English-to-French"),
+    await entity("MS-MARCO"),
+    await entity("MSMARCO-"),
+    await entity("Thorough Decoding", "Method"),
+    await entity("text-davinci-003", "Method"),
+    await entity("PIQA"),
+    await entity("WinoGrande"),
+  ];
+  await handle.db.insert(graphAliasSuggestions).values([
+    { entityId: en as number, candidateId: fr as number, similarity: 0.994, reason: "similarity 0.994" },
+    {
+      entityId: msA as number,
+      candidateId: msB as number,
+      similarity: 0.2,
+      reason: "shared acronym MSMARCO, similarity 0.200",
+    },
+    {
+      entityId: td as number,
+      candidateId: tx as number,
+      similarity: -0.07,
+      reason: "shared acronym TD, similarity -0.070",
+    },
+    { entityId: piqa as number, candidateId: wino as number, similarity: 0.979, reason: "similarity 0.979" },
+    // decided by a person: stays as decided, whatever the rules say now
+    {
+      entityId: wino as number,
+      candidateId: piqa as number,
+      similarity: 0.979,
+      reason: "similarity 0.979",
+      status: "rejected",
+    },
+  ]);
+  const r = await resolveAliasesTierB(handle.db);
+  expect(r.withdrawn).toBe(3);
+  const pending = await listPendingAliasSuggestions(handle.db, { limit: 100 });
+  // the same letters stay (once: not again the other way round); the siblings and the names with no word in common
+  // are not proposed again; the keyed pair whose vectors said no is, as these names have no vectors to say it
+  expect(pending.map((p) => [p.entity.name, p.candidate.name])).toEqual([
+    ["MS-MARCO", "MSMARCO-"],
+    ["Thorough Decoding", "text-davinci-003"],
+  ]);
+  expect(pending.find((p) => p.entity.name === "Thorough Decoding")?.similarity).toBeNull();
+  const all = await handle.db.select().from(graphAliasSuggestions);
+  expect(all.filter((x) => x.status === "rejected")).toHaveLength(1);
 });

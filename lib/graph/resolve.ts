@@ -7,20 +7,24 @@
  * - Tier B, here, after a build: two groups that share an acronym key — an acronym-shaped name, or the initials of a
  *   multi-word name ("DPR" ~ "Dense Passage Retrieval") — are linked when their names' vectors (the library's
  *   embedder) have cosine ≥ 0.95, and proposed for review when lower or unknown. Groups without a shared key are only
- *   proposed, when their vectors are ≥ 0.9 alike: "Attention (mechanism)" and an unrelated "attention" never merge
- *   silently.
+ *   proposed, when their vectors are ≥ 0.9 alike and their names share a word: "Attention (mechanism)" and an
+ *   unrelated "attention" never merge silently. Versions ("GPT-2", "GPT-3") and siblings ("English-to-German",
+ *   "English-to-French") are neither linked nor proposed.
  */
 import type { Database } from "@/db";
 import {
   addAliasSuggestions,
+  deletePendingAliasSuggestions,
   type GraphEntityBrief,
   getEntityEmbeddingDimensions,
   linkAlias,
+  listAliasSuggestionPairs,
   listEntitiesWithoutEmbedding,
   listEntityEmbeddings,
   resizeEntityEmbeddings,
   setEntityEmbeddings,
 } from "@/db/queries/graph";
+import { listPendingAliasSuggestions } from "@/db/queries/graph-review";
 import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { TIER_B_LINK, TIER_B_SUGGEST } from "./alias-thresholds";
 import { initialsOf, looksLikeAcronym } from "./normalize";
@@ -28,6 +32,8 @@ import { initialsOf, looksLikeAcronym } from "./normalize";
 export interface TierBResult {
   linked: number;
   suggested: number;
+  /** Pending proposals of earlier builds these rules no longer make, taken out of the review queue. */
+  withdrawn: number;
   /** Entities given a vector in this build. */
   embedded: number;
 }
@@ -146,8 +152,96 @@ export function differentVersions(a: string, b: string, type?: string): boolean 
   return type === "Model";
 }
 
+/** The words of a name, lower case ("WMT 2014 English-to-German" → wmt, 2014, english, to, german). */
+function wordsOf(name: string): string[] {
+  return name
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}
+
+/** One word the same, or its plural ("ResNet" ~ "ResNets"). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 3 && (long === `${short}s` || long === `${short}es`);
+}
+
+/**
+ * Two names with no word in common ("PIQA" and "WinoGrande", "Z3" and "SAT"). Vectors of names read from their
+ * contexts call such pairs alike when the papers list them together (benchmarks of one table), which makes them
+ * neighbours, not one thing: without a shared acronym key, they are not proposed as aliases.
+ */
+export function shareNoWord(a: string, b: string): boolean {
+  const wb = wordsOf(b);
+  return !wordsOf(a).some((x) => x.length >= 2 && wb.some((y) => sameWord(x, y)));
+}
+
+/**
+ * Below this cosine, two names that share only an acronym key are not proposed: the key says they may be one thing,
+ * their vectors say they are not ("Thorough Decoding" and "text-davinci-003" share TD at -0.07, "residual
+ * connection" and "R-CNN" RC at 0.05). The same letters written otherwise ("MS-MARCO", "MSMARCO") are proposed
+ * whatever their vectors; so is every keyed pair when the vectors cannot tell names apart.
+ */
+export const KEY_SUGGEST_FLOOR = 0.3;
+
+/** The same letters and digits, case and punctuation aside ("Bert-Large", "BERTLARGE"). */
+export function sameLetters(a: string, b: string): boolean {
+  const f = (n: string) =>
+    n
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, "");
+  return f(a) !== "" && f(a) === f(b);
+}
+
+/** A keyed pair whose vectors say it is no alias (KEY_SUGGEST_FLOOR). */
+function keyOnly(a: string, b: string, sim: number | null): boolean {
+  return sim !== null && sim < KEY_SUGGEST_FLOOR && !sameLetters(a, b);
+}
+
+/**
+ * Names of two siblings: the same words but one, where each has a word of another stem ("WMT 2014 English-to-German"
+ * and "…-to-French", "BERT Base" and "BERT Large", "Modular RAG" and "Naive RAG"). Never one entity. Words of one
+ * stem ("Retriever", "Retrieval") may name one thing, and are left to the vectors.
+ */
+export function siblingNames(a: string, b: string): boolean {
+  const wa = wordsOf(a);
+  const wb = wordsOf(b);
+  if (wa.length < 2 || wa.length !== wb.length) return false;
+  const differ = wa.flatMap((w, i) => (sameWord(w, wb[i] as string) ? [] : [i]));
+  if (differ.length !== 1) return false;
+  const x = wa[differ[0] as number] as string;
+  const y = wb[differ[0] as number] as string;
+  if (!/^\p{L}+$/u.test(x) || !/^\p{L}+$/u.test(y)) return false;
+  let common = 0;
+  while (common < x.length && x[common] === y[common]) common++;
+  return common < 3;
+}
+
 /** Tier B over the whole graph (see the module's comment). Pairs already decided are left alone by the queries. */
-export async function resolveAliasesTierB(db: Database): Promise<{ linked: number; suggested: number }> {
+export async function resolveAliasesTierB(
+  db: Database,
+): Promise<{ linked: number; suggested: number; withdrawn: number }> {
+  // proposals an earlier build made that these rules no longer make (versions, siblings, names with no word in
+  // common and no shared key) leave the review queue; decided ones stay as decided
+  const stale = (await listPendingAliasSuggestions(db, { limit: 100_000 })).filter(
+    (p) =>
+      differentVersions(
+        p.entity.name,
+        p.candidate.name,
+        p.entity.type === p.candidate.type ? p.entity.type : undefined,
+      ) ||
+      siblingNames(p.entity.name, p.candidate.name) ||
+      (p.reason.startsWith("shared acronym")
+        ? keyOnly(p.entity.name, p.candidate.name, p.similarity)
+        : shareNoWord(p.entity.name, p.candidate.name)),
+  );
+  const withdrawn = await deletePendingAliasSuggestions(
+    db,
+    stale.map((p) => p.id),
+  );
   const all = await listEntityEmbeddings(db);
   // vectors that call most names the same are as good as none: links and suggestions then rest on shared keys only
   const usable = vectorsTellNamesApart(all.flatMap((r) => (r.embedding ? [r.embedding] : [])));
@@ -180,7 +274,9 @@ export async function resolveAliasesTierB(db: Database): Promise<{ linked: numbe
         considered.add(pair);
         if (differentVersions(a.root.name, b.root.name, a.root.type === b.root.type ? a.root.type : undefined))
           continue;
+        if (siblingNames(a.root.name, b.root.name)) continue;
         const sim = similarity(a, b);
+        if (keyOnly(a.root.name, b.root.name, sim)) continue;
         // the smaller group joins the larger (or the acronym-shaped one)
         const [from, to] = a.members.length > b.members.length || looksLikeAcronym(a.root.name) ? [b, a] : [a, b];
         if (sim !== null && sim >= TIER_B_LINK) {
@@ -207,6 +303,7 @@ export async function resolveAliasesTierB(db: Database): Promise<{ linked: numbe
         const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
         if (considered.has(pair) || a.root.type !== b.root.type) continue;
         if (differentVersions(a.root.name, b.root.name, a.root.type)) continue;
+        if (shareNoWord(a.root.name, b.root.name) || siblingNames(a.root.name, b.root.name)) continue;
         const sim = similarity(a, b);
         if (sim !== null && sim >= TIER_B_SUGGEST) {
           considered.add(pair);
@@ -220,6 +317,12 @@ export async function resolveAliasesTierB(db: Database): Promise<{ linked: numbe
       }
     }
   }
-  const suggested = await addAliasSuggestions(db, suggestions);
-  return { linked, suggested };
+  // a pair proposed before (or decided) either way round is not proposed again the other way
+  const known = await listAliasSuggestionPairs(db);
+  const pairKey = (x: number, y: number) => (x < y ? `${x}-${y}` : `${y}-${x}`);
+  const suggested = await addAliasSuggestions(
+    db,
+    suggestions.filter((p) => !known.has(pairKey(p.entityId, p.candidateId))),
+  );
+  return { linked, suggested, withdrawn };
 }
