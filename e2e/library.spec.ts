@@ -90,6 +90,48 @@ test.describe
       await expect(contents.filter({ hasText: "Abstract" })).toHaveAttribute("aria-current", "location");
     });
 
+    test("on a phone the PDF fills the screen's width, the passage still highlighted, its controls finger-sized", async ({
+      page,
+    }) => {
+      const width = 390;
+      await page.setViewportSize({ width, height: 844 });
+      const paper = new PaperPage(page);
+      await paper.goto(paperId, { page: HIGHLIGHT_PAGE, hl: HIGHLIGHT_SENTENCE });
+      const canvas = paper.pdfPage(HIGHLIGHT_PAGE).locator("canvas").first();
+      await expect(canvas).toBeVisible();
+      // (it was 292 pixels wide here: the text too small to read)
+      await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(0.9 * width);
+      const marks = paper.highlights(HIGHLIGHT_PAGE);
+      await expect(marks.first()).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByTestId("highlight-status")).toHaveAttribute("data-state", "found");
+      expect(fold((await marks.allTextContents()).join(""))).toBe(fold(HIGHLIGHT_SENTENCE));
+      // the marks lie on the page as drawn at that width (the text layer was laid out for it, not for a narrower page)
+      const drawn = await canvas.boundingBox();
+      for (const box of await marks.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+        expect(box.left).toBeGreaterThanOrEqual((drawn?.x ?? 0) - 1);
+        expect(box.right).toBeLessThanOrEqual((drawn?.x ?? 0) + (drawn?.width ?? 0) + 1);
+      }
+      const controls = page.getByRole("toolbar", { name: "PDF navigation and zoom" }).locator("button, input");
+      expect(await controls.count()).toBeGreaterThanOrEqual(6);
+      for (const control of await controls.all()) {
+        const box = await control.boundingBox();
+        const name = (await control.getAttribute("aria-label")) ?? "the page number";
+        expect(box?.height ?? 0, name).toBeGreaterThanOrEqual(40);
+        expect(box?.width ?? 0, name).toBeGreaterThanOrEqual(40);
+        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+      }
+      expect(await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)).toBeLessThanOrEqual(width);
+
+      // zoomed in, the page is wider than the screen and scrolls within the viewer, all of it (its left edge too)
+      await page.getByRole("button", { name: "Zoom in" }).click();
+      await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(width);
+      const scroller = page.getByTestId("pdf-scroller");
+      const reach = await scroller.evaluate((s) => ({ scroll: s.scrollWidth, client: s.clientWidth }));
+      expect(reach.scroll).toBeGreaterThanOrEqual(Math.floor((await canvas.boundingBox())?.width ?? 0));
+      expect(reach.client).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)).toBeLessThanOrEqual(width);
+    });
+
     test("a file that is not a PDF is rejected with a clear message", async ({ page, pdfFiles }) => {
       const library = new LibraryPage(page);
       await library.goto();

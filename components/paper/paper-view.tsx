@@ -102,9 +102,10 @@ function PaperLayout({
           </Badge>
         )}
       </header>
+      {/* on a phone the viewer runs from edge to edge of the screen (out of the page's side padding): every pixel for the PDF */}
       <section
         aria-label="PDF"
-        className="flex min-w-0 flex-col lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:min-h-0"
+        className="flex min-w-0 flex-col max-sm:-mx-4 lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:min-h-0"
       >
         <PdfViewer
           url={links.pdf(paper.id)}
@@ -112,7 +113,7 @@ function PaperLayout({
           initialPage={initialPage}
           passage={passage}
           passagePage={passage ? initialPage : null}
-          className="h-[80vh] lg:h-full"
+          className="h-[80vh] max-sm:rounded-none max-sm:border-x-0 lg:h-full"
         />
       </section>
       <div className="min-w-0 space-y-5 lg:col-start-1 lg:row-start-2 lg:overflow-y-auto lg:pr-2">

@@ -21,6 +21,7 @@ import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { fitPageWidth, PHONE_QUERY } from "./fit-width";
 import { findPassage, renderMarkedText } from "./highlight";
 
 // The worker must be the same pdfjs-dist version react-pdf runs (pinned in package.json).
@@ -55,7 +56,15 @@ function ToolbarButton({
   return (
     <Tooltip>
       <TooltipTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label={label} aria-keyshortcuts={shortcut} {...props} />
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          aria-label={label}
+          aria-keyshortcuts={shortcut}
+          {...props}
+          // a finger's target on a phone (40 px), the compact toolbar elsewhere
+          className={cn("max-sm:size-10", props.className)}
+        />
       </TooltipTrigger>
       <TooltipContent>
         {label}
@@ -77,6 +86,8 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
   const [textItems, setTextItems] = useState<{ page: number; items: readonly unknown[] } | null>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const [containerWidth, setContainerWidth] = useState(0);
+  // pdf.js runs in the browser only (the loader never renders this on the server), so the first render can ask
+  const [phone, setPhone] = useState(() => typeof window !== "undefined" && window.matchMedia?.(PHONE_QUERY).matches);
 
   // Follow the URL when it changes from outside (a link to another page of this paper).
   const urlPage = Number(searchParams.get("page"));
@@ -103,10 +114,16 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
       if (entry) setContainerWidth(Math.floor(entry.contentRect.width));
     });
     ro.observe(el);
-    return () => ro.disconnect();
+    const media = window.matchMedia?.(PHONE_QUERY);
+    const onMedia = () => setPhone(Boolean(media?.matches));
+    media?.addEventListener("change", onMedia);
+    return () => {
+      ro.disconnect();
+      media?.removeEventListener("change", onMedia);
+    };
   }, []);
 
-  const pageWidth = containerWidth > 0 ? Math.max(200, Math.floor((containerWidth - 32) * zoom)) : undefined;
+  const pageWidth = fitPageWidth(containerWidth, zoom, phone);
 
   const activePassage = passage && page === passagePage ? passage : null;
   const match = useMemo(() => {
@@ -233,7 +250,7 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
             onChange={(e) => setPageInput(e.target.value.replace(/[^\d]/g, ""))}
             onBlur={commitPageInput}
             onFocus={(e) => e.currentTarget.select()}
-            className="h-8 w-14 text-center"
+            className="h-8 w-14 text-center max-sm:h-10"
             data-testid="pdf-page-input"
           />
           <span className="text-muted-foreground" data-testid="pdf-page-count">
@@ -249,11 +266,18 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
         >
           <ChevronRightIcon />
         </ToolbarButton>
-        <div className="mx-1 h-5 w-px bg-border" aria-hidden />
-        <ToolbarButton label="Zoom out" shortcut="-" onClick={() => zoomBy(-1)} disabled={zoom <= MIN_ZOOM}>
+        <div className="mx-1 h-5 w-px bg-border max-sm:hidden" aria-hidden />
+        {/* on a phone the zoom buttons sit at the right end of the row, and the level is only announced (no room) */}
+        <ToolbarButton
+          label="Zoom out"
+          shortcut="-"
+          onClick={() => zoomBy(-1)}
+          disabled={zoom <= MIN_ZOOM}
+          className="max-sm:ml-auto"
+        >
           <MinusIcon />
         </ToolbarButton>
-        <span className="w-12 text-center text-muted-foreground text-sm tabular-nums" aria-live="polite">
+        <span className="w-12 text-center text-muted-foreground text-sm tabular-nums max-sm:sr-only" aria-live="polite">
           <span className="sr-only">Zoom </span>
           {Math.round(zoom * 100)}%
         </span>
@@ -266,7 +290,7 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
         {activePassage && match !== undefined && (
           <p
             className={cn(
-              "ml-auto flex items-center gap-1.5 px-2 text-xs [&>svg]:size-3.5",
+              "ml-auto flex items-center gap-1.5 px-2 text-xs max-sm:ml-0 max-sm:basis-full max-sm:py-1 [&>svg]:size-3.5",
               match ? "text-muted-foreground" : "text-warning",
             )}
             data-testid="highlight-status"
@@ -285,7 +309,8 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
 
       <div
         ref={scrollerRef}
-        className="relative min-h-0 flex-1 overflow-auto bg-muted/60 p-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset"
+        // on a phone the page fills the width (fit-width.ts): no padding at the sides
+        className="relative min-h-0 flex-1 overflow-auto bg-muted/60 px-0 py-2 outline-none sm:p-4 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the page area is focusable so ←/→ and scrolling work from the keyboard
         tabIndex={0}
         role="region"
@@ -317,7 +342,9 @@ export default function PdfViewer({ url, pageCount, initialPage, passage, passag
             }
             loading={<PageSkeleton width={pageWidth} />}
             error={null}
-            className="flex justify-center"
+            // centred while it fits; zoomed wider than the scroller, it starts at the left edge (plain centring put its
+            // left part out of reach of the scrollbar)
+            className="flex justify-center-safe"
           >
             <div className="w-fit shadow-md" data-testid="pdf-page" data-page-number={page}>
               <Page

@@ -30,9 +30,10 @@ export function AuditTrail({ entries, limit }: { entries: AuditItem[]; limit: nu
         </CardContent>
       ) : (
         <div className="relative overflow-x-auto">
-          {/* scrolls sideways on a narrow screen rather than squeezing the columns into words */}
-          <table className="w-full min-w-[40rem] text-sm">
-            <thead className="text-left text-muted-foreground text-xs">
+          {/* scrolls sideways on a narrow screen rather than squeezing the columns into words; on a phone each entry is
+              a block of lines instead (when, what, its subject, by whom): four columns left a word per line there */}
+          <table className="w-full min-w-[40rem] text-sm max-sm:block max-sm:min-w-0">
+            <thead className="text-left text-muted-foreground text-xs max-sm:sr-only">
               <tr>
                 <th scope="col" className="py-2 pr-3 pl-5 font-medium">
                   When
@@ -48,22 +49,38 @@ export function AuditTrail({ entries, limit }: { entries: AuditItem[]; limit: nu
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className="max-sm:block">
               {entries.map((e) => {
                 const detail = auditDetail(e);
                 return (
-                  <tr key={e.id} className="border-t align-top" data-testid="audit-row" data-action={e.action}>
-                    <td className="whitespace-nowrap py-2 pr-3 pl-5 text-muted-foreground" data-testid="audit-when">
+                  <tr
+                    key={e.id}
+                    className="border-t align-top max-sm:flex max-sm:flex-col max-sm:gap-0.5 max-sm:px-5 max-sm:py-2.5"
+                    data-testid="audit-row"
+                    data-action={e.action}
+                  >
+                    <td
+                      className="whitespace-nowrap py-2 pr-3 pl-5 text-muted-foreground max-sm:order-1 max-sm:p-0 max-sm:text-xs"
+                      data-testid="audit-when"
+                    >
                       <time dateTime={e.at}>{formatDate(e.at, true)}</time>
                     </td>
-                    <td className="max-w-56 truncate px-3 py-2" title={e.actor} data-testid="audit-who">
+                    <td
+                      className="max-w-56 truncate px-3 py-2 max-sm:order-4 max-sm:max-w-none max-sm:p-0 max-sm:text-muted-foreground max-sm:text-xs"
+                      title={e.actor}
+                      data-testid="audit-who"
+                    >
+                      <span className="sm:hidden">by </span>
                       {e.actor === "command line" ? <span className="italic">command line</span> : e.actor}
                     </td>
-                    <td className="px-3 py-2" data-testid="audit-what">
+                    <td className="px-3 py-2 max-sm:order-2 max-sm:p-0" data-testid="audit-what">
                       {auditWhat(e.action)}
                       {detail && <span className="block text-muted-foreground text-xs">{detail}</span>}
                     </td>
-                    <td className="max-w-72 break-all py-2 pr-5 pl-3" data-testid="audit-subject">
+                    <td
+                      className="max-w-72 break-all py-2 pr-5 pl-3 max-sm:order-3 max-sm:max-w-none max-sm:p-0"
+                      data-testid="audit-subject"
+                    >
                       {auditSubjectIsPaper(e.action) ? (
                         <Link href={paperHref(e.subject)} className="text-primary underline-offset-4 hover:underline">
                           {e.subject}

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { PeopleTable } from "./people-table";
 import type { PeopleActions, PersonItem, RoleOption } from "./types";
@@ -40,5 +41,50 @@ describe("the accounts table", () => {
   it("lets either of two owners be removed", () => {
     const buttons = removeButtons([person("a", "owner"), person("b", "owner")]);
     expect(buttons.map((b) => b.disabled)).toEqual([false, false]);
+  });
+});
+
+describe("each person's controls (a row of the table, or a card of its own on a phone)", () => {
+  it("are named for the person they act on, and reached in order by Tab", async () => {
+    const user = userEvent.setup();
+    render(
+      <PeopleTable
+        people={[person("a", "owner"), person("b", "member")]}
+        me="a"
+        roles={ROLES}
+        passwordHint=""
+        actions={ACTIONS}
+        onDone={() => {}}
+      />,
+    );
+    const expected = [
+      screen.getByRole("combobox", { name: "Role of Person a" }),
+      screen.getByRole("button", { name: "Reset the password of Person a" }),
+      // (the only owner's Remove is disabled, so Tab passes it by)
+      screen.getByRole("combobox", { name: "Role of Person b" }),
+      screen.getByRole("button", { name: "Reset the password of Person b" }),
+      screen.getByRole("button", { name: "Remove Person b" }),
+    ];
+    const reached: Element[] = [];
+    for (const _ of expected) {
+      await user.tab();
+      if (document.activeElement) reached.push(document.activeElement);
+    }
+    expect(reached).toEqual(expected);
+  });
+
+  it("keep the email in the name's cell, where a phone shows it (the email column is hidden there)", () => {
+    render(
+      <PeopleTable
+        people={[person("b", "member")]}
+        me="a"
+        roles={ROLES}
+        passwordHint=""
+        actions={ACTIONS}
+        onDone={() => {}}
+      />,
+    );
+    const [nameCell] = screen.getByTestId("person-row").querySelectorAll("td");
+    expect(nameCell?.textContent).toContain("b@lab.example");
   });
 });

@@ -5,11 +5,21 @@ import { Fragment, useState, useTransition } from "react";
 import { formatDate } from "@/components/library/format";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import type { Result } from "@/lib/errors";
 import { RemovePersonDialog } from "./remove-person-dialog";
 import { ResetPasswordDialog } from "./reset-password-dialog";
 import type { PeopleActions, PersonItem, Role, RoleOption } from "./types";
+
+/**
+ * On a phone the table's five columns do not fit (it scrolled sideways, the buttons off screen): below `sm` each row
+ * is laid out as a card, a grid of the name (with the email under it) across the top, then the role picker and the
+ * buttons. Every control names its person ("Role of …", "Remove …"), so nothing needs the hidden column headers.
+ */
+const PHONE_ROW =
+  "max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-2 max-sm:px-5 max-sm:py-3";
+const PHONE_CELL = "max-sm:block max-sm:p-0";
 
 function PersonRow({
   person,
@@ -58,9 +68,15 @@ function PersonRow({
 
   return (
     <Fragment>
-      <tr className="border-t" data-testid="person-row" data-email={person.email} data-role={person.role}>
-        <td className="py-2.5 pr-3 pl-5 align-middle">
-          <div className="flex items-center gap-2">
+      <tr
+        // below `sm` a row is a card of its own (PHONE_ROW): name and email, then the role and the buttons
+        className={cn("border-t", PHONE_ROW)}
+        data-testid="person-row"
+        data-email={person.email}
+        data-role={person.role}
+      >
+        <td className={cn("py-2.5 pr-3 pl-5 align-middle", PHONE_CELL, "max-sm:col-span-2")}>
+          <div className="flex items-center gap-2 max-sm:flex-wrap max-sm:gap-y-1">
             <span className="font-medium" data-testid="person-name">
               {person.name}
             </span>
@@ -70,16 +86,16 @@ function PersonRow({
               </Badge>
             )}
           </div>
-          <div className="text-muted-foreground text-xs sm:hidden">{person.email}</div>
+          <div className="text-muted-foreground text-xs wrap-anywhere sm:hidden">{person.email}</div>
         </td>
         <td className="hidden px-3 py-2.5 align-middle text-muted-foreground sm:table-cell" data-testid="person-email">
           {person.email}
         </td>
-        <td className="px-3 py-2.5 align-middle">
+        <td className={cn("px-3 py-2.5 align-middle", PHONE_CELL)}>
           <div className="flex items-center gap-2">
             <Select value={asked ?? person.role} onValueChange={(v) => change(v as Role)} disabled={pending}>
               <SelectTrigger
-                className="h-8 w-28"
+                className="h-8 w-28 max-sm:h-10 max-sm:w-32"
                 aria-label={`Role of ${person.name}`}
                 aria-describedby={error ? errorId : undefined}
                 aria-invalid={error ? true : undefined}
@@ -106,7 +122,7 @@ function PersonRow({
         <td className="hidden px-3 py-2.5 align-middle text-muted-foreground md:table-cell" data-testid="person-added">
           <time dateTime={person.createdAt}>{formatDate(person.createdAt)}</time>
         </td>
-        <td className="py-2.5 pr-5 pl-3 text-right align-middle">
+        <td className={cn("py-2.5 pr-5 pl-3 text-right align-middle", PHONE_CELL)}>
           <div className="flex justify-end gap-1">
             <ResetPasswordDialog
               person={person}
@@ -126,8 +142,8 @@ function PersonRow({
         </td>
       </tr>
       {error && (
-        <tr>
-          <td colSpan={5} className="px-5 pb-2.5">
+        <tr className="max-sm:block">
+          <td colSpan={5} className="px-5 pb-2.5 max-sm:block">
             <p id={errorId} role="alert" className="text-destructive text-sm" data-testid="person-error">
               {error}
             </p>
@@ -172,8 +188,8 @@ export function PeopleTable({
         </CardContent>
       ) : (
         <div className="relative overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="text-left text-muted-foreground text-xs">
+          <table className="w-full text-sm max-sm:block">
+            <thead className="text-left text-muted-foreground text-xs max-sm:sr-only">
               <tr>
                 <th scope="col" className="py-2 pr-3 pl-5 font-medium">
                   Name
@@ -192,7 +208,7 @@ export function PeopleTable({
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className="max-sm:block">
               {people.map((p) => (
                 <PersonRow
                   key={p.id}

@@ -29,7 +29,7 @@ export function RemovePersonDialog({
           size="icon-sm"
           aria-label={`Remove ${person.name} (not possible: ${why.toLowerCase()})`}
           disabled
-          className="text-muted-foreground"
+          className="text-muted-foreground max-sm:size-10"
           data-testid="person-remove"
         >
           <UserMinusIcon />
@@ -45,7 +45,7 @@ export function RemovePersonDialog({
           size="icon-sm"
           aria-label={`Remove ${person.name}`}
           title="Remove"
-          className="text-muted-foreground hover:text-destructive"
+          className="text-muted-foreground hover:text-destructive max-sm:size-10"
           data-testid="person-remove"
         >
           <UserMinusIcon />

@@ -72,6 +72,7 @@ export function ResetPasswordDialog({
           size="icon-sm"
           aria-label={`Reset the password of ${person.name}`}
           title="Reset the password"
+          className="max-sm:size-10"
           data-testid="person-reset-password"
         >
           <KeyRoundIcon />

@@ -26,7 +26,7 @@ export function RevokeInviteDialog({
           size="icon-sm"
           aria-label={`Revoke the invite for ${invite.email}`}
           title="Revoke"
-          className="text-muted-foreground hover:text-destructive"
+          className="text-muted-foreground hover:text-destructive max-sm:size-10"
           data-testid="invite-revoke"
         >
           <XIcon />

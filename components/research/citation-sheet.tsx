@@ -98,7 +98,8 @@ export function CitationSheet({
   return (
     <Sheet open={target !== null} onOpenChange={onOpenChange}>
       <SheetContent
-        className="gap-0 sm:max-w-3xl"
+        // on a phone the sheet scrolls as a whole: the claim and its verdicts, then the PDF at nearly a screen's height
+        className="gap-0 max-sm:overflow-y-auto sm:max-w-3xl"
         data-testid="citation-sheet"
         aria-describedby={undefined}
         onCloseAutoFocus={(e) => {
@@ -111,7 +112,7 @@ export function CitationSheet({
       >
         {target && (
           <>
-            <SheetHeader className="gap-2 border-b">
+            <SheetHeader className="gap-2 border-b max-sm:pr-14">
               <SheetTitle data-testid="citation-sheet-title">{target.title}</SheetTitle>
               <SheetDescription asChild>
                 <div className="space-y-2">
@@ -128,7 +129,7 @@ export function CitationSheet({
               </SheetDescription>
               {paperPage && (
                 <div>
-                  <Button asChild variant="outline" size="sm">
+                  <Button asChild variant="outline" size="sm" className="max-sm:h-10">
                     <Link href={paperPage} data-testid="citation-open-paper">
                       <ExternalLinkIcon />
                       Open the paper's page
@@ -137,7 +138,7 @@ export function CitationSheet({
                 </div>
               )}
             </SheetHeader>
-            <div className="flex min-h-0 flex-1 flex-col p-3">
+            <div className="flex min-h-0 flex-1 flex-col p-3 max-sm:h-[85dvh] max-sm:flex-none max-sm:p-0">
               <PdfViewer
                 // a new citation is a new document position: start the viewer afresh
                 key={`${target.paperId}:${target.page}:${target.quote}`}
@@ -146,7 +147,7 @@ export function CitationSheet({
                 initialPage={target.page}
                 passage={target.quote || null}
                 passagePage={target.quote ? target.page : null}
-                className="h-full"
+                className="h-full max-sm:rounded-none max-sm:border-0"
               />
             </div>
           </>
