@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyIntent, FACT_SEEKING } from "./intent";
+import { asksToCompare, classifyIntent, FACT_SEEKING } from "./intent";
 
 describe("classifyIntent", () => {
   it("tells a question asking for a result or a mechanism from a comparison or an overview", () => {
@@ -22,5 +22,24 @@ describe("classifyIntent", () => {
 
   it("counts results and mechanisms as fact-seeking, comparisons, overviews and the unknown not", () => {
     expect([...FACT_SEEKING].sort()).toEqual(["performance", "technical"]);
+  });
+});
+
+describe("asksToCompare", () => {
+  it("finds a comparison or a choice whatever intent wins, and nothing in a plain question", () => {
+    // a "how" question first, a comparison too
+    expect(classifyIntent("How does BERT compare to ELMo?").intent).toBe("technical");
+    expect(asksToCompare("How does BERT compare to ELMo?")).toBe(true);
+    expect(asksToCompare("How do RAG and fine-tuning differ for knowledge-intensive tasks?")).toBe(true);
+    // no intent's pattern, a choice all the same
+    expect(classifyIntent("Which is better for retrieval, DPR or BM25?").intent).toBe("unknown");
+    expect(asksToCompare("Which is better for retrieval, DPR or BM25?")).toBe(true);
+    expect(asksToCompare("LoRA or adapters: which should I use?")).toBe(true);
+    expect(asksToCompare("What are the trade-offs between self-consistency and chain-of-thought prompting?")).toBe(
+      true,
+    );
+    expect(asksToCompare("How do tidal pool sensor networks measure salinity?")).toBe(false);
+    expect(asksToCompare("Which datasets was XLNet evaluated on?")).toBe(false);
+    expect(asksToCompare("Which methods use BM25?")).toBe(false);
   });
 });

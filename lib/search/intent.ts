@@ -78,3 +78,18 @@ export function classifyIntent(question: string): IntentScores {
  * overviews and questions of no recognised kind are answered across passages or papers.
  */
 export const FACT_SEEKING: ReadonlySet<Intent> = new Set<Intent>(["performance", "technical"]);
+
+/**
+ * Whether a question asks to compare or choose, whatever intent wins its scoring: "How does BERT compare to ELMo?" is
+ * a "how" question first (technical) and a comparison too; "Which is better for retrieval, DPR or BM25?" and "LoRA or
+ * adapters: which should I use?" match no intent's pattern. Deep research asks such a question which approaches to
+ * compare. (Not read by search: the intent that wins stays what search and the answer weigh.)
+ */
+export function asksToCompare(question: string): boolean {
+  return (
+    PATTERNS.comparison.some((p) => p.re.test(question)) ||
+    /\bwhich\b[^.?!]*\b(better|best|worse|faster|preferable|prefer|choose|pick|(should|would|to) (i |we |one )?use)\b/i.test(
+      question,
+    )
+  );
+}

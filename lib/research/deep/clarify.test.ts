@@ -35,6 +35,15 @@ describe("a clarifying question that takes several answers", () => {
     expect(compare, JSON.stringify(r.value)).toMatchObject({ purpose: "scope", multiple: true });
     expect([...(compare?.options ?? [])].sort()).toEqual([DRIFT_TITLE, RADIOS_TITLE]);
     for (const q of r.value.filter((q) => q !== compare)) expect(q.multiple).toBeUndefined();
+    // asked as a "how" question, it is a comparison all the same
+    const how = await generateClarifyingQuestions(
+      deps,
+      "How does salinity drift in tidal pool sensor networks compare with tide-aware scheduling of sensor radios?",
+    );
+    expect(
+      how.value.find((q) => q.question === COMPARE_QUESTION),
+      JSON.stringify(how.value),
+    ).toMatchObject({ multiple: true });
     // not a comparison: its scope question takes one answer
     const plain = await generateClarifyingQuestions(deps, "How do tidal pool sensor networks measure salinity?");
     expect(plain.value.some((q) => q.multiple)).toBe(false);

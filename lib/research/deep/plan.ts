@@ -1,6 +1,7 @@
 import { generateText, type LanguageModel } from "ai";
 import { z } from "zod";
 import { timeoutSignal } from "@/lib/abort";
+import { asksToCompare } from "@/lib/search/intent";
 import { parseQueries } from "@/lib/search/query";
 import { type ContentResult, type PaperResult, searchContent, searchSummaries } from "@/lib/search/search";
 import { escapeRegExp } from "@/lib/text/regexp";
@@ -65,8 +66,15 @@ async function libraryContext(deps: ResearchDeps, question: string) {
   const years = papers.map((p) => p.year).filter((y): y is number => typeof y === "number");
   const texts = [...papers.flatMap((p) => p.passages.map((s) => s.text)), ...passages.map((r) => r.text)];
   const phrases = keyPhrases(texts, { max: 12, excludeStems: tokenize(question) });
+  // the papers a comparison may choose from: the summaries' matches, then those of the passages found (a question
+  // phrased as "how does X compare with Y" may match one paper's summary and the other's passages only)
+  const comparable = papers.map((p) => ({ paperId: p.paperId, title: p.title }));
+  for (const r of passages) {
+    if (!comparable.some((c) => c.paperId === r.paperId)) comparable.push({ paperId: r.paperId, title: r.title });
+  }
   return {
     papers,
+    comparable,
     yearMin: years.length > 0 ? Math.min(...years) : null,
     yearMax: years.length > 0 ? Math.max(...years) : null,
     phrases,
@@ -167,12 +175,12 @@ export async function clarifyFromLibrary(deps: ResearchDeps, question: string): 
       options: [...ctx.phrases.slice(0, 4).map((p) => p.text), "All of them"],
     });
   }
-  if (intent === "comparison" && ctx.papers.length >= 2) {
+  if ((intent === "comparison" || asksToCompare(question)) && ctx.comparable.length >= 2) {
     out.push({
       id: "scope",
       question: "Which approaches should be compared?",
       purpose: "scope",
-      options: ctx.papers.slice(0, 4).map((p) => p.title.slice(0, OPTION_TITLE_CHARS)),
+      options: ctx.comparable.slice(0, 4).map((p) => p.title.slice(0, OPTION_TITLE_CHARS)),
       // a comparison is of two or more: the researcher picks any of them
       multiple: true,
     });
