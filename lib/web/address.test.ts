@@ -32,6 +32,13 @@ describe("isPublicAddress", () => {
     "64:ff9b::7f00:1",
     "2002:7f00:1::",
     "2001:db8::1",
+    // outside 2000::/3: local-use NAT64 (a local translator makes it 10.0.0.1), IPv4-translated, SRv6, reserved
+    "64:ff9b:1::a00:1",
+    "::ffff:0:7f00:1",
+    "5f00::1",
+    "100:0:0:1::1",
+    "400::1",
+    "3fff::1",
   ])("refuses %s", (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });

@@ -37,9 +37,17 @@ for (const [net, prefix] of [
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
+  ["3fff::", 20], // documentation (RFC 9637)
 ] as const) {
   blocked.addSubnet(net, prefix, "ipv6");
 }
+/**
+ * Public IPv6 unicast is 2000::/3 (IANA's IPv6 address space): everything else is reserved or special — the local-use
+ * NAT64 prefix 64:ff9b:1::/48 (RFC 8215, which a local translator turns into private IPv4), the IPv4-translated
+ * ::ffff:0:a.b.c.d (RFC 2765), SRv6 SIDs 5f00::/16, the dummy prefix 100:0:0:1::/64 — and refused with it.
+ */
+const globalUnicast = new BlockList();
+globalUnicast.addSubnet("2000::", 3, "ipv6");
 
 /** The 8 groups of an IPv6 address as numbers (handles `::` and a trailing dotted IPv4). */
 function ipv6Groups(address: string): number[] | null {
@@ -85,7 +93,7 @@ export function isPublicAddress(address: string): boolean {
     const v4 = embeddedIpv4(address);
     if (v4) return isPublicAddress(v4);
     const bare = address.split("%")[0] as string;
-    return !blocked.check(bare, "ipv6");
+    return globalUnicast.check(bare, "ipv6") && !blocked.check(bare, "ipv6");
   }
   return false;
 }
