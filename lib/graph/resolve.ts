@@ -7,8 +7,9 @@
  * - Tier B, here, after a build: two groups that share an acronym key — an acronym-shaped name, or the initials of a
  *   multi-word name ("DPR" ~ "Dense Passage Retrieval") — are linked when their names' vectors (the library's
  *   embedder) have cosine ≥ 0.95, and proposed for review when lower or unknown. Groups without a shared key are only
- *   proposed, when their vectors are ≥ 0.9 alike and their names share a word: "Attention (mechanism)" and an
- *   unrelated "attention" never merge silently. Versions ("GPT-2", "GPT-3") and siblings ("English-to-German",
+ *   proposed, when their vectors are ≥ 0.9 alike and their names share a word or may be one written otherwise
+ *   ("GPT4", "GPT-4"; "CoT", "Chain-of-Thought"): "Attention (mechanism)" and an unrelated "attention" never merge
+ *   silently. Versions ("GPT-2", "GPT-3") and siblings ("English-to-German",
  *   "English-to-French") are neither linked nor proposed.
  */
 import type { Database } from "@/db";
@@ -179,6 +180,35 @@ export function shareNoWord(a: string, b: string): boolean {
 }
 
 /**
+ * One name may be the other written otherwise: the same letters ("GPT4", "GPT-4"), or an acronym whose letters the
+ * other spells in order from its first letter on ("CoT", "Chain-of-Thought"; "MoE", "Mixture of Experts"; "kNN",
+ * "k-nearest neighbours") — pairs no shared word shows.
+ */
+export function mayBeWrittenOtherwise(a: string, b: string): boolean {
+  if (sameLetters(a, b)) return true;
+  const abbreviates = (short: string, long: string) => {
+    const letters = short.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+    const words = wordsOf(long);
+    if (letters.length < 2 || words.length < 2 || /\s/.test(short.trim())) return false;
+    const spelled = words.join(" ");
+    if (spelled[0] !== letters[0]) return false;
+    let at = 0;
+    for (const c of letters) {
+      at = spelled.indexOf(c, at);
+      if (at < 0) return false;
+      at++;
+    }
+    return true;
+  };
+  return abbreviates(a, b) || abbreviates(b, a);
+}
+
+/** Names with no word in common that are not one written otherwise: proposed on vectors alone, they are not. */
+function unrelatedNames(a: string, b: string): boolean {
+  return shareNoWord(a, b) && !mayBeWrittenOtherwise(a, b);
+}
+
+/**
  * Below this cosine, two names that share only an acronym key are not proposed: the key says they may be one thing,
  * their vectors say they are not ("Thorough Decoding" and "text-davinci-003" share TD at -0.07, "residual
  * connection" and "R-CNN" RC at 0.05). The same letters written otherwise ("MS-MARCO", "MSMARCO") are proposed
@@ -201,6 +231,16 @@ function keyOnly(a: string, b: string, sim: number | null): boolean {
   return sim !== null && sim < KEY_SUGGEST_FLOOR && !sameLetters(a, b);
 }
 
+/** Nouns that say what kind of thing a name is, not which one. */
+const GENERIC_HEADS = new Set(
+  (
+    "dataset datasets data corpus corpora benchmark benchmarks suite collection set task tasks model models method " +
+    "methods approach approaches architecture architectures network networks framework frameworks algorithm " +
+    "algorithms system systems technique techniques score scores metric metrics measure evaluation mechanism module " +
+    "layer layers objective loss"
+  ).split(" "),
+);
+
 /**
  * Names of two siblings: the same words but one, where each has a word of another stem ("WMT 2014 English-to-German"
  * and "…-to-French", "BERT Base" and "BERT Large", "Modular RAG" and "Naive RAG"). Never one entity. Words of one
@@ -215,6 +255,8 @@ export function siblingNames(a: string, b: string): boolean {
   const x = wa[differ[0] as number] as string;
   const y = wb[differ[0] as number] as string;
   if (!/^\p{L}+$/u.test(x) || !/^\p{L}+$/u.test(y)) return false;
+  // "BLEU Score" and "BLEU Metric", "SQuAD Dataset" and "SQuAD Benchmark": a generic noun says what kind, not which
+  if (GENERIC_HEADS.has(x) && GENERIC_HEADS.has(y)) return false;
   let common = 0;
   while (common < x.length && x[common] === y[common]) common++;
   return common < 3;
@@ -224,24 +266,6 @@ export function siblingNames(a: string, b: string): boolean {
 export async function resolveAliasesTierB(
   db: Database,
 ): Promise<{ linked: number; suggested: number; withdrawn: number }> {
-  // proposals an earlier build made that these rules no longer make (versions, siblings, names with no word in
-  // common and no shared key) leave the review queue; decided ones stay as decided
-  const stale = (await listPendingAliasSuggestions(db, { limit: 100_000 })).filter(
-    (p) =>
-      differentVersions(
-        p.entity.name,
-        p.candidate.name,
-        p.entity.type === p.candidate.type ? p.entity.type : undefined,
-      ) ||
-      siblingNames(p.entity.name, p.candidate.name) ||
-      (p.reason.startsWith("shared acronym")
-        ? keyOnly(p.entity.name, p.candidate.name, p.similarity)
-        : shareNoWord(p.entity.name, p.candidate.name)),
-  );
-  const withdrawn = await deletePendingAliasSuggestions(
-    db,
-    stale.map((p) => p.id),
-  );
   const all = await listEntityEmbeddings(db);
   // vectors that call most names the same are as good as none: links and suggestions then rest on shared keys only
   const usable = vectorsTellNamesApart(all.flatMap((r) => (r.embedding ? [r.embedding] : [])));
@@ -303,7 +327,7 @@ export async function resolveAliasesTierB(
         const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
         if (considered.has(pair) || a.root.type !== b.root.type) continue;
         if (differentVersions(a.root.name, b.root.name, a.root.type)) continue;
-        if (shareNoWord(a.root.name, b.root.name) || siblingNames(a.root.name, b.root.name)) continue;
+        if (unrelatedNames(a.root.name, b.root.name) || siblingNames(a.root.name, b.root.name)) continue;
         const sim = similarity(a, b);
         if (sim !== null && sim >= TIER_B_SUGGEST) {
           considered.add(pair);
@@ -317,9 +341,29 @@ export async function resolveAliasesTierB(
       }
     }
   }
+  const pairKey = (x: number, y: number) => (x < y ? `${x}-${y}` : `${y}-${x}`);
+  // proposals an earlier build made that these rules no longer make (versions, siblings, unrelated names, keyed pairs
+  // whose vectors said no) leave the review queue — unless this build proposes the pair again; decided ones stay
+  const proposed = new Set(suggestions.map((p) => pairKey(p.entityId, p.candidateId)));
+  const stale = (await listPendingAliasSuggestions(db, { limit: 100_000 })).filter(
+    (p) =>
+      !proposed.has(pairKey(p.entity.id, p.candidate.id)) &&
+      (differentVersions(
+        p.entity.name,
+        p.candidate.name,
+        p.entity.type === p.candidate.type ? p.entity.type : undefined,
+      ) ||
+        siblingNames(p.entity.name, p.candidate.name) ||
+        (p.reason.startsWith("shared acronym")
+          ? keyOnly(p.entity.name, p.candidate.name, p.similarity)
+          : unrelatedNames(p.entity.name, p.candidate.name))),
+  );
+  const withdrawn = await deletePendingAliasSuggestions(
+    db,
+    stale.map((p) => p.id),
+  );
   // a pair proposed before (or decided) either way round is not proposed again the other way
   const known = await listAliasSuggestionPairs(db);
-  const pairKey = (x: number, y: number) => (x < y ? `${x}-${y}` : `${y}-${x}`);
   const suggested = await addAliasSuggestions(
     db,
     suggestions.filter((p) => !known.has(pairKey(p.entityId, p.candidateId))),
