@@ -41,5 +41,13 @@ describe("asksToCompare", () => {
     expect(asksToCompare("How do tidal pool sensor networks measure salinity?")).toBe(false);
     expect(asksToCompare("Which datasets was XLNet evaluated on?")).toBe(false);
     expect(asksToCompare("Which methods use BM25?")).toBe(false);
+    // words that name things as often as they compare them
+    expect(asksToCompare("How does contrastive learning work?")).toBe(false);
+    expect(asksToCompare("How do different tokenizers handle Unicode?")).toBe(false);
+    expect(asksToCompare("Which models reach more than 90% accuracy on SQuAD?")).toBe(false);
+    expect(asksToCompare("How is the learning rate set relative to batch size?")).toBe(false);
+    expect(asksToCompare("Which models were trained to use retrieval?")).toBe(false);
+    expect(asksToCompare("Which paper introduced the best-known variant of BM25?")).toBe(false);
+    expect(asksToCompare("Is LoRA better than full fine-tuning?")).toBe(true);
   });
 });

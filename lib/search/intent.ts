@@ -86,10 +86,17 @@ export const FACT_SEEKING: ReadonlySet<Intent> = new Set<Intent>(["performance",
  * compare. (Not read by search: the intent that wins stays what search and the answer weigh.)
  */
 export function asksToCompare(question: string): boolean {
-  return (
-    PATTERNS.comparison.some((p) => p.re.test(question)) ||
-    /\bwhich\b[^.?!]*\b(better|best|worse|faster|preferable|prefer|choose|pick|(should|would|to) (i |we |one )?use)\b/i.test(
-      question,
-    )
-  );
+  return COMPARES.some((re) => re.test(question));
 }
+
+/**
+ * What asks to compare or choose: the comparison words (not "different", "contrastive" or "relative to", which name
+ * things as often as they compare them), "X is better than Y", and a "which" that asks which is better or which to use.
+ */
+const COMPARES = [
+  /\b(compare[sd]?|comparison|comparing|versus|vs\.?|contrast(s|ed|ing)?|differ(s|ence|ences)?|trade-?offs?|pros and cons)\b/i,
+  /\b(better|worse|faster|slower|cheaper|preferable) than\b/i,
+  /\bwhich\b[^.?!]*\b(is|are|was|were) (the )?(better|best|worse|faster|preferable)\b/i,
+  /\bwhich\b[^.?!]*\b(should|would) (i|we|one) (use|choose|pick)\b/i,
+  /\b(choose|pick|decide) between\b/i,
+];
