@@ -202,7 +202,8 @@ describe("people and sessions", () => {
     await expect(acceptInvite(db, first.token, { name: "Twice", password: PASSWORD })).rejects.toMatchObject({
       code: "not_found:invite",
     });
-    // two invites sent at the same moment leave one working link
+    // two invites sent at the same moment leave one working link (on PGlite, transactions run one at a time anyway:
+    // the PostgreSQL run of this file is where the lock on the address is what makes this pass)
     const racing = await Promise.all([
       invitePerson(db, ada, { email: "race@lab.example", role: "viewer" }),
       invitePerson(db, null, { email: "race@lab.example", role: "viewer" }),

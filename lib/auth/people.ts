@@ -190,7 +190,13 @@ export async function acceptInvite(
   if (!invite) throw dead();
   parse(nameSchema, input.name, "name");
   parse(passwordSchema, input.password, "password");
-  if (!(await consumeInvite(db, { tokenHash: hashToken(token), now }))) throw dead();
+  // under the address's invite lock: an invite sent again meanwhile (which kills this link) is either before or after
+  const consumed = await db.transaction(async (t) => {
+    const tx = t as unknown as Database;
+    await lockInvitesTo(tx, { email: invite.email });
+    return consumeInvite(tx, { tokenHash: hashToken(token), now });
+  });
+  if (!consumed) throw dead();
   const person = await createAccount(db, { ...input, email: invite.email, role: invite.role });
   await recordAudit(db, person, "person.joined", person.email, { role: invite.role });
   return person;
@@ -213,6 +219,8 @@ export async function revokeInvite(
   const email = parse(emailSchema, input.email, "email");
   const revoked = await db.transaction(async (t) => {
     const tx = t as unknown as Database;
+    // (after an invite being sent again at this moment: its new link is revoked too, not left open)
+    await lockInvitesTo(tx, { email });
     const rows = await deleteOpenInvites(tx, { email, now });
     if (rows.length === 0) return rows;
     const roles = [...new Set(rows.map((r) => r.role))];
