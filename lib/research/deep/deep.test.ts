@@ -418,6 +418,13 @@ describe("deep runs", () => {
       code: "conflict:run",
       message: expect.stringMatching(/^That run was cancelled before its answer was finished/),
     });
+    await handle.db
+      .update(researchRuns)
+      .set({ status: "interrupted" })
+      .where(eq(researchRuns.id, cancelled.state.runId));
+    await expect(improveRun(deps, cancelled.state.runId, feedback, null)).rejects.toMatchObject({
+      message: expect.stringMatching(/^That run was interrupted before its answer was finished/),
+    });
     // no new version was started for either
     expect(await listVersions(handle.db, declined.state.runId)).toHaveLength(1);
     expect(await listVersions(handle.db, cancelled.state.runId)).toHaveLength(1);

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { getRun } from "@/db/queries/research";
+import { getRun, type StoredRun } from "@/db/queries/research";
 import { LecternError } from "@/lib/errors";
 import { assertRunAuthor } from "../access";
 import type { ResearchDeps } from "../deps";
@@ -133,6 +133,20 @@ export async function rerunWithOutline(
   });
 }
 
+/** Refuses "Improve: …" on a run without a whole answer (canImprove), saying why; the app checks before counting. */
+export function assertImprovable(run: Pick<StoredRun, "status" | "answer">): void {
+  if (run.status === "running") {
+    throw new LecternError("conflict:run", "That run is still going; wait for it to finish, or cancel it first.");
+  }
+  if (canImprove(run)) return;
+  throw new LecternError(
+    "conflict:run",
+    run.answer.trim() === ""
+      ? "That run has no answer to improve: ask the question again, or differently."
+      : `That run was ${run.status} before its answer was finished, so there is nothing to improve: ask the question again.`,
+  );
+}
+
 /**
  * "Improve: …" on a finished run: a new version re-synthesised with the feedback, with a new knowledge point (and so
  * new evidence) when the feedback asks for something the outline does not cover. A quick run gets an outline first.
@@ -148,14 +162,7 @@ export async function improveRun(
   if (text.length < minChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooShort);
   if (text.length > maxChars) throw new LecternError("bad_request:feedback", LIMIT_MESSAGES.improveTooLong);
   const { parent, deep } = await loadParent(deps, runId, authorId);
-  if (!canImprove(parent)) {
-    throw new LecternError(
-      "conflict:run",
-      parent.answer.trim() === ""
-        ? "That run has no answer to improve: ask the question again, or differently."
-        : `That run was ${parent.status} before its answer was finished, so there is nothing to improve: ask the question again.`,
-    );
-  }
+  assertImprovable(parent);
   const base = deep?.outline ?? (await generateOutline(deps, parent.question)).value;
   const { outline, addedPoint, added, reshaped } = outlineForFeedback(base, text);
   const started = startDeepRun(deps, {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAs } from "@/app/testing";
 import { type DbHandle, queryRows } from "@/db";
+import { researchRuns } from "@/db/schema";
 import { createAppTestDatabase } from "@/db/testing";
 import type { Outline } from "@/lib/research/deep/types";
 import type { ResearchStreamEvent } from "@/lib/research/types";
@@ -86,6 +87,34 @@ describe("deep research actions, invalid input", () => {
       search_strategy: "Search the library for widget training.",
     };
     expect(await collect(rerunAction(RUN, outline))).toEqual(refused);
+    const counted = await queryRows<{ n: number }>(
+      handle.db,
+      sql`select count(*)::int as n from rate_limits where key = ${`research:${member?.id}`}`,
+    );
+    expect(counted[0]?.n).toBe(0);
+  });
+
+  it("refuses to improve the person's own run that has no answer, before counting it against their limit", async () => {
+    const id = "d9XhC1v2b3n4m5k6j7h8gA";
+    await handle.db.insert(researchRuns).values({
+      id,
+      question: "What do the papers say about tidal sensing?",
+      mode: "offline",
+      model: "offline",
+      status: "failed",
+      ownerId: member?.id ?? null,
+      answerMarkdown: "",
+      error: { code: "no_answer", message: "No paper in the library is about this question." },
+    });
+    expect(await collect(improveAction(id, "add more on multi-agent debate"))).toEqual([
+      {
+        kind: "rejected",
+        error: expect.objectContaining({
+          code: "conflict:run",
+          message: "That run has no answer to improve: ask the question again, or differently.",
+        }),
+      },
+    ]);
     const counted = await queryRows<{ n: number }>(
       handle.db,
       sql`select count(*)::int as n from rate_limits where key = ${`research:${member?.id}`}`,

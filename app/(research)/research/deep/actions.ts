@@ -5,6 +5,7 @@ import { getDb } from "@/db";
 import { type ErrorCode, type Result, toErrorResult } from "@/lib/errors";
 import { loadOwnRun } from "@/lib/research/access";
 import {
+  assertImprovable,
   generateClarifyingQuestions,
   generateOutline,
   improveRun,
@@ -119,7 +120,8 @@ export async function* improveAction(
     { runId, feedback },
     { code: "bad_request:feedback", message: "Invalid feedback." },
     async (input, user) => {
-      await loadOwnRun(await getDb(), input.runId, user.id);
+      // (a run that cannot be improved is refused before it counts against the person's limit)
+      assertImprovable(await loadOwnRun(await getDb(), input.runId, user.id));
       await countResearchRun(user);
       const deps = await getResearchDeps();
       const { started, addedPoint, addedPoints, reshapedPoints } = await improveRun(
