@@ -171,6 +171,11 @@ describe("upsertRecent", () => {
     expect(upsertRecent([line], ended)).toEqual([
       { ...line, status: "failed", durationMs: 40, errorCode: "no_answer" },
     ]);
+    // and its number and feedback among its question's versions
+    const numbered = { ...line, version: 3, feedback: "add more on drift" };
+    expect(upsertRecent([numbered], ended)).toEqual([
+      { ...numbered, status: "failed", durationMs: 40, errorCode: "no_answer" },
+    ]);
   });
 
   it("puts a new run first", () => {

@@ -97,8 +97,9 @@ export function upsertRecent(list: readonly RecentRun[], run: ResearchRunState):
     durationMs: run.durationMs,
     // (the run's state does not carry the version it improves: the line keeps what it had)
     parentId: list[at]?.parentId ?? null,
+    // (and its number and feedback among its question's versions, when the list has them)
     ...(list[at]?.version !== undefined ? { version: list[at]?.version } : {}),
-    feedback: list[at]?.feedback ?? null,
+    ...(list[at]?.feedback ? { feedback: list[at]?.feedback } : {}),
     errorCode: run.error?.code ?? null,
   };
   if (at >= 0) return [...list.slice(0, at), item, ...list.slice(at + 1)];
