@@ -237,6 +237,12 @@ describe("recall patterns (issue 22)", () => {
     expect(findNames("Widget-R1 -Distill-Qwen-7B achieves 55.5% on BarQA.").map((n) => n.name)).toContain(
       "Widget-R1-Distill-Qwen-7B",
     );
+    // an indented next line; a shared ending is no broken name ("BERT- and GPT-based": BERT, without its hyphen)
+    expect(findNames("We use GizmoLM-\n 7B for all runs.").map((n) => n.name)).toContain("GizmoLM-7B");
+    const shared = "We compare FooNet- and T5- and BarNet-based widgets.";
+    expect(findNames(shared).map((n) => n.name)).toEqual(["FooNet", "T5", "BarNet-based"]);
+    const [foo] = findNames(shared);
+    expect(shared.slice(foo?.start, foo?.end)).toBe("FooNet");
     expect(findNames("the CoNLL-2003 shared task").map((n) => n.name)).toContain("CoNLL-2003");
   });
 

@@ -25,7 +25,7 @@ import { splitSentences } from "@/lib/ingest/chunk";
 import { notProse } from "@/lib/text/prose";
 import { escapeRegExp } from "@/lib/text/regexp";
 import { tokenize } from "@/lib/text/terms";
-import { canonicalName, longFormFor, looksLikeAcronym } from "./normalize";
+import { BROKEN_NAME_RIGHT, canonicalName, longFormFor, looksLikeAcronym } from "./normalize";
 import type { AcronymDefinition, Candidate, EntityRef, GraphEntityType, GraphRelation, PaperExtraction } from "./types";
 import { MAX_QUOTE_CHARS } from "./types";
 
@@ -241,8 +241,9 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
       if (!/^\s+$/.test(gap) || gap.length > 2) break;
       // "DeepSeek-R1 -Distill-Qwen-7B": a hyphenated name the PDF's text broke at the hyphen
       const brokenHyphen =
-        gap === " " &&
-        (/^-\p{L}/u.test(next.text) || (/-$/.test((ts[j - 1] as Token).text) && /^[\p{L}\d]/u.test(next.text)));
+        /^\s{1,2}$/.test(gap) &&
+        (/^-\p{L}/u.test(next.text) ||
+          (/-$/.test((ts[j - 1] as Token).text) && BROKEN_NAME_RIGHT.test(`${gap}${next.text}`)));
       // "Wizard of Wikipedia", "Mixture of Experts": "of" between two capitalised words
       const after = ts[j + 1];
       const ofJoin =
@@ -273,8 +274,7 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
       /^\p{Lu}[\p{Ll}-]+$/u.test((ts[k - 2] as Token).text);
     while (j - i > 1 && GENERIC_ABBREVIATIONS.has((ts[j - 1] as Token).text.toLowerCase()) && !taskAfterPlain(j)) j--;
     const start = t.start;
-    const end = (ts[j - 1] as Token).end;
-    const name = ts
+    const whole = ts
       .slice(i, j)
       .map((x, k) =>
         k === 0
@@ -282,6 +282,10 @@ export function findNames(masked: string, known: ReadonlySet<string> = new Set()
           : `${unbroken.has(i + k) ? "" : masked.slice((ts[i + k - 1] as Token).end, x.start).replace(/\s+/g, " ")}${x.text}`,
       )
       .join("");
+    // "BERT- and GPT-based models": the name a shared ending follows is without its hyphen
+    const dangling = /[\p{L}\p{N}]-$/u.test(whole) ? 1 : 0;
+    const name = whole.slice(0, whole.length - dangling);
+    const end = (ts[j - 1] as Token).end - dangling;
     // long capitalised runs are headings or author lists, not names; so are runs of upper-case words
     const heading = j - i >= 3 && ts.slice(i, j).every((x) => /^[\p{Lu}-]{3,}$/u.test(x.text));
     if (

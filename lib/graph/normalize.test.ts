@@ -36,6 +36,11 @@ describe("locateQuote", () => {
     const span = locateQuote(text, "We use LLaMA- 7B and GPT-4o");
     expect(text.slice(span?.start, span?.end)).toBe("We use LLaMA-\n7B and GPT- 4o");
     expect(mentionsName(text, "task-not")).toBe(false);
+    // dashes, blank lines and shared endings are not names broken at a hyphen
+    expect(mentionsName("the model— which works", "model-which")).toBe(false);
+    expect(mentionsName("a word-\n\n\nNext heading", "word-next")).toBe(false);
+    expect(mentionsName("BERT- and GPT-based models", "BERT-and")).toBe(false);
+    expect(mentionsName("BERT- and GPT-based models", "BERT")).toBe(true);
     // a line-end hyphen before a lower-case word still joins the word
     expect(mentionsName("the retrie-\nval step", "retrieval")).toBe(true);
   });

@@ -5,6 +5,8 @@
 
 const DASHES = /[\u2010-\u2015\u2212\u00ad]/g;
 const HYPHEN = /^[-\u2010\u2011\u2212]$/;
+/** After a hyphen: space with one line break at most, then a word that is not a conjunction ("BERT- and GPT-based"). */
+export const BROKEN_NAME_RIGHT = /^[^\S\n]*\n?[^\S\n]*(?!(?:and|or|nor|to|vs|versus)\b)[\p{L}\p{N}]/u;
 
 /**
  * The lookup key of an entity name: Unicode-folded (NFKC), lower case, dashes, underscores and whitespace folded to
@@ -42,11 +44,12 @@ export function foldForMatch(text: string): MappedText {
     const c = text[i] as string;
     if (/\s/.test(c)) {
       // "LLaMA-\n7B", "GPT- 4o": a hyphen attached to the word before it and space after it, then a word: one name
+      // (a hyphen as written, not a dash; one line break at most; not "BERT- and GPT-based", a shared ending)
       const last = out.length;
       if (
-        out[last - 1] === "-" &&
+        HYPHEN.test(text[map[last - 1] ?? -1] ?? "") &&
         /[\p{L}\p{N}]/u.test(out[last - 2] ?? "") &&
-        /^\s*[\p{L}\p{N}]/u.test(text.slice(i, i + 40))
+        BROKEN_NAME_RIGHT.test(text.slice(i, i + 40))
       ) {
         continue;
       }
@@ -58,7 +61,8 @@ export function foldForMatch(text: string): MappedText {
       pendingSpace >= 0 &&
       HYPHEN.test(c) &&
       /[\p{L}\p{N}]/u.test(out[out.length - 1] ?? "") &&
-      /[\p{L}\p{N}]/u.test(text[i + 1] ?? "")
+      /[\p{L}\p{N}]/u.test(text[i + 1] ?? "") &&
+      !/\n[^\S\n]*\n/.test(text.slice(pendingSpace, i))
     ) {
       pendingSpace = -1;
     }
