@@ -110,8 +110,6 @@ export interface GraphAliasInput {
  * page and offsets — is written again. Alias links are set only on entities not linked yet, never to themselves,
  * never for a pair a person rejected, and only to a root (one level). Returns how many edges were written.
  */
-/** A space on one side of a hyphen between two word characters: "LLaMA- 7B", "English-to -German". */
-const BROKEN_AT_HYPHEN = /[\p{L}\p{N}](?:- | -)[\p{L}\p{N}]/u;
 
 export async function replacePaperGraph(
   db: Database,
@@ -123,6 +121,8 @@ export async function replacePaperGraph(
     edges: GraphEdgeInput[];
     mentions: { canonicalName: string; page: number; count: number }[];
     aliases: GraphAliasInput[];
+    /** Whether an entity's name as this paper writes it should replace the stored one (same canonical name). */
+    betterName?: (written: string, stored: string) => boolean;
   },
 ): Promise<{ edges: number; entitiesCreated: number; aliasesLinked: number }> {
   return db.transaction(async (tx) => {
@@ -164,9 +164,9 @@ export async function replacePaperGraph(
         if (row && !row.description && e.description) {
           await tx.update(graphEntities).set({ description: e.description }).where(eq(graphEntities.id, row.id));
         }
-        // a name written whole replaces the same name stored as the PDF's text broke it at a hyphen ("LLaMA- 7B",
-        // kept by builds before names were joined there; the canonical name is the same)
-        if (row && BROKEN_AT_HYPHEN.test(row.name) && !BROKEN_AT_HYPHEN.test(e.name)) {
+        // the name as written here replaces the stored one when the caller says it is better (lib/graph: a name written
+        // whole over one a PDF's text broke at its hyphen; the canonical name is the same)
+        if (row && row.name !== e.name && input.betterName?.(e.name, row.name)) {
           await tx.update(graphEntities).set({ name: e.name }).where(eq(graphEntities.id, row.id));
         }
       }

@@ -22,7 +22,7 @@ import type { EmbeddingProvider } from "@/lib/embeddings/types";
 import { briefError } from "@/lib/errors";
 import { extractWithModel } from "./extract-model";
 import { extractWithRules, type PaperText } from "./extract-rules";
-import { canonicalName } from "./normalize";
+import { betterName, canonicalName } from "./normalize";
 import { embedNewEntities, resolveAliasesTierB, type TierBResult } from "./resolve";
 import type { Candidate, GraphEntityType, PaperExtraction, RejectReason, ValidEdge } from "./types";
 import { PageIndex, validateCandidate } from "./validate";
@@ -350,6 +350,7 @@ export async function buildGraph(db: Database, opts: GraphBuildOptions = {}): Pr
         edges,
         mentions,
         aliases: aliasLinks,
+        betterName,
       });
       report.papers++;
       report.entitiesCreated += w.entitiesCreated;

@@ -180,3 +180,14 @@ export function longFormFor(short: string, before: string): string | null {
   if (long.split(/\s+/).length < 2 && long.length <= short.length) return null;
   return long;
 }
+
+/** A space on one side of a hyphen between two word characters: "LLaMA- 7B", "English-to -German". */
+const BROKEN_AT_HYPHEN = /[\p{L}\p{N}](?:- | -)[\p{L}\p{N}]/u;
+
+/**
+ * Whether `written` should replace a stored entity name of the same canonical name: when the stored one is as a PDF's
+ * text broke it at a hyphen ("LLaMA- 7B", kept by builds before names were joined there) and `written` is whole.
+ */
+export function betterName(written: string, stored: string): boolean {
+  return BROKEN_AT_HYPHEN.test(stored) && !BROKEN_AT_HYPHEN.test(written);
+}
