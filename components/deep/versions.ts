@@ -11,7 +11,7 @@ export function versionLabel(v: DeepVersion): string {
 }
 
 /** "improve: add more on x" → "add more on x" (the box suggests the prefix; it says nothing). */
-function withoutPrefix(feedback: string): string {
+export function withoutPrefix(feedback: string): string {
   return feedback.replace(/^\s*improve\s*:\s*/i, "");
 }
 

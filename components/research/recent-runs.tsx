@@ -1,5 +1,6 @@
 import { CircleCheckIcon, CircleSlashIcon, CircleXIcon, HistoryIcon, LoaderIcon } from "lucide-react";
 import Link from "next/link";
+import { withoutPrefix } from "@/components/deep/versions";
 import { formatDate } from "@/components/library/format";
 import { cn } from "@/components/ui/cn";
 import type { RunStatus } from "@/lib/research/types";
@@ -29,11 +30,7 @@ function StatusIcon({ status, declined }: { status: RunStatus; declined: boolean
  * number, as the run page's versions list has it, and the feedback it was improved with.
  */
 function VersionNote({ version, feedback }: { version: number | undefined; feedback: string | null }) {
-  const asked =
-    feedback
-      ?.replace(/^\s*improve\s*:\s*/i, "")
-      .replace(/\s+/g, " ")
-      .trim() ?? "";
+  const asked = feedback ? withoutPrefix(feedback).replace(/\s+/g, " ").trim() : "";
   return (
     <span className="min-w-0 truncate" data-testid="recent-run-improved">
       · {version !== undefined ? `v${version}` : "later version"}

@@ -332,7 +332,8 @@ export async function listRuns(
       durationMs: researchRuns.durationMs,
       parentId: researchRuns.parentId,
       error: researchRuns.error,
-      options: researchRuns.options,
+      // (the feedback alone: a deep run's options hold its whole outline)
+      feedback: sql<string | null>`${researchRuns.options}->>'feedback'`,
     })
     .from(researchRuns)
     .where(ownerId === undefined ? undefined : eq(researchRuns.ownerId, ownerId))
@@ -342,12 +343,11 @@ export async function listRuns(
     db,
     rows.filter((r) => r.parentId !== null).map((r) => r.id),
   );
-  return rows.map(({ error, options, ...r }) => ({
+  return rows.map(({ error, ...r }) => ({
     ...r,
     startedAt: r.startedAt.toISOString(),
     errorCode: error?.code ?? null,
     version: numbers.get(r.id) ?? 1,
-    feedback: "feedback" in options && typeof options.feedback === "string" ? options.feedback : null,
   }));
 }
 
