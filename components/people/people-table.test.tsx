@@ -23,8 +23,13 @@ function person(id: string, role: PersonItem["role"]): PersonItem {
   return { id, name: `Person ${id}`, email: `${id}@lab.example`, role, createdAt: "2026-01-01T00:00:00.000Z" };
 }
 
-function removeButtons(people: PersonItem[]) {
+/** The table of `people` as person "a" sees it. */
+function renderTable(people: PersonItem[]) {
   render(<PeopleTable people={people} me="a" roles={ROLES} passwordHint="" actions={ACTIONS} onDone={() => {}} />);
+}
+
+function removeButtons(people: PersonItem[]) {
+  renderTable(people);
   return screen.getAllByTestId("person-remove") as HTMLButtonElement[];
 }
 
@@ -47,16 +52,7 @@ describe("the accounts table", () => {
 describe("each person's controls (a row of the table, or a card of its own on a phone)", () => {
   it("are named for the person they act on, and reached in order by Tab", async () => {
     const user = userEvent.setup();
-    render(
-      <PeopleTable
-        people={[person("a", "owner"), person("b", "member")]}
-        me="a"
-        roles={ROLES}
-        passwordHint=""
-        actions={ACTIONS}
-        onDone={() => {}}
-      />,
-    );
+    renderTable([person("a", "owner"), person("b", "member")]);
     const expected = [
       screen.getByRole("combobox", { name: "Role of Person a" }),
       screen.getByRole("button", { name: "Reset the password of Person a" }),
@@ -74,16 +70,7 @@ describe("each person's controls (a row of the table, or a card of its own on a 
   });
 
   it("keep the email in the name's cell, where a phone shows it (the email column is hidden there)", () => {
-    render(
-      <PeopleTable
-        people={[person("b", "member")]}
-        me="a"
-        roles={ROLES}
-        passwordHint=""
-        actions={ACTIONS}
-        onDone={() => {}}
-      />,
-    );
+    renderTable([person("b", "member")]);
     const [nameCell] = screen.getByTestId("person-row").querySelectorAll("td");
     expect(nameCell?.textContent).toContain("b@lab.example");
   });
