@@ -20,8 +20,8 @@ const standalone = process.env.LECTERN_BUILD_STANDALONE === "1";
 /**
  * Files read at run time that tracing cannot see: pdf.js (pdf-parse's own copy) loads its worker by a computed
  * import, so the standalone output lacks it and every PDF fails with "The PDF reader failed to start"; the extraction
- * threads' script (lib/ingest/extract-pool.ts) and the embedded database's thread script (db/pglite-thread.ts) are
- * started from disk by path.
+ * threads' script (lib/ingest/extract-pool.ts), the BibTeX reader's (lib/sources/bibtex-reader.ts) and the embedded
+ * database's thread script (db/pglite-thread.ts) are started from disk by path.
  */
 function standaloneIncludes(): string[] {
   const fromProject = createRequire(path.join(process.cwd(), "package.json"));
@@ -29,6 +29,7 @@ function standaloneIncludes(): string[] {
   return [
     path.relative(process.cwd(), fromPdfParse.resolve("pdfjs-dist/legacy/build/pdf.worker.mjs")),
     "lib/ingest/pdf-read.mjs",
+    "lib/sources/bibtex-read.mjs",
     "db/pglite-host.mjs",
   ];
 }
@@ -41,8 +42,17 @@ const nextConfig: NextConfig = {
   // `npm run bench:research-browser`: first step card p50 325 ms with compression, 124 ms without (PGlite). The app is
   // served locally; behind a reverse proxy, let the proxy compress.
   compress: false,
-  // These packages load workers / wasm bundles from their own folders at run time; bundling breaks that.
-  serverExternalPackages: ["pdf-parse", "@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pg", "pg-boss"],
+  // These packages load workers / wasm bundles from their own folders at run time; bundling breaks that. The BibTeX
+  // parser is imported from disk by its thread's script (lib/sources/bibtex-read.mjs): left external, the build traces
+  // it into the standalone output's node_modules.
+  serverExternalPackages: [
+    "pdf-parse",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "pg",
+    "pg-boss",
+    "@retorquere/bibtex-parser",
+  ],
   // No `X-Powered-By: Next.js`: it tells a scanner which exploits to try, and nothing else needs it.
   poweredByHeader: false,
   // `npm test` type-checks the whole project (`tsc --noEmit`) before it builds for the e2e suite, so that build

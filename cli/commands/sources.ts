@@ -198,7 +198,7 @@ export async function runImport(handle: DbHandle, argv: string[], json: boolean)
     return 2;
   }
   const { file, baseDir } = findBibliographyFile(target);
-  const bib = parseBibliography(fs.readFileSync(file, "utf8"));
+  const bib = await parseBibliography(fs.readFileSync(file, "utf8"));
   info(
     `${file}: ${bib.format === "bibtex" ? "BibTeX" : "CSL JSON"}, ${bib.records.length + bib.failures.length} entries`,
   );

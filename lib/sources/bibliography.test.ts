@@ -16,8 +16,8 @@ describe("filePaths", () => {
 });
 
 describe("parseBibliography: BibTeX", () => {
-  it("reads a Zotero export: metadata, files, tags and arXiv ids", () => {
-    const bib = parseBibliography(zoteroBibtex());
+  it("reads a Zotero export: metadata, files, tags and arXiv ids", async () => {
+    const bib = await parseBibliography(zoteroBibtex());
     expect(bib.format).toBe("bibtex");
     expect(bib.failures).toEqual([]);
     expect(bib.records.map((r) => r.key)).toEqual([
@@ -43,8 +43,8 @@ describe("parseBibliography: BibTeX", () => {
     expect(bib.records[3]).toMatchObject({ arxivId: "1706.03762", files: [] });
   });
 
-  it("finds arXiv ids in DOIs, URLs and journal fields", () => {
-    const bib = parseBibliography(String.raw`
+  it("finds arXiv ids in DOIs, URLs and journal fields", async () => {
+    const bib = await parseBibliography(String.raw`
 @article{a, title={A}, doi={10.48550/arXiv.2106.09685}}
 @article{b, title={B}, url={https://arxiv.org/abs/2005.11401v4}}
 @article{c, title={C}, journal={arXiv preprint arXiv:1810.04805}}
@@ -60,16 +60,16 @@ describe("parseBibliography: BibTeX", () => {
     ]);
   });
 
-  it("reports an entry it cannot read instead of dropping it, and reads the rest", () => {
-    const bib = parseBibliography("@article{good, title={Good}}\n@misc{broken, title = {Unclosed\n");
+  it("reports an entry it cannot read instead of dropping it, and reads the rest", async () => {
+    const bib = await parseBibliography("@article{good, title={Good}}\n@misc{broken, title = {Unclosed\n");
     expect(bib.records.map((r) => r.key)).toEqual(["good"]);
     expect(bib.failures).toEqual([{ key: "broken", error: expect.stringMatching(/^Could not be read: /) }]);
   });
 });
 
 describe("parseBibliography: CSL JSON", () => {
-  it("reads Zotero's CSL JSON", () => {
-    const bib = parseBibliography(
+  it("reads Zotero's CSL JSON", async () => {
+    const bib = await parseBibliography(
       JSON.stringify([
         {
           id: "http://zotero.org/users/1/items/ABCD",
@@ -97,20 +97,20 @@ describe("parseBibliography: CSL JSON", () => {
     expect(bib.failures).toEqual([{ key: "item 2", error: "Not an item (expected an object)." }]);
   });
 
-  it("refuses JSON that is not a list of items", () => {
-    expect(() => parseBibliography('{"hello": 1}')).toThrow(/not a CSL JSON export/);
-    expect(() => parseBibliography("[1, 2")).toThrow(/could not be read/);
+  it("refuses JSON that is not a list of items", async () => {
+    await expect(parseBibliography('{"hello": 1}')).rejects.toThrow(/not a CSL JSON export/);
+    await expect(parseBibliography("[1, 2")).rejects.toThrow(/could not be read/);
   });
 });
 
 describe("a record as trusted metadata", () => {
-  it("turns tags into one-word categories", () => {
+  it("turns tags into one-word categories", async () => {
     expect(tagsAsCategories(["machine learning", "NLP", "c++ / systems", ""])).toEqual([
       "machine-learning",
       "NLP",
       "c--systems",
     ]);
-    const [record] = parseBibliography(zoteroBibtex()).records;
+    const [record] = (await parseBibliography(zoteroBibtex())).records;
     expect(trustedMetadataOfRecord(record as never)).toMatchObject({
       title: "Tidal Mixing in Shallow Estuaries",
       authors: ["Jürgen Hoffmann", "Ada Byron"],

@@ -1,7 +1,8 @@
-import { parse as parseBibtexLibrary } from "@retorquere/bibtex-parser";
 import { LecternError } from "@/lib/errors";
 import type { TrustedMetadata } from "@/lib/ingest/progress";
 import { formatArxivRef, parseArxivRef } from "./arxiv-ids";
+import type { RawBibtex } from "./bibtex-read.mjs";
+import { MAX_BIBTEX_ENTRY_CHARS, type ReadBibtexOptions, readBibtexInThread } from "./bibtex-reader";
 
 /**
  * A reference manager's export read into records: BibTeX/BibLaTeX (Zotero, Better BibTeX, JabRef, Mendeley — with
@@ -44,19 +45,24 @@ export interface ParsedBibliography {
 export const MAX_BIBLIOGRAPHY_BYTES = 20 * 1024 * 1024;
 export const MAX_BIBLIOGRAPHY_ENTRIES = 10_000;
 
-/** Reads a `.bib` or CSL `.json` export (told apart by its content). */
-export function parseBibliography(text: string): ParsedBibliography {
+const tooManyEntries = () =>
+  new LecternError("bad_request:source", `That bibliography has more than ${MAX_BIBLIOGRAPHY_ENTRIES} entries.`);
+
+/**
+ * Reads a `.bib` or CSL `.json` export (told apart by its content). BibTeX is parsed in a thread of its own, within a
+ * time limit (bibtex-reader.ts); `opts` changes that thread's limits (tests) or stops it (`signal`).
+ */
+export async function parseBibliography(
+  text: string,
+  opts: Omit<ReadBibtexOptions, "maxEntries"> = {},
+): Promise<ParsedBibliography> {
   if (text.length > MAX_BIBLIOGRAPHY_BYTES) {
     throw new LecternError("bad_request:source", "That bibliography is larger than 20 MB.");
   }
   const trimmed = text.replace(/^\uFEFF/, "").trimStart();
-  const parsed = trimmed.startsWith("[") || trimmed.startsWith("{") ? parseCslJson(trimmed) : parseBibtex(trimmed);
-  if (parsed.records.length + parsed.failures.length > MAX_BIBLIOGRAPHY_ENTRIES) {
-    throw new LecternError(
-      "bad_request:source",
-      `That bibliography has more than ${MAX_BIBLIOGRAPHY_ENTRIES} entries.`,
-    );
-  }
+  const parsed =
+    trimmed.startsWith("[") || trimmed.startsWith("{") ? parseCslJson(trimmed) : await parseBibtex(trimmed, opts);
+  if (parsed.records.length + parsed.failures.length > MAX_BIBLIOGRAPHY_ENTRIES) throw tooManyEntries();
   return parsed;
 }
 
@@ -178,19 +184,28 @@ export function filePaths(field: unknown): string[] {
   return [...new Set(out)];
 }
 
-export function parseBibtex(text: string): ParsedBibliography {
-  let library: ReturnType<typeof parseBibtexLibrary>;
-  try {
-    library = parseBibtexLibrary(text, { english: false, sentenceCase: false, unsupported: "ignore" });
-  } catch (e) {
-    throw new LecternError("bad_request:source", `The BibTeX file could not be read: ${(e as Error).message}`, {
-      cause: e,
-    });
-  }
+/** Reads BibTeX in its own thread (bibtex-reader.ts); a file of more than the entries allowed is not parsed. */
+export async function parseBibtex(
+  text: string,
+  opts: Omit<ReadBibtexOptions, "maxEntries"> = {},
+): Promise<ParsedBibliography> {
+  const library = await readBibtexInThread(text, { ...opts, maxEntries: MAX_BIBLIOGRAPHY_ENTRIES });
+  if (library.tooManyEntries !== undefined) throw tooManyEntries();
+  return bibtexRecords(library, opts.maxEntryChars ?? MAX_BIBTEX_ENTRY_CHARS);
+}
+
+/** The records of a parsed .bib file, with a failure for each entry the parser could not read or did not take. */
+export function bibtexRecords(library: RawBibtex, maxEntryChars: number): ParsedBibliography {
   const failures: BibFailure[] = library.errors.map((err) => ({
     key: /@\w+\s*\{\s*([^,\s]+)/.exec(err.input ?? "")?.[1] ?? "(unnamed entry)",
     error: `Could not be read: ${oneLine(err.error) ?? "syntax error"}`,
   }));
+  for (const o of library.oversized) {
+    failures.push({
+      key: o.key,
+      error: `Not read: the entry is ${Math.ceil(o.chars / 1024)} KB long, more than the ${Math.round(maxEntryChars / 1024)} KB allowed.`,
+    });
+  }
   const failed = new Set(failures.map((f) => f.key));
   const records: BibRecord[] = [];
   for (const entry of library.entries) {

@@ -38,9 +38,9 @@ async function count(): Promise<number> {
   return row?.n ?? 0;
 }
 
-function load() {
+async function load() {
   const { file, baseDir } = findBibliographyFile(exportDir);
-  return { bib: parseBibliography(fs.readFileSync(file, "utf8")), resolver: folderResolver(baseDir) };
+  return { bib: await parseBibliography(fs.readFileSync(file, "utf8")), resolver: folderResolver(baseDir) };
 }
 
 beforeAll(async () => {
@@ -91,7 +91,7 @@ afterAll(async () => {
 
 describe("importBibliography", () => {
   it("ingests the entries' PDFs with the export's metadata and lists the rest", async () => {
-    const { bib, resolver } = load();
+    const { bib, resolver } = await load();
     const events: SourceProgressEvent[] = [];
     const report = await importBibliography(
       bib,
@@ -137,7 +137,7 @@ describe("importBibliography", () => {
 
   it("a second import finds what the library has (by DOI, or the same PDF)", async () => {
     const before = await count();
-    const { bib, resolver } = load();
+    const { bib, resolver } = await load();
     const report = await importBibliography(bib, resolver, { ctx, arxiv: null, queue });
     expect(report.results.slice(0, 2).map((r) => [r.status, r.detail])).toEqual([
       ["already_in_library", expect.stringMatching(/same DOI/)],
@@ -149,7 +149,7 @@ describe("importBibliography", () => {
   it("an arXiv entry whose download fails is that entry's error, the rest is unaffected", async () => {
     const gone = await startArxivStandin([]);
     await gone.close();
-    const { bib, resolver } = load();
+    const { bib, resolver } = await load();
     const before = await count();
     const report = await importBibliography(
       bib,
@@ -167,7 +167,7 @@ describe("importBibliography", () => {
   });
 
   it("downloads the arXiv entries with --download-arxiv, with arXiv's metadata and the entry's tags", async () => {
-    const { bib, resolver } = load();
+    const { bib, resolver } = await load();
     const record = bib.records.find((r) => r.key === "vaswani2017attention");
     if (record) record.tags = ["to read"];
     const report = await importBibliography(
@@ -186,7 +186,7 @@ describe("importBibliography", () => {
 
   it("says which linked file is missing from the export", async () => {
     const bibText = "@article{ghost, title={Ghost Paper}, file={PDF:files/99/ghost.pdf:application/pdf}}";
-    const report = await importBibliography(parseBibliography(bibText), folderResolver(exportDir), {
+    const report = await importBibliography(await parseBibliography(bibText), folderResolver(exportDir), {
       ctx,
       arxiv: null,
       queue,
@@ -206,7 +206,7 @@ describe("importBibliography", () => {
       await makeTestPdf({ pages: ["A Queued Import\nAna Rivera\nAbstract\nJobs ingest this after the command ends."] }),
     );
     const report = await importBibliography(
-      parseBibliography(bibText),
+      await parseBibliography(bibText),
       folderResolver(folder),
       { ctx, arxiv: null, queue },
       { follow: false },

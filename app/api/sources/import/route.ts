@@ -62,7 +62,7 @@ export async function POST(request: Request): Promise<Response> {
     const bibFile = bibs[0] as (typeof bibs)[number];
     if (bibFile.size > MAX_BIBLIOGRAPHY_BYTES)
       throw new LecternError("bad_request:source", "That bibliography is larger than 20 MB.");
-    const bib = parseBibliography(await fs.promises.readFile(bibFile.path, "utf8"));
+    const bib = await parseBibliography(await fs.promises.readFile(bibFile.path, "utf8"), { signal: request.signal });
     const pdfs = received.files.filter((f) => f !== bibFile);
     const downloadArxiv = new URL(request.url).searchParams.get("download_arxiv") === "1";
     const arxiv = getArxivClient(getEnv());
