@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +28,7 @@ export async function startTestS3(bucket = "lectern-test"): Promise<TestS3> {
     silent: true,
     configureBuckets: [{ name: bucket }],
   });
+  finishWritesBeforeAnswering(server, directory);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver's fixed credentials
@@ -57,5 +59,47 @@ export async function startTestS3(bucket = "lectern-test"): Promise<TestS3> {
         await fs.rm(directory, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/** The part of s3rver's filesystem store that `finishWritesBeforeAnswering` replaces and uses. */
+interface S3rverStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(object: {
+    bucket: string;
+    key: string;
+    metadata: unknown;
+    content: Buffer | AsyncIterable<Buffer>;
+  }): Promise<{
+    size: number;
+    md5: string;
+  }>;
+}
+
+/**
+ * s3rver (3.7) answers a PUT once the request body has been read, not once the object's file is written: a GET
+ * right after an overwrite could read the file half written, or empty (a test of ours did, once in a few runs).
+ * Real S3 reads what a finished PUT wrote. So the stand-in's store writes the object to a file of its own and
+ * renames it into place before the PUT is answered.
+ */
+function finishWritesBeforeAnswering(server: S3rver, directory: string): void {
+  const store = (server as unknown as { store: S3rverStore }).store;
+  store.putObject = async (object) => {
+    const objectPath = store.getResourcePath(object.bucket, object.key, "object");
+    await fs.mkdir(path.dirname(objectPath), { recursive: true });
+    let content: Buffer;
+    if (Buffer.isBuffer(object.content)) content = object.content;
+    else {
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.content) chunks.push(Buffer.from(chunk));
+      content = Buffer.concat(chunks);
+    }
+    const md5 = createHash("md5").update(content).digest("hex");
+    const part = path.join(directory, `.part-${randomUUID()}`);
+    await fs.writeFile(part, content);
+    await fs.rename(part, objectPath);
+    await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+    return { size: content.length, md5 };
   };
 }
