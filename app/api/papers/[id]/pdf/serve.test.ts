@@ -125,6 +125,21 @@ describe.each([
     expect(await head.text()).toBe("");
   });
 
+  it("answers a client that has gone away without an error in the log (pdf.js cancels ranges it no longer needs)", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const req = new Request("http://localhost/api/papers/2301.00001/pdf", {
+        headers: { cookie, range: "bytes=0-99" },
+        signal: AbortSignal.abort(),
+      });
+      const res = await GET(req, { params: Promise.resolve({ id: "2301.00001" }) });
+      expect(res.status).toBe(499);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it("is 404 when the paper's object is not in the store", async () => {
     const res = await request("2301.00002");
     expect(res.status).toBe(404);

@@ -73,11 +73,15 @@ export async function pdfResponse(request: Request, pdf: StoredPdf, withBody: bo
 
   if (!withBody || length === 0) return new Response(null, { status, headers });
 
+  // the client went away (pdf.js cancels range requests it no longer needs): nobody reads an answer, nothing failed
+  const gone = () => textResponse(499, "The request was cancelled.");
+  if (request.signal.aborted) return gone();
   try {
-    // the signal stops the read when the client goes away (pdf.js cancels range requests it no longer needs)
+    // the signal stops the read when the client goes away
     const body = await storage.read(key, { range: { start, end }, signal: request.signal });
     return new Response(body, { status, headers });
   } catch (e) {
+    if (request.signal.aborted) return gone();
     // removed since it was looked up, or the store failed: an answer, not a broken stream
     if (!isLecternError(e)) console.error("[pdf]", e);
     return textResponse(isLecternError(e) ? e.status : 500, userMessage(e));
