@@ -1,9 +1,7 @@
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { briefError, LecternError } from "@/lib/errors";
+import { threadScript } from "@/lib/thread-script";
 import { type ExtractOptions, extractedOf, extractPdf, mapPdfError } from "./extract";
 import { PDF_READER_ROLE, type RawPdf } from "./pdf-read.mjs";
 import type { ExtractedPdf } from "./types";
@@ -39,21 +37,9 @@ interface Job {
 
 const SCRIPT = "pdf-read.mjs";
 
-/**
- * Where the thread's script is: beside this module when it runs from source (tsx, vitest), else under the project
- * directory the server runs in (`next start`: the bundle's own location is `.next/server/…`; the standalone output
- * carries the file there too, next.config.ts). Null when neither exists.
- */
+/** Where the thread's script is (lib/thread-script.ts). */
 export function pdfReaderScript(): string | null {
-  const candidates: string[] = [];
-  try {
-    const here = fileURLToPath(import.meta.url);
-    candidates.push(path.join(/* turbopackIgnore: true */ path.dirname(here), SCRIPT));
-  } catch {
-    // not a file URL (a bundle): the project directory below
-  }
-  candidates.push(path.join(/* turbopackIgnore: true */ process.cwd(), "lib", "ingest", SCRIPT));
-  return candidates.find((c) => fs.existsSync(/* turbopackIgnore: true */ c)) ?? null;
+  return threadScript(import.meta.url, "lib/ingest", SCRIPT);
 }
 
 /** Threads by default: one per core, at most `max`. */

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { briefError, LecternError } from "@/lib/errors";
+import { threadScript } from "@/lib/thread-script";
 import { BIBTEX_READER_ROLE, type BibtexLimits, type RawBibtex } from "./bibtex-read.mjs";
 
 /**
@@ -29,21 +27,9 @@ export interface ReadBibtexOptions extends Partial<BibtexLimits> {
 
 const SCRIPT = "bibtex-read.mjs";
 
-/**
- * Where the thread's script is: beside this module when it runs from source (tsx, vitest), else under the project
- * directory the server runs in (`next start`: the bundle lives in `.next/server/…`; the standalone output carries the
- * file there too, next.config.ts). Null when neither exists. (As lib/ingest/extract-pool.ts finds pdf-read.mjs.)
- */
+/** Where the thread's script is (lib/thread-script.ts). */
 export function bibtexReaderScript(): string | null {
-  const candidates: string[] = [];
-  try {
-    const here = fileURLToPath(import.meta.url);
-    candidates.push(path.join(/* turbopackIgnore: true */ path.dirname(here), SCRIPT));
-  } catch {
-    // not a file URL (a bundle): the project directory below
-  }
-  candidates.push(path.join(/* turbopackIgnore: true */ process.cwd(), "lib", "sources", SCRIPT));
-  return candidates.find((c) => fs.existsSync(/* turbopackIgnore: true */ c)) ?? null;
+  return threadScript(import.meta.url, "lib/sources", SCRIPT);
 }
 
 type Reply = { ok: RawBibtex } | { error: { name: string; message: string } };
