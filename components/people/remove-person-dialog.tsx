@@ -1,8 +1,8 @@
 "use client";
 
 import { UserMinusIcon } from "lucide-react";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DangerIconButton } from "./danger-icon-button";
 import type { PeopleActions, PersonItem } from "./types";
 
 /** Removes an account after a confirmation; the dialog stays open (with the server's message) when it is refused. */
@@ -24,32 +24,22 @@ export function RemovePersonDialog({
     const why = "The only owner cannot be removed: make someone else an owner first.";
     return (
       <span title={why}>
-        <Button
-          variant="ghost"
-          size="icon-sm"
+        <DangerIconButton
           aria-label={`Remove ${person.name} (not possible: ${why.toLowerCase()})`}
           disabled
-          className="text-muted-foreground max-sm:size-10"
           data-testid="person-remove"
         >
           <UserMinusIcon />
-        </Button>
+        </DangerIconButton>
       </span>
     );
   }
   return (
     <ConfirmDialog
       trigger={
-        <Button
-          variant="ghost"
-          size="icon-sm"
-          aria-label={`Remove ${person.name}`}
-          title="Remove"
-          className="text-muted-foreground hover:text-destructive max-sm:size-10"
-          data-testid="person-remove"
-        >
+        <DangerIconButton aria-label={`Remove ${person.name}`} title="Remove" data-testid="person-remove">
           <UserMinusIcon />
-        </Button>
+        </DangerIconButton>
       }
       title={`Remove ${isMe ? "your own account" : person.name}?`}
       description={

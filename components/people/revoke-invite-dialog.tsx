@@ -1,8 +1,8 @@
 "use client";
 
 import { XIcon } from "lucide-react";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DangerIconButton } from "./danger-icon-button";
 import type { InviteItem, PeopleActions } from "./types";
 
 /**
@@ -21,16 +21,13 @@ export function RevokeInviteDialog({
   return (
     <ConfirmDialog
       trigger={
-        <Button
-          variant="ghost"
-          size="icon-sm"
+        <DangerIconButton
           aria-label={`Revoke the invite for ${invite.email}`}
           title="Revoke"
-          className="text-muted-foreground hover:text-destructive max-sm:size-10"
           data-testid="invite-revoke"
         >
           <XIcon />
-        </Button>
+        </DangerIconButton>
       }
       title="Revoke the invite?"
       description={
