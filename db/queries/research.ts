@@ -360,6 +360,23 @@ async function versionNumbers(db: Database, runIds: readonly string[]): Promise<
   const rows = await queryRows<{ id: string; version: number | string }>(
     db,
     sql`
+    ${familiesOf(runIds)}
+    select family.start as id, count(*) as version
+    from family
+    join research_runs member on member.id = family.id
+    join research_runs self on self.id = family.start
+    where (member.started_at, member.id) <= (self.started_at, self.id)
+    group by family.start`,
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.version)]));
+}
+
+/**
+ * `with recursive … family(start, id)`: for each of `runIds` (start), every run of its family — its first run (up
+ * the parent links) and all that run's descendants, itself included. Parent links are at most 100 deep.
+ */
+function familiesOf(runIds: readonly string[]) {
+  return sql`
     with recursive up as (
       select id as start, id, parent_id, 0 as depth from research_runs where id = any(${sqlArrayParam(runIds, "text")})
       union all
@@ -372,16 +389,8 @@ async function versionNumbers(db: Database, runIds: readonly string[]): Promise<
       union all
       select down.root, r.id, down.depth + 1 from research_runs r join down on r.parent_id = down.id
       where down.depth < 100
-    )
-    select roots.start as id, count(*) as version
-    from roots
-    join down on down.root = roots.root
-    join research_runs member on member.id = down.id
-    join research_runs self on self.id = roots.start
-    where (member.started_at, member.id) <= (self.started_at, self.id)
-    group by roots.start`,
-  );
-  return new Map(rows.map((r) => [r.id, Number(r.version)]));
+    ),
+    family as (select roots.start, down.id from roots join down on down.root = roots.root)`;
 }
 
 /** Stores feedback on a run; false when the run does not exist. */
@@ -417,19 +426,9 @@ export async function listVersions(db: Database, runId: string): Promise<RunVers
   }>(
     db,
     sql`
-    with recursive up as (
-      select id, parent_id, 0 as depth from research_runs where id = ${runId}
-      union all
-      select r.id, r.parent_id, up.depth + 1 from research_runs r join up on r.id = up.parent_id where up.depth < 100
-    ),
-    root as (select id from up order by depth desc limit 1),
-    down as (
-      select r.id, r.parent_id, 0 as depth from research_runs r where r.id = (select id from root)
-      union all
-      select r.id, r.parent_id, down.depth + 1 from research_runs r join down on r.parent_id = down.id where down.depth < 100
-    )
+    ${familiesOf([runId])}
     select r.id, r.parent_id, r.status, r.started_at, r.options
-    from research_runs r where r.id in (select id from down)
+    from research_runs r where r.id in (select id from family)
     order by r.started_at, r.id`,
   );
   return rows.map((r) => ({
