@@ -307,12 +307,11 @@ export async function addAliasSuggestions(
   return r.length;
 }
 
-/** Every proposed alias pair, whatever its status, as "smaller id-larger id" (a pair is one whichever way round). */
-export async function listAliasSuggestionPairs(db: Database): Promise<Set<string>> {
-  const rows = await db
-    .select({ a: graphAliasSuggestions.entityId, b: graphAliasSuggestions.candidateId })
+/** Every proposed alias pair, whatever its status. */
+export async function listAliasSuggestionPairs(db: Database): Promise<{ entityId: number; candidateId: number }[]> {
+  return db
+    .select({ entityId: graphAliasSuggestions.entityId, candidateId: graphAliasSuggestions.candidateId })
     .from(graphAliasSuggestions);
-  return new Set(rows.map((r) => (r.a < r.b ? `${r.a}-${r.b}` : `${r.b}-${r.a}`)));
 }
 
 /** Deletes proposed alias pairs still pending (a decided one stays); how many went. */

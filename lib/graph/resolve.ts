@@ -262,6 +262,9 @@ export function siblingNames(a: string, b: string): boolean {
   return common < 3;
 }
 
+/** A pair of entities as one key, whichever way round. */
+const pairKey = (x: number, y: number) => (x < y ? `${x}-${y}` : `${y}-${x}`);
+
 /** Tier B over the whole graph (see the module's comment). Pairs already decided are left alone by the queries. */
 export async function resolveAliasesTierB(
   db: Database,
@@ -293,7 +296,7 @@ export async function resolveAliasesTierB(
       for (let j = i + 1; j < gs.length; j++) {
         const a = gs[i] as Group;
         const b = gs[j] as Group;
-        const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
+        const pair = pairKey(a.root.id, b.root.id);
         if (considered.has(pair)) continue;
         considered.add(pair);
         if (differentVersions(a.root.name, b.root.name, a.root.type === b.root.type ? a.root.type : undefined))
@@ -324,7 +327,7 @@ export async function resolveAliasesTierB(
       for (let j = i + 1; j < withVectors.length; j++) {
         const a = withVectors[i] as Group;
         const b = withVectors[j] as Group;
-        const pair = [a.root.id, b.root.id].sort((x, y) => x - y).join("-");
+        const pair = pairKey(a.root.id, b.root.id);
         if (considered.has(pair) || a.root.type !== b.root.type) continue;
         if (differentVersions(a.root.name, b.root.name, a.root.type)) continue;
         if (unrelatedNames(a.root.name, b.root.name) || siblingNames(a.root.name, b.root.name)) continue;
@@ -341,7 +344,6 @@ export async function resolveAliasesTierB(
       }
     }
   }
-  const pairKey = (x: number, y: number) => (x < y ? `${x}-${y}` : `${y}-${x}`);
   // proposals an earlier build made that these rules no longer make (versions, siblings, unrelated names, keyed pairs
   // whose vectors said no) leave the review queue — unless this build proposes the pair again; decided ones stay
   const proposed = new Set(suggestions.map((p) => pairKey(p.entityId, p.candidateId)));
@@ -363,7 +365,7 @@ export async function resolveAliasesTierB(
     stale.map((p) => p.id),
   );
   // a pair proposed before (or decided) either way round is not proposed again the other way
-  const known = await listAliasSuggestionPairs(db);
+  const known = new Set((await listAliasSuggestionPairs(db)).map((p) => pairKey(p.entityId, p.candidateId)));
   const suggested = await addAliasSuggestions(
     db,
     suggestions.filter((p) => !known.has(pairKey(p.entityId, p.candidateId))),
